@@ -1,0 +1,39 @@
+# PR 精读笔记. `make html` builds the site, `make test` runs every test.
+# Both set up everything first: the .venv from requirements.txt, and (for the
+# tests and the PDF) the Debian packages, through scripts/bootstrap.sh.
+
+VENV   := .venv
+PY     := $(VENV)/bin/python
+SPHINX := $(PY) -m sphinx -W --keep-going -j auto
+BUILD  := _build
+
+.PHONY: html notes check-notes test pdf serve clean apt-browser apt-pdf
+
+$(VENV)/.installed: requirements.txt scripts/bootstrap.sh
+	scripts/bootstrap.sh venv
+
+notes: $(VENV)/.installed
+	$(PY) scripts/build_notes.py
+
+check-notes: $(VENV)/.installed
+	$(PY) scripts/build_notes.py --check
+
+html: notes
+	$(SPHINX) -q -b html . $(BUILD)/html
+	@echo "site: $(BUILD)/html/index.html"
+
+apt-browser:
+	scripts/bootstrap.sh apt browser
+
+apt-pdf:
+	scripts/bootstrap.sh apt pdf
+
+test: $(VENV)/.installed apt-browser apt-pdf
+	$(PY) -m pytest
+
+serve: notes
+	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \
+	  --pre-build "$(PY) scripts/build_notes.py -q" . $(BUILD)/html
+
+clean:
+	rm -rf $(BUILD)

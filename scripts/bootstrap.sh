@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Install what the project needs on a fresh machine.
+#
+#   scripts/bootstrap.sh venv              create .venv from requirements.txt
+#   scripts/bootstrap.sh apt browser|pdf   install the Debian packages for the
+#                                          browser tests or the PDF book
+#
+# Debian packages are installed only when missing. As root this runs
+# `apt-get update` once and installs them; otherwise it prints the command.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_browser="chromium fonts-noto-cjk"
+APT_pdf="texlive-xetex texlive-lang-cjk texlive-lang-chinese texlive-latex-extra \
+texlive-fonts-recommended latexmk fonts-noto-cjk fonts-freefont-otf poppler-utils"
+
+find_python() {
+  # Sphinx's Chinese search needs Sphinx >= 9.1, which needs Python >= 3.12.
+  local candidates=("${PYTHON:-}" python3.13 python3.12 python3)
+  for dir in "$HOME"/.pyenv/versions/3.1[2-9]*/bin; do candidates+=("$dir/python3"); done
+  for py in "${candidates[@]}"; do
+    [[ -n $py ]] || continue
+    if "$py" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then
+      echo "$py"
+      return
+    fi
+  done
+  echo "bootstrap: no Python >= 3.12 found; install python3.12 (or set PYTHON=...)" >&2
+  exit 1
+}
+
+venv() {
+  local py
+  py=$(find_python)
+  if [[ ! -x .venv/bin/python ]]; then
+    "$py" -m venv .venv
+  fi
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+  touch .venv/.installed
+}
+
+apt() {
+  local group=$1 var="APT_$1" missing=()
+  [[ -n ${!var:-} ]] || { echo "bootstrap: unknown package group '$group'" >&2; exit 2; }
+  for pkg in ${!var}; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  ((${#missing[@]})) || return 0
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "bootstrap: missing Debian packages for '$group'. Install them with:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "bootstrap: installing ${missing[*]}" >&2
+  if [[ ! -f /tmp/.prnotes-apt-updated ]]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    touch /tmp/.prnotes-apt-updated
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+case "${1:-}" in
+  venv) venv ;;
+  apt) apt "${2:?group: browser or pdf}" ;;
+  *) echo "usage: $0 venv | apt browser|pdf" >&2; exit 2 ;;
+esac

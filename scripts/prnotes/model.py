@@ -1,0 +1,202 @@
+"""The site model: validated notes with their metadata and cross-links.
+
+:func:`build_site` checks what no single file can (duplicate titles or PR
+numbers across files, ``(#N)`` against ``prs.toml``), then derives every
+note's metadata once, so renderers only read fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from . import naming
+from .classify import audiences_of, subsystem_of, tags_of, verdict_of
+from .diagnostics import Diagnostic, InputError
+from .parse import PrInfo, RawEntry, SeedFile
+from .refs import Inline, Ref, Text, segment
+from .taxonomy import Taxonomy
+
+
+@dataclass(frozen=True)
+class Note:
+    """One digest entry with everything the pages show about it."""
+
+    repo: str
+    title: str
+    number: int | None
+    upstream_title: str
+    body: str
+    pieces: tuple[Inline, ...]
+    title_pieces: tuple[Inline, ...]
+    verdict: str | None
+    audiences: tuple[str, ...]
+    subsystem: str
+    tags: tuple[str, ...]
+    path: str
+    line: int
+    seq: int  # arrival order: seed file name order, then position in the file
+
+    @property
+    def docname(self) -> str:
+        return naming.note_docname(self.repo, self.number, self.title)
+
+    @property
+    def label(self) -> str:
+        return naming.note_label(self.repo, self.number, self.title)
+
+    @property
+    def mentions(self) -> tuple[Ref, ...]:
+        """Distinct references in the body, sorted by repository and number."""
+        seen = {(r.repo, r.number, r.kind): r for r in self.pieces if isinstance(r, Ref)}
+        return tuple(seen[k] for k in sorted(seen))
+
+    @property
+    def sort_key(self) -> tuple:
+        # Newest PR first; notes without a number after, by title. The repo
+        # breaks ties between equal numbers from different repositories.
+        return (self.number is None, -(self.number or 0), self.title, self.repo)
+
+
+@dataclass(frozen=True)
+class Site:
+    """Every note plus the indexes built over them."""
+
+    notes: tuple[Note, ...]  # sorted by docname
+    taxonomy: Taxonomy
+    warnings: tuple[Diagnostic, ...] = ()
+    # (repo, number) -> docnames of notes that mention that PR or issue
+    mentioned_by: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+
+    @cached_property
+    def by_docname(self) -> dict[str, Note]:
+        return {n.docname: n for n in self.notes}
+
+    @cached_property
+    def _by_pr(self) -> dict[tuple[str, int], Note]:
+        return {(n.repo.lower(), n.number): n for n in self.notes if n.number is not None}
+
+    @cached_property
+    def _by_subsystem(self) -> dict[str, tuple[Note, ...]]:
+        groups: dict[str, list[Note]] = {}
+        for note in self.notes:
+            groups.setdefault(note.subsystem, []).append(note)
+        return {k: tuple(sorted(v, key=lambda n: n.sort_key)) for k, v in groups.items()}
+
+    def note_for(self, repo: str, number: int) -> Note | None:
+        return self._by_pr.get((repo.lower(), number))
+
+    def in_subsystem(self, slug: str) -> tuple[Note, ...]:
+        """Notes of a subsystem in page order (see :attr:`Note.sort_key`)."""
+        return self._by_subsystem.get(slug, ())
+
+
+def _title_pieces(title: str, repo: str) -> tuple[Inline, ...]:
+    # Titles keep code spans, but references in a heading stay plain text.
+    return tuple(Text(p.text) if isinstance(p, Ref) and not p.code else p for p in segment(title, repo))
+
+
+def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxonomy: Taxonomy) -> Site:
+    """Validate entries across files and derive every note's metadata."""
+    problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
+    used_prs: set[tuple[str, str]] = set()
+    titles: dict[tuple[str, str], RawEntry] = {}
+    numbers: dict[tuple[str, int], RawEntry] = {}
+    notes: list[Note] = []
+    seq = 0
+    for seed in seeds:
+        for entry in seed.entries:
+            seq += 1
+            key = (entry.repo, entry.title)
+            if key in titles:
+                first = titles[key]
+                problems.append(
+                    Diagnostic(
+                        entry.path,
+                        entry.line,
+                        f"duplicate title {entry.title!r} in {entry.repo} "
+                        f"(first at {first.path}:{first.line})",
+                    )
+                )
+                continue
+            titles[key] = entry
+            info = prs.get(key)
+            number = entry.number
+            if info is not None:
+                used_prs.add(key)
+                if number is not None and number != info.number:
+                    problems.append(
+                        Diagnostic(
+                            entry.path,
+                            entry.line,
+                            f"title says #{number} but {info.repo!r} in prs.toml "
+                            f"(line {info.line}) says #{info.number}",
+                        )
+                    )
+                    continue
+                number = info.number
+            if number is not None:
+                nkey = (entry.repo.lower(), number)
+                if nkey in numbers:
+                    first = numbers[nkey]
+                    problems.append(
+                        Diagnostic(
+                            entry.path,
+                            entry.line,
+                            f"PR #{number} of {entry.repo} is claimed twice "
+                            f"(first by {first.path}:{first.line})",
+                        )
+                    )
+                    continue
+                numbers[nkey] = entry
+            upstream = info.upstream_title if info else ""
+            subsystem, matched = subsystem_of(entry.title, upstream, entry.body, taxonomy)
+            if not matched:
+                warnings.append(
+                    Diagnostic(entry.path, entry.line, f"no subsystem rule matches {entry.title!r}; filed under 'other'")
+                )
+            verdict = verdict_of(entry.body)
+            if verdict is None:
+                warnings.append(
+                    Diagnostic(entry.path, entry.body_line, f"no reading verdict found in the advice of {entry.title!r}")
+                )
+            notes.append(
+                Note(
+                    repo=entry.repo,
+                    title=entry.title,
+                    number=number,
+                    upstream_title=upstream,
+                    body=entry.body,
+                    pieces=segment(entry.body, entry.repo, taxonomy.aliases),
+                    title_pieces=_title_pieces(entry.title, entry.repo),
+                    verdict=verdict,
+                    audiences=audiences_of(entry.body, taxonomy),
+                    subsystem=subsystem,
+                    tags=tags_of(entry.title, upstream, entry.body, subsystem, taxonomy),
+                    path=entry.path,
+                    line=entry.line,
+                    seq=seq,
+                )
+            )
+    for key, info in sorted(prs.items(), key=lambda kv: kv[1].line):
+        if key not in used_prs:
+            warnings.append(
+                Diagnostic(
+                    info.path, info.line, f"prs.toml entry {info.title!r} of {info.repo} matches no seed entry"
+                )
+            )
+    if problems:
+        raise InputError(problems)
+    notes.sort(key=lambda n: n.docname)
+    mentioned: dict[tuple[str, int], set[str]] = {}
+    for note in notes:
+        for ref in note.mentions:
+            mentioned.setdefault((ref.repo, ref.number), set()).add(note.docname)
+    return Site(
+        notes=tuple(notes),
+        taxonomy=taxonomy,
+        warnings=tuple(sorted(warnings)),
+        mentioned_by={k: tuple(sorted(v)) for k, v in sorted(mentioned.items())},
+    )
+

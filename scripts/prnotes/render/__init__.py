@@ -1,0 +1,27 @@
+"""Render the site model to page texts. Pure: no disk access.
+
+:func:`render_site` returns ``{relative path: text}`` for every generated page.
+"""
+
+from __future__ import annotations
+
+from .. import naming
+from ..model import Site
+from .landing import render_landing
+from .note import render_note
+from .prindex import render_prindex
+from .subsystem import render_subsystem
+
+
+def render_site(site: Site) -> dict[str, str]:
+    pages: dict[str, str] = {}
+    used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    for note in site.notes:
+        pages[f"{note.docname}.md"] = render_note(note, site)
+    for slug in used:
+        pages[f"{naming.subsystem_docname(slug)}.md"] = render_subsystem(
+            site.taxonomy.subsystem(slug), site.in_subsystem(slug)
+        )
+    pages[f"{naming.PR_INDEX}.md"] = render_prindex(site)
+    pages["index.md"] = render_landing(site, used)
+    return dict(sorted(pages.items()))

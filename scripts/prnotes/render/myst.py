@@ -1,0 +1,73 @@
+"""MyST building blocks that keep seed text literal.
+
+Seed text is untrusted. Every ASCII punctuation character in it is
+backslash-escaped, which CommonMark defines as "this character, literally";
+that disarms emphasis, links, HTML, roles, directives, math, targets, comments
+and block markers alike. Code spans get a fence longer than any backtick run
+inside them. Nothing else is needed because nothing else is special.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ..refs import Code, Inline, Ref, Text
+
+MARKER = "% prnotes: generated"
+_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_BACKTICK_RUN = re.compile(r"`+")
+
+
+def escape(text: str) -> str:
+    """Literal text: escape ASCII punctuation, turn newlines into hard breaks."""
+    out = "".join("\\" + ch if ch in _PUNCT else ch for ch in text)
+    return out.replace("\n", "\\\n")
+
+
+def code(text: str) -> str:
+    """A code span showing ``text`` exactly (newlines become spaces)."""
+    text = text.replace("\n", " ")
+    longest = max((len(m) for m in _BACKTICK_RUN.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()):
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+def role(name: str, title: str, target: str) -> str:
+    """``{name}`title <target>``` for our own roles; both parts are ASCII-safe."""
+    return f"{{{name}}}`{title} <{target}>`"
+
+
+def ref_role(ref: Ref) -> str:
+    name = "pr" if ref.kind == "pull" else "issue"
+    return role(f"{name}-code" if ref.code else name, ref.text, ref.target)
+
+
+def inline(pieces: tuple[Inline, ...]) -> str:
+    """Render inline pieces as MyST."""
+    out = []
+    for piece in pieces:
+        if isinstance(piece, Text):
+            out.append(escape(piece.text))
+        elif isinstance(piece, Code):
+            out.append(code(piece.text))
+        else:
+            out.append(ref_role(piece))
+    return "".join(out)
+
+
+def doc_link(text_md: str, from_doc: str, to_doc: str) -> str:
+    """A Markdown link from one docname to another, by relative path."""
+    rel = posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
+    return f"[{text_md}]({rel}.md)"
+
+
+def marker(source: str) -> str:
+    """The first line of every generated page: what made it, from what."""
+    return f"{MARKER} from {source}; edit the source, not this page."
+
+
+def badge(colour: str, text: str) -> str:
+    return f"{{bdg-{colour}}}`{text}`"

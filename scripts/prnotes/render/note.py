@@ -1,0 +1,101 @@
+"""The page of one note: title, metadata, the advice verbatim, related notes."""
+
+from __future__ import annotations
+
+from .. import naming
+from ..classify import VERDICT_BY_SLUG
+from ..model import Note, Site
+from ..refs import Ref
+from .myst import badge, code, doc_link, escape, inline, marker, ref_role
+
+
+def _meta_badges(note: Note, site: Site) -> str:
+    tax = site.taxonomy
+    parts = []
+    if note.verdict:
+        v = VERDICT_BY_SLUG[note.verdict]
+        parts.append(badge(v.badge, v.title))
+    parts.append(badge("info-line", tax.subsystem(note.subsystem).title))
+    titles = {t.slug: t.title for t in tax.tags}
+    parts.extend(badge("secondary-line", titles[t]) for t in note.tags)
+    return " ".join(parts)
+
+
+def _fields(note: Note, site: Site) -> list[str]:
+    tax = site.taxonomy
+    fields = [f":仓库: {escape(note.repo)}"]
+    if note.number is not None:
+        fields.append(f":PR: {ref_role_for(note)}")
+    if note.upstream_title:
+        fields.append(f":上游标题: {escape(note.upstream_title)}")
+    if note.verdict:
+        v = VERDICT_BY_SLUG[note.verdict]
+        fields.append(f":阅读结论: {v.title}（{escape(v.meaning)}）")
+    else:
+        fields.append(":阅读结论: 未注明")
+    if note.audiences:
+        names = {a.slug: a.title for a in tax.audiences}
+        fields.append(":适合读者: " + "、".join(escape(names[a]) for a in note.audiences))
+    sub = tax.subsystem(note.subsystem)
+    fields.append(f":子系统: {doc_link(escape(sub.title), note.docname, naming.subsystem_docname(sub.slug))}")
+    fields.append(f":来源: {code(f'{note.path}:{note.line}')}")
+    return fields
+
+
+def ref_role_for(note: Note) -> str:
+    return ref_role(Ref(f"#{note.number}", note.repo, note.number))
+
+
+def _as_seen_from(ref: Ref, repo: str) -> Ref:
+    """The reference as a list item shows it: ``#N`` at home, else ``owner/repo#N``."""
+    text = f"#{ref.number}" if ref.repo == repo else ref.target
+    return Ref(text, ref.repo, ref.number, ref.kind)
+
+
+def _related(note: Note, site: Site) -> list[str]:
+    out: list[str] = []
+    mentions = note.mentions
+    if mentions:
+        out += ["", "本篇提到：", ""]
+        for ref in mentions:
+            line = f"- {ref_role(_as_seen_from(ref, note.repo))}"
+            target = site.note_for(ref.repo, ref.number) if ref.kind == "pull" else None
+            if target is not None:
+                line += " " + doc_link(inline(target.title_pieces), note.docname, target.docname)
+            elif ref.kind == "issues":
+                line += " （issue）"
+            out.append(line)
+    backlinks = ()
+    if note.number is not None:
+        backlinks = tuple(d for d in site.mentioned_by.get((note.repo, note.number), ()) if d != note.docname)
+    if backlinks:
+        notes = site.by_docname
+        out += ["", "提到本篇的笔记：", ""]
+        for doc in backlinks:
+            out.append(f"- {doc_link(inline(notes[doc].title_pieces), note.docname, doc)}")
+    if not out:
+        out = ["", "本篇没有提到其他 PR，也还没有笔记提到本篇。"]
+    return out
+
+
+def render_note(note: Note, site: Site) -> str:
+    """MyST text of a note page."""
+    lines = [
+        marker(f"{note.path}:{note.line}"),
+        "",
+        f"({note.label})=",
+        f"# {inline(note.title_pieces)}",
+        "",
+        _meta_badges(note, site),
+        "",
+        *_fields(note, site),
+        "",
+        "## 阅读建议",
+        "",
+        inline(note.pieces),
+        "",
+        "## 相关",
+        *_related(note, site),
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,12 @@
+"""Sphinx side of prnotes: register the PR roles and their resolver."""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+from . import prlinks
+
+
+def setup(app: Sphinx) -> dict:
+    prlinks.setup(app)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

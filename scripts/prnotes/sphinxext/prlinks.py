@@ -1,0 +1,124 @@
+"""PR and issue references: ``{pr}`#N <owner/repo#N>``` and friends.
+
+The roles make ``pending_xref`` nodes; :func:`resolve` (the
+``missing-reference`` handler) is the one place that decides where they go:
+the site's note for that PR when there is one, else GitHub. Whether a note
+exists follows from its docname alone (:func:`prnotes.naming.note_docname`).
+
+When a build adds or removes a note, pages that mention its PR must be written
+again even though their source did not change; :func:`pages_to_rewrite`
+finds them from the mentions recorded per document in ``env``.
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.roles import XRefRole
+
+from .. import naming
+
+REFTYPES = {"pr": "pull", "issue": "issues"}
+
+
+class PrRole(XRefRole):
+    """``{pr}`` / ``{issue}``; the ``-code`` variants show the text as code."""
+
+    def __init__(self, reftype: str, code: bool) -> None:
+        super().__init__(innernodeclass=nodes.literal if code else nodes.inline, warn_dangling=True)
+        self._reftype = reftype
+
+    def run(self):
+        # XRefRole derives the type from the role name; ours is fixed.
+        self.refdomain, self.reftype = "", self._reftype
+        self.classes = ["xref", f"prnotes-{self._reftype}"]
+        if self.disabled:
+            return self.create_non_xref_node()
+        return self.create_xref_node()
+
+
+def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, contnode: nodes.Element):
+    """Our page if it exists, else GitHub."""
+    if node.get("reftype") not in REFTYPES:
+        return None
+    parsed = naming.parse_target(node["reftarget"])
+    if parsed is None:
+        return None  # Sphinx warns: the converter never writes such a target
+    repo, number = parsed
+    if node["reftype"] == "pr":
+        docname = naming.note_docname(repo, number, "")
+        if docname in env.all_docs:
+            uri = app.builder.get_relative_uri(node["refdoc"], docname)
+            ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=f"{repo}#{number}")
+            ref += contnode
+            return ref
+    ref = nodes.reference(
+        "",
+        "",
+        internal=False,
+        refuri=naming.github_url(repo, number, REFTYPES[node["reftype"]]),
+        reftitle=f"{repo}#{number}（GitHub）",
+    )
+    ref += contnode
+    return ref
+
+
+def record_mentions(app: Sphinx, doctree: nodes.document) -> None:
+    """Remember which note docnames each document's PR references point at."""
+    env = app.env
+    targets = set()
+    for node in doctree.findall(addnodes.pending_xref):
+        if node.get("reftype") == "pr":
+            parsed = naming.parse_target(node["reftarget"])
+            if parsed:
+                targets.add(naming.note_docname(*parsed, ""))
+    mentions = _mentions(env)
+    if targets:
+        mentions[env.docname] = targets
+    else:
+        mentions.pop(env.docname, None)
+
+
+def _mentions(env: BuildEnvironment) -> dict[str, set[str]]:
+    if not hasattr(env, "prnotes_mentions"):
+        env.prnotes_mentions = {}
+    return env.prnotes_mentions
+
+
+def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _mentions(env).pop(docname, None)
+
+
+def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    ours = _mentions(env)
+    for docname, targets in _mentions(other).items():
+        if docname in docnames:
+            ours[docname] = targets
+
+
+def note_changes(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """Remember which notes appear or disappear in this build."""
+    app._prnotes_toggled = set(added) | set(removed)  # per build, not persisted
+    return []
+
+
+def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Documents whose PR links change target because a note came or went."""
+    toggled = getattr(app, "_prnotes_toggled", set())
+    if not toggled:
+        return []
+    return sorted(d for d, targets in _mentions(env).items() if targets & toggled and d in env.all_docs)
+
+
+def setup(app: Sphinx) -> None:
+    for name, reftype in (("pr", "pr"), ("issue", "issue")):
+        app.add_role(name, PrRole(reftype, code=False))
+        app.add_role(f"{name}-code", PrRole(reftype, code=True))
+    app.connect("missing-reference", resolve)
+    app.connect("doctree-read", record_mentions)
+    app.connect("env-purge-doc", purge)
+    app.connect("env-merge-info", merge)
+    app.connect("env-get-outdated", note_changes)
+    app.connect("env-updated", pages_to_rewrite)

@@ -54,7 +54,14 @@ class Ref:
         return f"{self.repo}#{self.number}"
 
 
-Inline = Text | Code | Ref
+@dataclass(frozen=True)
+class Break:
+    """The end of a seed line; each line of advice is its own paragraph."""
+
+    text: str = "\n"
+
+
+Inline = Text | Code | Ref | Break
 
 
 def code_spans(text: str) -> list[tuple[int, int, int]]:
@@ -119,7 +126,16 @@ def _text_pieces(full: str, start: int, end: int, repo: str, aliases) -> list[In
 
 
 def segment(text: str, repo: str, aliases: tuple[tuple[str, str], ...] = ()) -> tuple[Inline, ...]:
-    """Split ``text`` into :class:`Text`, :class:`Code` and :class:`Ref` pieces."""
+    """Split ``text`` into pieces, line by line; code spans do not cross lines."""
+    pieces: list[Inline] = []
+    for index, line in enumerate(text.split("\n")):
+        if index:
+            pieces.append(Break())
+        pieces.extend(_segment_line(line, repo, aliases))
+    return tuple(pieces)
+
+
+def _segment_line(text: str, repo: str, aliases: tuple[tuple[str, str], ...]) -> list[Inline]:
     pieces: list[Inline] = []
     pos = 0
     for start, end, width in code_spans(text):
@@ -133,9 +149,9 @@ def segment(text: str, repo: str, aliases: tuple[tuple[str, str], ...] = ()) -> 
             pieces.append(Code(content))
         pos = end
     pieces.extend(_text_pieces(text, pos, len(text), repo, aliases))
-    return tuple(pieces)
+    return pieces
 
 
 def plain_text(pieces: tuple[Inline, ...]) -> str:
-    """The text a reader sees: code spans without their backticks."""
+    """The text a reader sees: code spans without their backticks, lines by newlines."""
     return "".join(p.text for p in pieces)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..refs import Code, Inline, Ref, Text
+from ..refs import Break, Code, Inline, Ref, Text
 
 MARKER = "% prnotes: generated"
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -20,9 +20,9 @@ _BACKTICK_RUN = re.compile(r"`+")
 
 
 def escape(text: str) -> str:
-    """Literal text: escape ASCII punctuation, turn newlines into hard breaks."""
+    """Literal text: escape ASCII punctuation; newlines become spaces."""
     out = "".join("\\" + ch if ch in _PUNCT else ch for ch in text)
-    return out.replace("\n", "\\\n")
+    return out.replace("\n", " ")
 
 
 def code(text: str) -> str:
@@ -53,6 +53,8 @@ def inline(pieces: tuple[Inline, ...]) -> str:
             out.append(escape(piece.text))
         elif isinstance(piece, Code):
             out.append(code(piece.text))
+        elif isinstance(piece, Break):
+            out.append("\n\n")
         else:
             out.append(ref_role(piece))
     return "".join(out)

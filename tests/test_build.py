@@ -1,0 +1,136 @@
+"""Sphinx builds of converted projects, with sphinx.testing."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
+
+from conftest import convert, make_project
+from prnotes.cli import load
+from prnotes.refs import plain_text
+
+HOSTILE_BODY = "\n".join(
+    [
+        "值得精读。```{include} /etc/passwd``` 与 {raw}`<b>x</b>` 和 {eval-rst}`x`",
+        "<script>alert(1)</script> <img src=x onerror=alert(1)> [点我](javascript:alert(1))",
+        "$x^2$ 与 $$y$$，还有 **粗** _斜_ ~~删~~ &amp; &#60; \\` | a | b |",
+        "# 不是标题",
+        "> 不是引用",
+        "1. 不是列表",
+        "- 也不是",
+        "(label)=",
+        "% 不是注释",
+        "+++",
+        ":::{note}",
+        "    缩进四格",
+        "---",
+        "===",
+        "{{ jinja }} {% if %} @{x} [^1] <https://example.com>",
+    ]
+)
+
+
+def build(proj: Path, builder: str = "html", freshenv: bool = True) -> SphinxTestApp:
+    app = SphinxTestApp(builder, srcdir=proj, builddir=proj / "_build", freshenv=freshenv)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return app
+
+
+def advice_text(app: SphinxTestApp, docname: str) -> str:
+    doctree = app.env.get_doctree(docname)
+    for section in doctree.findall(nodes.section):
+        if section[0].astext() == "阅读建议":
+            return " ".join(child.astext() for child in section[1:])
+    raise AssertionError(f"{docname} has no 阅读建议 section")
+
+
+def norm(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_real_seeds_build_without_warnings(built_site):
+    _, app = built_site
+    assert app.warning.getvalue() == ""
+
+
+def test_every_entry_has_its_page_with_its_body_verbatim(built_site):
+    proj, app = built_site
+    site = load(proj)
+    assert len(site.notes) == 16
+    for note in site.notes:
+        assert (proj / "_build/html" / f"{note.docname}.html").exists()
+        assert norm(advice_text(app, note.docname)) == norm(plain_text(note.pieces)), note.docname
+        title = app.env.titles[note.docname].astext()
+        assert title == note.title
+
+
+def test_every_note_is_in_exactly_one_toctree(built_site):
+    proj, app = built_site
+    counts = Counter(doc for includes in app.env.toctree_includes.values() for doc in includes)
+    notes = [d for d in app.env.all_docs if d.startswith("notes/vllm-project/")]
+    assert len(notes) == 16
+    assert {d: counts[d] for d in notes} == {d: 1 for d in notes}
+    subsystem_parents = {
+        parent for parent, children in app.env.toctree_includes.items() for d in children if d in notes
+    }
+    assert all(p.startswith("notes/subsystem/") for p in subsystem_parents)
+
+
+def hrefs(html: str, text: str) -> list[str]:
+    return re.findall(rf'<a [^>]*href="([^"]+)"[^>]*>(?:<[^>]+>)*{re.escape(text)}<', html)
+
+
+def test_pr_reference_in_code_span_goes_to_vllm_pr(built_site):
+    proj, _ = built_site
+    html = (proj / "_build/html/notes/vllm-project/vllm/pr-51368.html").read_text(encoding="utf-8")
+    assert hrefs(html, "#52626")[0] == "https://github.com/vllm-project/vllm/pull/52626"
+
+
+def test_aliased_issue_does_not_go_to_vllm(built_site):
+    proj, _ = built_site
+    html = (proj / "_build/html/notes/vllm-project/vllm/pr-52400.html").read_text(encoding="utf-8")
+    links = hrefs(html, "#4770")
+    assert links and all(link == "https://github.com/ROCm/aiter/issues/4770" for link in links)
+    assert hrefs(html, "#49925")[0] == "https://github.com/vllm-project/vllm/pull/49925"
+
+
+def test_reference_to_a_note_on_the_site_is_internal_and_follows_new_notes(tmp_path):
+    proj = make_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读，结合 #2 与 `#3` 看。\n"})
+    assert convert(proj) == 0
+    build(proj)
+    page = proj / "_build/html/notes/o/r/pr-1.html"
+    assert hrefs(page.read_text(encoding="utf-8"), "#2")[0] == "https://github.com/o/r/pull/2"
+    # A new digest brings the note for #2: the old page must now link to it.
+    (proj / "seeds/001.txt").write_text("o/r\n\nB (#2)\n\n值得精读。\n", encoding="utf-8")
+    assert convert(proj) == 0
+    app = build(proj, freshenv=False)
+    assert app.warning.getvalue() == ""
+    html = page.read_text(encoding="utf-8")
+    assert hrefs(html, "#2")[0] == "pr-2.html"
+    assert hrefs(html, "#3")[0] == "https://github.com/o/r/pull/3"
+    backlinks = (proj / "_build/html/notes/o/r/pr-2.html").read_text(encoding="utf-8").split("提到本篇的笔记")[1]
+    assert 'href="pr-1.html"' in backlinks
+
+
+def test_hostile_seed_is_literal_text(tmp_path):
+    title = "<script>alert(1)</script> {eval-rst}`x` $y$ [a](b) *c*"
+    proj = make_project(tmp_path / "p", {"000.txt": f"o/r\n\n{title} (#1)\n\n{HOSTILE_BODY}\n"})
+    assert convert(proj) == 0
+    app = build(proj)
+    assert app.warning.getvalue() == ""
+    note = load(proj).notes[0]
+    assert app.env.titles[note.docname].astext() == plain_text(note.title_pieces)
+    assert norm(advice_text(app, note.docname)) == norm(plain_text(note.pieces))
+    html = (proj / "_build/html/notes/o/r/pr-1.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in html
+    assert "<img src=x" not in html
+    assert 'href="javascript:' not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html

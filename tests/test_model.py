@@ -1,0 +1,125 @@
+"""Metadata derived for every seed entry, and checks across files."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT
+from prnotes.cli import load
+from prnotes.diagnostics import InputError
+from prnotes.model import build_site
+from prnotes.parse import parse_prs, parse_seed
+from prnotes.taxonomy import load_taxonomy
+
+# number: (verdict, subsystem, audiences) -- the reading of each real entry.
+EXPECTED = {
+    43107: ("close", "debug-perf", ()),
+    44969: ("close", "ci", ()),
+    49515: ("skim", "platform", ("platform-owners",)),
+    49793: ("close", "spec-decode", ()),
+    51368: ("close", "loading", ()),
+    51875: ("close", "kv-cache", ()),
+    52046: ("close", "parallel", ()),
+    52288: ("close", "spec-decode", ()),
+    52326: ("optional", "ci", ("ci-maintainers",)),
+    52327: ("optional", "ci", ("ci-maintainers",)),
+    52374: ("close", "model-runner", ("model-runner-followers",)),
+    52400: ("skim", "platform", ()),
+    52603: ("skim", "moe-quant", ("quant-developers",)),
+    52763: ("close", "ci", ()),
+    52810: ("close", "ci", ("ci-maintainers",)),
+    52822: ("close", "ci", ()),
+}
+
+
+@pytest.fixture(scope="module")
+def site():
+    return load(ROOT)
+
+
+def test_every_seed_entry_is_read_as_expected(site):
+    got = {n.number: (n.verdict, n.subsystem, n.audiences) for n in site.notes}
+    assert got == EXPECTED
+
+
+def test_seeds_convert_without_warnings(site):
+    assert site.warnings == ()
+
+
+def test_upstream_titles_come_from_prs_toml(site):
+    note = site.note_for("vllm-project/vllm", 52810)
+    assert note.upstream_title == "[CI][ROCm] Prevent Git maintenance races during shallow fetches"
+
+
+def test_aliased_issue_is_not_vllms(site):
+    refs = {(r.repo, r.number, r.kind) for r in site.note_for("vllm-project/vllm", 52400).mentions}
+    assert refs == {("ROCm/aiter", 4770, "issues"), ("vllm-project/vllm", 49925, "pull")}
+
+
+def test_backlinks_index(site):
+    assert site.mentioned_by[("vllm-project/vllm", 52626)] == ("notes/vllm-project/vllm/pr-51368",)
+
+
+def _site(*seeds: tuple[str, str], prs: str = ""):
+    files = [parse_seed(name, text.encode()) for name, text in seeds]
+    return build_site(files, parse_prs("seeds/prs.toml", prs.encode()), load_taxonomy(ROOT / "taxonomy.toml"))
+
+
+def _errors(*seeds, prs: str = "") -> list[str]:
+    with pytest.raises(InputError) as info:
+        _site(*seeds, prs=prs)
+    return [str(p) for p in info.value.problems]
+
+
+def test_same_title_twice_names_both_lines():
+    assert _errors(("a.txt", "o/r\n\nT\n\n值得精读。\n"), ("b.txt", "o/r\n\nx\n\ny\n\nT\n\n值得精读。\n")) == [
+        "b.txt:7: duplicate title 'T' in o/r (first at a.txt:3)"
+    ]
+
+
+def test_same_title_in_other_repository_is_fine():
+    site = _site(("a.txt", "o/r\n\nT (#1)\n\n值得精读。\n"), ("b.txt", "o/s\n\nT (#1)\n\n值得精读。\n"))
+    assert [n.docname for n in site.notes] == ["notes/o/r/pr-1", "notes/o/s/pr-1"]
+
+
+def test_same_number_twice():
+    assert _errors(("a.txt", "o/r\n\nA (#9)\n\n值得精读。\n\nB （#9）\n\n值得精读。\n")) == [
+        "a.txt:7: PR #9 of o/r is claimed twice (first by a.txt:3)"
+    ]
+
+
+def test_title_number_contradicting_prs_toml():
+    prs = '["o/r"]\n"A" = { number = 5, upstream_title = "x" }\n'
+    assert _errors(("a.txt", "o/r\n\nA (#6)\n\n值得精读。\n"), prs=prs) == [
+        "a.txt:3: title says #6 but 'o/r' in prs.toml (line 2) says #5"
+    ]
+
+
+def test_unused_prs_key_and_unclassified_entry_warn():
+    prs = '["o/r"]\n"Nope" = { number = 5, upstream_title = "x" }\n'
+    site = _site(("a.txt", "o/r\n\n无关标题\n\n一段话。\n"), prs=prs)
+    assert [str(w) for w in site.warnings] == [
+        "a.txt:3: no subsystem rule matches '无关标题'; filed under 'other'",
+        "a.txt:5: no reading verdict found in the advice of '无关标题'",
+        "seeds/prs.toml:2: prs.toml entry 'Nope' of o/r matches no seed entry",
+    ]
+    assert site.notes[0].subsystem == "other"
+
+
+@pytest.mark.parametrize(
+    ("body", "verdict"),
+    [
+        ("值得精读。", "close"),
+        ("值得快速浏览，不必深究。", "skim"),
+        ("值得快速阅读：如果你负责平台。", "skim"),
+        ("值得快速浏览而不是精读：它演示了。", "skim"),
+        ("建议 CI 维护者阅读：这是示例。", "optional"),
+        ("若关注 CI 可靠性，本 PR 值得快速精读，重点学习。", "optional"),
+        ("如果你做量化，值得精读。", "optional"),
+        ("这是一个小改动。值得精读。", None),
+    ],
+)
+def test_verdict_rules(body, verdict):
+    from prnotes.classify import verdict_of
+
+    assert verdict_of(body) == verdict

@@ -1,0 +1,125 @@
+"""The seed format and every bad-input case, with exact messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from prnotes.diagnostics import InputError
+from prnotes.parse import parse_prs, parse_seed
+
+GOOD = "vllm-project/vllm\n\n标题一 (#12)\n\n正文一。\n\n标题二\n\n### 阅读建议 值得精读。\n第二行。\n"
+
+
+def test_parses_titles_bodies_numbers_and_lines():
+    seed = parse_seed("s.txt", GOOD.encode())
+    assert seed.repo == "vllm-project/vllm"
+    assert [(e.title, e.number, e.line, e.body_line) for e in seed.entries] == [
+        ("标题一", 12, 3, 5),
+        ("标题二", None, 7, 9),
+    ]
+    # The digest tool's label is not advice text; the second line stays.
+    assert seed.entries[1].body == "值得精读。\n第二行。"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        GOOD.encode(),
+        b"\xef\xbb\xbf" + GOOD.encode(),  # BOM
+        GOOD.replace("\n", "\r\n").encode(),  # CRLF
+        ("  vllm-project/vllm  \n\n\n\n" + GOOD.split("\n", 2)[2] + "\n\n\n").encode(),
+    ],
+    ids=["lf", "bom", "crlf", "extra-blank-lines"],
+)
+def test_equivalent_spellings_parse_the_same(data):
+    def content(raw):
+        return [(e.repo, e.title, e.body, e.number) for e in parse_seed("s.txt", raw).entries]
+
+    assert content(data) == content(GOOD.encode())
+
+
+def test_full_width_number():
+    seed = parse_seed("s.txt", "o/r\n\n标题（#345）\n\n正文\n".encode())
+    assert (seed.entries[0].title, seed.entries[0].number) == ("标题", 345)
+
+
+def messages(data: bytes, path: str = "seeds/x.txt") -> list[str]:
+    with pytest.raises(InputError) as info:
+        parse_seed(path, data)
+    return [str(p) for p in info.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"", ["seeds/x.txt:1: empty file: expected owner/repo on line 1"]),
+        (b"\n  \n", ["seeds/x.txt:1: empty file: expected owner/repo on line 1"]),
+        (
+            "标题\n\n正文\n".encode(),
+            ["seeds/x.txt:1: line 1 must be the repository as owner/repo, found '标题'"],
+        ),
+        (b"vllm\n\nt\n\nb\n", ["seeds/x.txt:1: line 1 must be the repository as owner/repo, found 'vllm'"]),
+        (b"o/r\n", ["seeds/x.txt:1: no entries after the repository line"]),
+        (b"o/r\n\nt1\n\nb1\n\nt2\n", ["seeds/x.txt:7: title 't2' has no body"]),
+        (
+            b"o/r\n\nline a\nline b\n\nbody\n",
+            [
+                "seeds/x.txt:3: title block has 2 lines; a title is one line, "
+                "followed by a blank line and its body"
+            ],
+        ),
+        (b"o/r\n\nt\n\nok\n\nt2\n\nbad \xff byte\n", ["seeds/x.txt:9: invalid UTF-8: byte 0xff at column 5"]),
+        (b"o/r\n\nt\n\nbell\x07\n", ["seeds/x.txt:5: control character U+0007 is not allowed"]),
+        ("o/r\n\nt\n\n### 阅读建议 \n".encode(), ["seeds/x.txt:5: body of 't' is only a label"]),
+        ("o/r\n\n(#5)\n\nb\n".encode(), ["seeds/x.txt:3: title is empty"]),
+    ],
+    ids=[
+        "empty",
+        "blank",
+        "no-repo-line",
+        "malformed-repo",
+        "no-entries",
+        "title-without-body",
+        "two-line-title",
+        "invalid-utf8",
+        "control-char",
+        "label-only-body",
+        "number-only-title",
+    ],
+)
+def test_bad_input_names_file_and_line(data, expected):
+    assert messages(data) == expected
+
+
+def test_every_problem_in_a_file_is_reported():
+    data = b"o/r\n\nt1\nt1b\n\nb1\n\nt2\n\nb2\n\nt3\n"
+    assert messages(data) == [
+        "seeds/x.txt:3: title block has 2 lines; a title is one line, followed by a blank line and its body",
+        "seeds/x.txt:12: title 't3' has no body",
+    ]
+
+
+def test_prs_toml():
+    text = '["o/r"]\n"标题" = { number = 7, upstream_title = "[CI] Fix" }\n'
+    info = parse_prs("seeds/prs.toml", text.encode())[("o/r", "标题")]
+    assert (info.number, info.upstream_title, info.line) == (7, "[CI] Fix", 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('["o/r"]\n"t" = { number = "x" }\n', "seeds/prs.toml:2: 't': number must be a positive integer"),
+        ('["o/r"]\n"t" = { number = 1, colour = 2 }\n', "seeds/prs.toml:2: 't': unknown keys colour"),
+        ('["o/r"]\n"t" = 5\n', 'seeds/prs.toml:2: \'t\': expected { number = N, upstream_title = "…" }'),
+        ('["o/r"\n', None),
+    ],
+    ids=["number-type", "unknown-key", "not-a-table", "syntax"],
+)
+def test_bad_prs_toml(text, expected):
+    with pytest.raises(InputError) as info:
+        parse_prs("seeds/prs.toml", text.encode())
+    message = str(info.value.problems[0])
+    if expected is None:
+        assert message.startswith("seeds/prs.toml:1: invalid TOML:")
+    else:
+        assert message == expected

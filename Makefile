@@ -31,6 +31,10 @@ apt-pdf:
 test: $(VENV)/.installed apt-browser apt-pdf
 	$(PY) -m pytest
 
+# The PDF book, or a part of it: make pdf [VERDICT=精读] [SUBSYSTEM=ci]
+pdf: $(VENV)/.installed apt-pdf
+	$(PY) scripts/build_pdf.py $(if $(VERDICT),--verdict '$(VERDICT)') $(if $(SUBSYSTEM),--subsystem '$(SUBSYSTEM)')
+
 serve: notes
 	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \
 	  --pre-build "$(PY) scripts/build_notes.py -q" . $(BUILD)/html

@@ -50,3 +50,28 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": [],
 }
+
+# The PDF book: `make pdf` (scripts/build_pdf.py) builds a staged copy of the
+# notes whose root page lists the subsystems, one chapter each. xelatex with
+# ctex/xeCJK; the fonts, headings and badges are set in prnotes-book.sty.
+latex_engine = "xelatex"
+latex_documents = [(root_doc, "prnotes.tex", project, "", "manual")]
+latex_additional_files = ["scripts/prnotes/sphinxext/prnotes-book.sty"]
+latex_use_xindy = False  # no general index: the book has none, and xindy is slow
+latex_show_urls = "no"
+latex_elements = {
+    "papersize": "a4paper",
+    # One-sided: read on screens and tablets as often as on paper.
+    "extraclassoptions": "openany,oneside",
+    "cmappkg": "",
+    "pointsize": "11pt",
+    # ctex instead of babel: Chinese captions (目录, 第一章) and CJK spacing.
+    "babel": "",
+    "fontenc": r"\usepackage[scheme=chinese,heading=false,fontset=none]{ctex}",
+    "fontpkg": "",
+    "fncychap": "",
+    "preamble": r"\usepackage{prnotes-book}",
+    "makeindex": "",
+    "printindex": "",
+    "maketitle": r"\prnotesmaketitle",
+}

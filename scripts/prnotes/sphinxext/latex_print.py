@@ -1,0 +1,72 @@
+"""How pages read in print: LaTeX-only post-transforms.
+
+- sphinx-design badges. In HTML a badge is an ``sd_badge`` node with several
+  CSS classes (``sd-badge sd-bg-danger ...``); sphinx-design writes it to
+  LaTeX as bare text. Here each badge becomes an inline with one class,
+  ``prnotes-badge-<filled|line>-<colour>``, which Sphinx writes as
+  ``\\DUrole{...}`` and ``prnotes-book.sty`` draws as a filled or outlined box.
+- Field lists (a note's metadata). Sphinx sets them as a description list,
+  label above value, which takes half a page; here they become a container of
+  ``名称：值`` lines, class ``prnotes-meta``, set compactly by the style.
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+FILLED, LINE = "filled", "line"
+
+
+def badge_class(classes: list[str]) -> str:
+    """The single LaTeX class for a badge's CSS classes."""
+    for cls in classes:
+        if cls.startswith("sd-outline-"):
+            return f"prnotes-badge-{LINE}-{cls.removeprefix('sd-outline-')}"
+        if cls.startswith("sd-bg-") and not cls.startswith("sd-bg-text-"):
+            return f"prnotes-badge-{FILLED}-{cls.removeprefix('sd-bg-')}"
+    return f"prnotes-badge-{LINE}-secondary"
+
+
+def is_badge(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.inline) and "sd-badge" in node.get("classes", [])
+
+
+class PrintBadges(SphinxPostTransform):
+    default_priority = 400
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        for node in list(self.document.findall(is_badge)):
+            node.replace_self(nodes.inline(node.rawsource, "", *node.children, classes=[badge_class(node["classes"])]))
+
+
+def meta_lines(field_list: nodes.field_list) -> nodes.container:
+    """``名称：值`` paragraphs for the fields of a list, in a ``prnotes-meta`` container."""
+    box = nodes.container(classes=["prnotes-meta"])
+    for field in field_list.findall(nodes.field):
+        name, body = field[0], field[1]
+        line = nodes.paragraph("", "", nodes.strong("", name.astext()), nodes.Text("："))
+        paragraphs = [c for c in body.children if isinstance(c, nodes.paragraph)]
+        if len(paragraphs) == len(body.children) == 1:
+            line.extend(paragraphs[0].children)
+            box += line
+        else:  # a body of several blocks keeps them, after the name
+            box += line
+            box.extend(body.children)
+    return box
+
+
+class PrintFieldLists(SphinxPostTransform):
+    default_priority = 400
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        for node in list(self.document.findall(nodes.field_list)):
+            node.replace_self(meta_lines(node))
+
+
+def setup(app: Sphinx) -> None:
+    app.add_post_transform(PrintBadges)
+    app.add_post_transform(PrintFieldLists)

@@ -1,0 +1,86 @@
+"""Which notes a PDF book holds: all of them, or some verdicts and subsystems.
+
+A :class:`Selection` is parsed from what a reader types (``精读`` or ``close``,
+``ci``); :func:`select` returns the site reduced to the chosen notes, with the
+back-link index rebuilt, so that a note left out is linked to GitHub, never to
+a page the book does not contain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .classify import VERDICT_BY_SLUG, VERDICTS
+from .model import Note, Site
+from .taxonomy import Taxonomy
+
+BOOK_NAME = "prnotes"
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Verdict and subsystem slugs to keep; an empty tuple keeps all."""
+
+    verdicts: tuple[str, ...] = ()
+    subsystems: tuple[str, ...] = ()
+
+    def includes(self, note: Note) -> bool:
+        return (not self.verdicts or note.verdict in self.verdicts) and (
+            not self.subsystems or note.subsystem in self.subsystems
+        )
+
+    @property
+    def name(self) -> str:
+        """ASCII file name of the book, e.g. ``prnotes-ci-close``."""
+        return "-".join((BOOK_NAME, *self.subsystems, *self.verdicts))
+
+    def describe(self, taxonomy: Taxonomy, count: int) -> str:
+        """What the edition holds, in words, for the title page."""
+        parts = []
+        if self.subsystems:
+            parts.append("、".join(taxonomy.subsystem(s).title for s in self.subsystems))
+        if self.verdicts:
+            parts.append("、".join(VERDICT_BY_SLUG[v].title for v in self.verdicts))
+        scope = " · ".join(parts) if parts else "全部笔记"
+        return f"{scope}（{count} 篇）"
+
+
+def _split(value: str) -> list[str]:
+    return [v.strip() for v in value.replace("，", ",").split(",") if v.strip()]
+
+
+def parse_selection(verdicts: str, subsystems: str, taxonomy: Taxonomy) -> Selection:
+    """Read comma-separated verdicts (title or slug) and subsystem slugs.
+
+    Raises :class:`ValueError` naming the valid choices.
+    """
+    by_name = {v.title: v.slug for v in VERDICTS} | {v.slug: v.slug for v in VERDICTS}
+    chosen_verdicts = []
+    for value in _split(verdicts):
+        if value not in by_name:
+            choices = ", ".join(f"{v.title} ({v.slug})" for v in VERDICTS)
+            raise ValueError(f"unknown verdict {value!r}; choose from {choices}")
+        chosen_verdicts.append(by_name[value])
+    slugs = [s.slug for s in taxonomy.subsystems]
+    chosen_subsystems = []
+    for value in _split(subsystems):
+        if value not in slugs:
+            raise ValueError(f"unknown subsystem {value!r}; choose from {', '.join(slugs)}")
+        chosen_subsystems.append(value)
+    # Taxonomy order, without repeats: the same choice always names the same book.
+    return Selection(
+        verdicts=tuple(v.slug for v in VERDICTS if v.slug in chosen_verdicts),
+        subsystems=tuple(s for s in slugs if s in chosen_subsystems),
+    )
+
+
+def select(site: Site, selection: Selection) -> Site:
+    """The site with only the selected notes and the mentions among them."""
+    notes = tuple(n for n in site.notes if selection.includes(n))
+    kept = {n.docname for n in notes}
+    mentioned = {}
+    for key, docnames in site.mentioned_by.items():
+        left = tuple(d for d in docnames if d in kept)
+        if left:
+            mentioned[key] = left
+    return replace(site, notes=notes, mentioned_by=mentioned)

@@ -38,10 +38,10 @@ class Selection:
         """What the edition holds, in words, for the title page."""
         parts = []
         if self.subsystems:
-            parts.append("、".join(taxonomy.subsystem(s).title for s in self.subsystems))
+            parts.append("子系统：" + "、".join(taxonomy.subsystem(s).title for s in self.subsystems))
         if self.verdicts:
-            parts.append("、".join(VERDICT_BY_SLUG[v].title for v in self.verdicts))
-        scope = " · ".join(parts) if parts else "全部笔记"
+            parts.append("阅读结论：" + "、".join(VERDICT_BY_SLUG[v].title for v in self.verdicts))
+        scope = "；".join(parts) if parts else "全部笔记"
         return f"{scope}（{count} 篇）"
 
 

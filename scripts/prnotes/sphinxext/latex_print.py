@@ -39,7 +39,8 @@ class PrintBadges(SphinxPostTransform):
 
     def run(self, **kwargs) -> None:
         for node in list(self.document.findall(is_badge)):
-            node.replace_self(nodes.inline(node.rawsource, "", *node.children, classes=[badge_class(node["classes"])]))
+            # parent.replace, not replace_self: that would copy the CSS classes over.
+            node.parent.replace(node, nodes.inline(node.rawsource, "", *node.children, classes=[badge_class(node["classes"])]))
 
 
 def meta_lines(field_list: nodes.field_list) -> nodes.container:
@@ -64,7 +65,7 @@ class PrintFieldLists(SphinxPostTransform):
 
     def run(self, **kwargs) -> None:
         for node in list(self.document.findall(nodes.field_list)):
-            node.replace_self(meta_lines(node))
+            node.parent.replace(node, meta_lines(node))
 
 
 def setup(app: Sphinx) -> None:

@@ -1,0 +1,330 @@
+"""The PDF book: built for real (xelatex) once per session, then inspected
+with poppler-utils (pdftotext, pdffonts) and pypdf (bookmarks, links)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import ROOT, make_project
+from prnotes.cli import load
+from prnotes.classify import VERDICT_BY_SLUG
+from prnotes.pdf import TEX_NAME, missing_characters
+from prnotes.refs import plain_text
+from prnotes.render.book import render_book
+from prnotes.subset import Selection, parse_selection, select
+
+BUILD_PDF = ROOT / "scripts" / "build_pdf.py"
+
+
+@dataclass(frozen=True)
+class Built:
+    project: Path
+    name: str
+    tmpdir: Path
+
+    @property
+    def pdf(self) -> Path:
+        return self.project / "_build" / "latex" / f"{self.name}.pdf"
+
+    @property
+    def latex_dir(self) -> Path:
+        return self.project / "_build" / "pdf" / self.name / "latex"
+
+    @property
+    def log(self) -> str:
+        return (self.latex_dir / f"{TEX_NAME}.log").read_text(encoding="utf-8", errors="replace")
+
+    @property
+    def tex(self) -> str:
+        return (self.latex_dir / f"{TEX_NAME}.tex").read_text(encoding="utf-8")
+
+    @property
+    def text(self) -> str:
+        return pdftotext(self.pdf)
+
+    @property
+    def body_text(self) -> str:
+        return pdftotext(self.pdf, body_only=True)
+
+
+def run_build_pdf(project: Path, tmpdir: Path, *args: str) -> subprocess.CompletedProcess:
+    """scripts/build_pdf.py as `make pdf` runs it, with a TMPDIR of its own."""
+    tmpdir.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, TMPDIR=str(tmpdir))
+    return subprocess.run(
+        [sys.executable, str(BUILD_PDF), "--root", str(project), "-j", "1", *args],
+        env=env, capture_output=True, text=True,
+    )  # fmt: skip
+
+
+def build(project: Path, tmpdir: Path, *args: str) -> Built:
+    proc = run_build_pdf(project, tmpdir, *args)
+    assert proc.returncode == 0, proc.stderr
+    name = re.search(r"_build/latex/(\S+)\.pdf", proc.stdout).group(1)
+    return Built(project, name, tmpdir)
+
+
+# A4 in points; the running head sits above y=50 and the folio below y=785.
+BODY_CROP = ("-x", "0", "-y", "55", "-W", "595", "-H", "725")
+
+
+def pdftotext(pdf: Path, body_only: bool = False) -> str:
+    """The PDF's text; ``body_only`` leaves out running heads and page numbers,
+    which would otherwise cut into text that runs over a page break."""
+    crop = BODY_CROP if body_only else ()
+    cmd = ["pdftotext", "-enc", "UTF-8", *crop, str(pdf), "-"]
+    return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+
+
+def norm(text: str) -> str:
+    """Drop whitespace and hyphens: line breaks, and TeX's hyphenation, may split words."""
+    return re.sub(r"[\s\-\u2010\u2011]", "", text)
+
+
+def outline(pdf: Path) -> list[tuple[str, list[str]]]:
+    """Top-level bookmarks with the titles of their children."""
+    reader = PdfReader(pdf)
+    out: list[tuple[str, list[str]]] = []
+    for item in reader.outline:
+        if isinstance(item, list):
+            out[-1][1].extend(child.title for child in item if not isinstance(child, list))
+        else:
+            out.append((item.title, []))
+    return out
+
+
+def link_uris(pdf: Path) -> tuple[set[str], int]:
+    """External URIs of the link annotations, and the number of internal links."""
+    uris, internal = set(), 0
+    for page in PdfReader(pdf).pages:
+        for annot in page.get("/Annots") or ():
+            annot = annot.get_object()
+            if annot.get("/Subtype") != "/Link":
+                continue
+            action = annot.get("/A")
+            if action is not None and action.get("/S") == "/URI":
+                uris.add(str(action["/URI"]))
+            elif annot.get("/Dest") is not None or (action is not None and action.get("/S") == "/GoTo"):
+                internal += 1
+    return uris, internal
+
+
+def strip_number(title: str) -> str:
+    """``1.2 标题`` -> ``标题`` (the bookmarks are numbered like the headings)."""
+    return re.sub(r"^[\d.]+\s+", "", title)
+
+
+@pytest.fixture(scope="session")
+def real_books(tmp_path_factory):
+    """The real seeds as the whole book and as one subset (CI, 按需)."""
+    base = tmp_path_factory.mktemp("pdf")
+    proj = make_project(base / "proj")
+    full = build(proj, base / "tmp")
+    subset = build(proj, base / "tmp", "--subsystem", "ci", "--verdict", "按需")
+    return proj, full, subset
+
+
+@pytest.fixture(scope="session")
+def linked_books(tmp_path_factory):
+    """A tiny project where note #1 mentions note #2 and PR #3 (no note)."""
+    base = tmp_path_factory.mktemp("pdflinks")
+    proj = make_project(
+        base / "proj",
+        {
+            "000.txt": "o/r\n\nA 甲 (#1)\n\n值得精读，结合 #2 与 `#3` 看。\n\n"
+            "B 乙 (#2)\n\n值得快速浏览。\n"
+        },
+    )
+    return build(proj, base / "tmp"), build(proj, base / "tmp", "--verdict", "精读")
+
+
+def test_every_note_title_and_body_is_in_the_text(real_books):
+    proj, full, _ = real_books
+    text = norm(full.body_text)
+    site = load(proj)
+    assert len(site.notes) == 16
+    for note in site.notes:
+        assert norm(plain_text(note.title_pieces)) in text, note.docname
+        assert norm(plain_text(note.pieces)) in text, note.docname
+        if note.upstream_title:
+            assert norm(note.upstream_title) in text, note.docname
+
+
+def test_metadata_is_printed_under_each_note(real_books):
+    proj, full, _ = real_books
+    notes = load(proj).notes
+    text = full.text
+    for label in ("仓库：", "阅读结论：", "子系统："):
+        assert text.count(label) == len(notes), label
+    assert text.count("PR：") == sum(n.number is not None for n in notes)
+    assert text.count("上游标题：") == sum(bool(n.upstream_title) for n in notes)
+    # Badges are boxes in print, one class each; the metadata a compact block.
+    assert r"\DUrole{prnotes-badge-filled-danger}{精读}" in full.tex
+    assert r"\begin{sphinxuseclass}{prnotes-meta}" in full.tex
+    assert "sd-badge" not in full.tex
+
+
+def test_only_the_noto_cjk_fonts_are_embedded(real_books):
+    _, full, _ = real_books
+    lines = subprocess.run(["pdffonts", str(full.pdf)], capture_output=True, text=True, check=True).stdout
+    fonts = [line.split() for line in lines.splitlines()[2:]]
+    names = [f[0] for f in fonts]
+    assert any("NotoSerifCJK" in n for n in names), names
+    assert any("NotoSansCJK" in n for n in names), names
+    # Nothing fell back to Fandol, FreeSerif or Latin Modern; all embedded.
+    assert all("NotoSerifCJK" in n or "NotoSansCJK" in n for n in names), names
+    assert all(f[-5] == "yes" for f in fonts), lines
+
+
+def test_symbols_of_the_notes_are_typeset(real_books):
+    _, full, _ = real_books
+    assert missing_characters(full.log) == []
+    text = full.text
+    for symbol in "①②“”→「」#":
+        assert symbol in text, symbol
+
+
+def test_bookmarks_follow_chapters_and_notes(real_books):
+    proj, full, _ = real_books
+    site = load(proj)
+    used = [s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    tree = outline(full.pdf)
+    assert [strip_number(t) for t, _ in tree] == [s.title for s in used]
+    for (_, children), sub in zip(tree, used):
+        assert [strip_number(c) for c in children] == [n.title for n in site.in_subsystem(sub.slug)]
+
+
+def test_chinese_captions_and_running_heads(real_books):
+    _, full, _ = real_books
+    text = full.text
+    assert "目录" in text and "Contents" not in text
+    assert "第一章" in text and "CHAPTER" not in text.upper()
+    # The running head of a page inside chapter 1 names the chapter.
+    page = PdfReader(full.pdf).pages[4].extract_text()
+    assert "第一章" in page and "CI 与构建" in page
+
+
+def test_pr_links_are_clickable(real_books):
+    _, full, _ = real_books
+    uris, internal = link_uris(full.pdf)
+    assert "https://github.com/vllm-project/vllm/pull/49925" in uris
+    assert "https://github.com/ROCm/aiter/issues/4770" in uris
+    assert internal >= 16 * 2  # each note: its PR field and its subsystem field
+
+
+def test_reference_to_a_note_in_the_book_is_internal(linked_books):
+    full, subset = linked_books
+    uris, internal = link_uris(full.pdf)
+    assert "https://github.com/o/r/pull/3" in uris
+    assert "https://github.com/o/r/pull/2" not in uris
+    assert internal > 0
+    # The 精读 book leaves note #2 out, so #2 must now go to GitHub.
+    uris, _ = link_uris(subset.pdf)
+    assert "https://github.com/o/r/pull/2" in uris
+    assert "乙" not in subset.text
+
+
+def test_subset_holds_only_the_selected_notes(real_books):
+    proj, _, subset = real_books
+    assert subset.name == "prnotes-ci-optional"
+    site = load(proj)
+    chosen = [n for n in site.notes if n.subsystem == "ci" and n.verdict == "optional"]
+    assert len(chosen) == 2
+    text = norm(subset.text)
+    for note in site.notes:
+        assert (norm(note.title) in text) == (note in chosen), note.title
+    tree = outline(subset.pdf)
+    assert [strip_number(t) for t, _ in tree] == ["CI 与构建"]
+    assert sorted(strip_number(c) for c in tree[0][1]) == sorted(n.title for n in chosen)
+    assert "子系统：CI 与构建；阅读结论：按需（2 篇）" in subset.text
+
+
+def test_latex_build_leaves_tmpdir_alone(real_books):
+    _, full, _ = real_books
+    assert sorted(p.name for p in full.tmpdir.iterdir() if "jieba" in p.name) == []
+
+
+def test_missing_glyph_fails_the_build(tmp_path):
+    # U+13000 (an Egyptian hieroglyph) is in none of the book's fonts.
+    proj = make_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读：\U00013000。\n"})
+    proc = run_build_pdf(proj, tmp_path / "tmp")
+    assert proc.returncode == 1
+    assert "Missing character" in proc.stderr and "U+13000" in proc.stderr
+    assert not (proj / "_build/latex/prnotes.pdf").exists()
+
+
+def test_unknown_choice_names_the_valid_ones(tmp_path):
+    proj = make_project(tmp_path / "p")
+    proc = run_build_pdf(proj, tmp_path / "tmp", "--subsystem", "nope")
+    assert proc.returncode == 2
+    assert "unknown subsystem 'nope'" in proc.stderr and "ci" in proc.stderr
+
+
+# Pure parts: no LaTeX.
+
+
+@pytest.fixture
+def site(project):
+    return load(project)
+
+
+def test_parse_selection_accepts_titles_slugs_and_lists(site):
+    tax = site.taxonomy
+    assert parse_selection("", "", tax) == Selection()
+    assert parse_selection("精读", "", tax) == Selection(verdicts=("close",))
+    # Taxonomy order, no repeats, whatever order the reader typed.
+    assert parse_selection("optional，精读,close", "platform, ci", tax) == Selection(
+        verdicts=("close", "optional"), subsystems=("ci", "platform")
+    )
+    with pytest.raises(ValueError, match="精读 \\(close\\)"):
+        parse_selection("细读", "", tax)
+
+
+def test_selection_names_and_describes_the_book(site):
+    tax = site.taxonomy
+    assert Selection().name == "prnotes"
+    assert Selection(("close",), ("ci",)).name == "prnotes-ci-close"
+    assert Selection().describe(tax, 16) == "全部笔记（16 篇）"
+    assert Selection(("close",), ("ci", "platform")).describe(tax, 5) == "子系统：CI 与构建、硬件平台；阅读结论：精读（5 篇）"
+
+
+def test_select_keeps_only_mentions_among_chosen_notes(tmp_path):
+    seed = "o/r\n\nA (#1)\n\n值得精读，见 #2。\n\nB (#2)\n\n值得快速浏览，见 #1。\n"
+    site = load(make_project(tmp_path / "p", {"000.txt": seed}))
+    assert site.mentioned_by[("o/r", 1)] == ("notes/o/r/pr-2",)
+    close = select(site, Selection(verdicts=("close",)))
+    assert [n.number for n in close.notes] == [1]
+    assert ("o/r", 1) not in close.mentioned_by  # only B mentioned #1, and B is left out
+    assert close.mentioned_by[("o/r", 2)] == ("notes/o/r/pr-1",)
+    assert select(site, Selection(verdicts=("optional",))).notes == ()
+
+
+def test_book_pages_are_the_selected_notes_under_a_book_root(site):
+    close = select(site, Selection(verdicts=("close",)))
+    pages = render_book(close)
+    assert list(pages) == sorted(pages)
+    notes = {p for p in pages if p.startswith("notes/vllm-project/")}
+    assert notes == {f"{n.docname}.md" for n in site.notes if n.verdict == "close"}
+    root = pages["index.md"]
+    chapters = re.findall(r"^notes/subsystem/(\S+)$", root, re.MULTILINE)
+    used = [s.slug for s in site.taxonomy.subsystems if close.in_subsystem(s.slug)]
+    assert chapters == used and "platform" not in chapters  # platform has no 精读 note
+    assert VERDICT_BY_SLUG["close"].title in pages["notes/subsystem/ci.md"]
+
+
+def test_missing_characters_reads_the_log():
+    log = (
+        "Missing character: There is no 𓀀 (U+13000) in font NotoSerifCJKsc-Regular:mode=harf;!\n"
+        "other line\n"
+        "Missing character: There is no 𓀀 (U+13000) in font NotoSerifCJKsc-Regular:mode=harf;!\n"
+    )
+    assert missing_characters(log) == [log.splitlines()[0]]
+    assert missing_characters("no problems here\n") == []

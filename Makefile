@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 SPHINX := $(PY) -m sphinx -W --keep-going -j auto
 BUILD  := _build
 
-.PHONY: html notes check-notes test pdf serve clean apt-browser apt-pdf
+.PHONY: html notes check-notes test pdf serve bench clean apt-browser apt-pdf
 
 $(VENV)/.installed: requirements.txt scripts/bootstrap.sh
 	scripts/bootstrap.sh venv
@@ -38,6 +38,10 @@ pdf: $(VENV)/.installed apt-pdf
 serve: notes
 	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \
 	  --pre-build "$(PY) scripts/build_notes.py -q" . $(BUILD)/html
+
+# Scale benchmark: minutes, not seconds. Writes the Scale table of BENCHMARKS.md.
+bench: $(VENV)/.installed
+	$(PY) scripts/bench.py --write BENCHMARKS.md
 
 clean:
 	rm -rf $(BUILD)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import latex_print, prlinks
+from . import latex_print, navigation, prlinks
 
 
 def setup(app: Sphinx) -> dict:
     prlinks.setup(app)
+    navigation.setup(app)
     latex_print.setup(app)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

@@ -30,6 +30,7 @@ from .write import apply, plan
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
+XELATEX_RUN = re.compile(r"Run number \d+ of rule '(?:xe|pdf)?latex")
 
 
 class BuildError(Exception):
@@ -44,6 +45,7 @@ class Book:
     log: Path
     notes: int
     timings: tuple[tuple[str, float], ...]
+    xelatex_runs: int  # 0 when the PDF was up to date
 
 
 def missing_characters(log_text: str) -> list[str]:
@@ -62,10 +64,11 @@ def stage(root: Path, selection: Selection, src: Path) -> tuple[int, str]:
     return len(site.notes), selection.describe(site.taxonomy, len(site.notes))
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str], what: str) -> None:
+def _run(cmd: list[str], cwd: Path, env: dict[str, str], what: str) -> str:
     proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if proc.returncode != 0:
         raise BuildError(f"{what} failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}")
+    return proc.stdout
 
 
 def build_book(root: Path, selection: Selection, parallel: str = "auto") -> Book:
@@ -89,8 +92,10 @@ def build_book(root: Path, selection: Selection, parallel: str = "auto") -> Book
     )  # fmt: skip
     timings.append(("sphinx", time.perf_counter() - start))
 
+    # -xelatex: every pass writes .xdv and xdvipdfmx makes the PDF once at the
+    # end, where Sphinx's Makefile (-pdf) makes one per pass; see BENCHMARKS.md.
     start = time.perf_counter()
-    _run(
+    output = _run(
         ["latexmk", "-xelatex", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", f"{TEX_NAME}.tex"],
         latex, env, "latexmk (xelatex)",
     )  # fmt: skip
@@ -103,7 +108,7 @@ def build_book(root: Path, selection: Selection, parallel: str = "auto") -> Book
     out = root / "_build" / "latex" / f"{selection.name}.pdf"
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(latex / f"{TEX_NAME}.pdf", out)
-    return Book(pdf=out, log=log, notes=count, timings=tuple(timings))
+    return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=len(XELATEX_RUN.findall(output)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,5 +133,5 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build_pdf: {exc}", file=sys.stderr)
         return 1
     steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)
-    print(f"build_pdf: {book.notes} notes -> {book.pdf.relative_to(root)} ({steps})")
+    print(f"build_pdf: {book.notes} notes -> {book.pdf.relative_to(root)} ({steps}; {book.xelatex_runs} xelatex runs)")
     return 0

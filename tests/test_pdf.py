@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, make_project
+from conftest import ROOT, convert, make_project
 from prnotes.cli import load
 from prnotes.classify import VERDICT_BY_SLUG
 from prnotes.pdf import TEX_NAME, missing_characters
@@ -266,6 +266,31 @@ def test_unknown_choice_names_the_valid_ones(tmp_path):
     proc = run_build_pdf(proj, tmp_path / "tmp", "--subsystem", "nope")
     assert proc.returncode == 2
     assert "unknown subsystem 'nope'" in proc.stderr and "ci" in proc.stderr
+
+
+def test_landing_page_cards_print_as_linked_titles(tmp_path):
+    """The book does not use the landing page, but a plain LaTeX build does."""
+    from sphinx.testing.util import SphinxTestApp
+
+    proj = make_project(tmp_path / "p")
+    assert convert(proj) == 0
+    app = SphinxTestApp("latex", srcdir=proj, builddir=proj / "_build")
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert app.warning.getvalue() == ""
+    tex = (proj / "_build/latex" / f"{TEX_NAME}.tex").read_text(encoding="utf-8")
+    cards = tex.split(r"\begin{sphinxuseclass}{sd-card}")[1:]
+    site = load(proj)
+    used = [s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    assert len(cards) == len(used)
+    for card, sub in zip(cards, used):
+        body = re.split(r"\\begin\{sphinxuseclass\}\{sd-col\}|\\chapter\{", card)[0]
+        # One link, on the title, before the card's text; no stray copy after it.
+        assert body.count(r"\hyperref[") == 1, sub.slug
+        link = body.index(rf"\hyperref[\detokenize{{notes/subsystem/{sub.slug}::doc}}]")
+        assert link < body.index(r"\sphinxAtStartPar") and sub.title in body[link:]
 
 
 # Pure parts: no LaTeX.

@@ -5,6 +5,9 @@
   LaTeX as bare text. Here each badge becomes an inline with one class,
   ``prnotes-badge-<filled|line>-<colour>``, which Sphinx writes as
   ``\\DUrole{...}`` and ``prnotes-book.sty`` draws as a filled or outlined box.
+- sphinx-design cards (the landing page's subsystems). A card's link is an
+  invisible "stretched" link in HTML; in LaTeX it would print as a stray copy
+  of the title after the body. Here the link moves onto the card title.
 - Field lists (a note's metadata). Sphinx sets them as a description list,
   label above value, which takes half a page; here they become a container of
   ``名称：值`` lines, class ``prnotes-meta``, set compactly by the style.
@@ -43,6 +46,30 @@ class PrintBadges(SphinxPostTransform):
             node.parent.replace(node, nodes.inline(node.rawsource, "", *node.children, classes=[badge_class(node["classes"])]))
 
 
+def has_class(name: str):
+    return lambda node: isinstance(node, nodes.Element) and name in node.get("classes", [])
+
+
+class PrintCards(SphinxPostTransform):
+    default_priority = 5  # before the references are resolved
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        for card in list(self.document.findall(has_class("sd-card"))):
+            links = list(card.findall(has_class("sd-stretched-link")))
+            titles = list(card.findall(has_class("sd-card-title")))
+            if len(links) != 1 or len(titles) != 1:
+                continue
+            link, title = links[0], titles[0]
+            link.parent.parent.remove(link.parent)  # sphinx-design's passthrough wrapper
+            link["classes"] = []
+            link["refexplicit"] = True  # keep the card's title as the link text
+            link.children = []
+            link += nodes.inline("", "", *title.children)
+            title.children = []
+            title += link
+
+
 def meta_lines(field_list: nodes.field_list) -> nodes.container:
     """``名称：值`` paragraphs for the fields of a list, in a ``prnotes-meta`` container."""
     box = nodes.container(classes=["prnotes-meta"])
@@ -70,4 +97,5 @@ class PrintFieldLists(SphinxPostTransform):
 
 def setup(app: Sphinx) -> None:
     app.add_post_transform(PrintBadges)
+    app.add_post_transform(PrintCards)
     app.add_post_transform(PrintFieldLists)

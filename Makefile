@@ -6,6 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 SPHINX := $(PY) -m sphinx -W --keep-going -j auto
 BUILD  := _build
+PORT   ?= 8000
 
 .PHONY: html notes check-notes test pdf serve bench clean apt-browser apt-pdf
 
@@ -37,7 +38,8 @@ pdf: $(VENV)/.installed apt-pdf
 
 serve: notes
 	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \
-	  --pre-build "$(PY) scripts/build_notes.py -q" . $(BUILD)/html
+	  --re-ignore '(\.venv|\.git|_build|__pycache__|\.pytest_cache|\.hypothesis)/' \
+	  --pre-build "$(PY) scripts/build_notes.py -q" --port $(PORT) . $(BUILD)/html
 
 # Scale benchmark: minutes, not seconds. Writes the Scale table of BENCHMARKS.md.
 bench: $(VENV)/.installed

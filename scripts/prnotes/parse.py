@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,11 +28,14 @@ from .diagnostics import Diagnostic, InputError
 
 REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 # A trailing PR number in a title, with ASCII or full-width parentheses.
-TITLE_NUMBER_RE = re.compile(r"\s*[(（]#(\d{1,9})[)）]\s*$")
+# ASCII digits only: int() would also read other scripts' digits.
+TITLE_NUMBER_RE = re.compile(r"[(（]#([0-9]{1,9})[)）]$")
+# The longest title suffix TITLE_NUMBER_RE can match: "（#123456789）".
+_TITLE_NUMBER_MAX = 12
 # Labels the digest tool puts in front of a body; they are not advice text.
 BODY_LABEL_RE = re.compile(r"^#{1,6}[ \t]*阅读建议[ \t]*")
-# Line breaks Python's str.splitlines() honours but a seed file does not have.
-_ALLOWED_CONTROLS = {"\n", "\t"}
+# Control characters (Unicode category Cc) other than newline and tab.
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -93,17 +95,17 @@ def decode(path: str, data: bytes) -> str:
         ) from None
     text = text.replace("\r\n", "\n")
     problems = []
-    for lineno, line in enumerate(text.split("\n"), 1):
-        for ch in line:
-            if ch not in _ALLOWED_CONTROLS and unicodedata.category(ch) == "Cc":
-                problems.append(
-                    Diagnostic(
-                        path,
-                        lineno,
-                        f"control character U+{ord(ch):04X} is not allowed",
-                    )
-                )
-                break
+    # One problem per line, the first control character in it; line numbers
+    # are counted incrementally so many bad lines stay linear.
+    lineno, last_pos, last_line = 1, 0, 0
+    for match in _CONTROL_RE.finditer(text):
+        lineno += text.count("\n", last_pos, match.start())
+        last_pos = match.start()
+        if lineno != last_line:
+            last_line = lineno
+            problems.append(
+                Diagnostic(path, lineno, f"control character U+{ord(match.group()):04X} is not allowed")
+            )
     if problems:
         raise InputError(problems)
     return text
@@ -192,19 +194,48 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
 
 
 def split_title_number(title: str) -> tuple[str, int | None]:
-    """Split a trailing ``(#N)`` off a title."""
-    match = TITLE_NUMBER_RE.search(title)
+    """Split a trailing ``(#N)`` off a title.
+
+    Only the title's tail is searched: a pattern starting with optional spaces would
+    rescan a long run of spaces from every position in it.
+    """
+    stripped = title.rstrip()
+    match = TITLE_NUMBER_RE.search(stripped, max(0, len(stripped) - _TITLE_NUMBER_MAX))
     if not match:
         return title, None
-    return title[: match.start()].rstrip(), int(match.group(1))
+    return stripped[: match.start()].rstrip(), int(match.group(1))
 
 
-def _key_line(text: str, key: str, default: int) -> int:
-    """Best-effort line of a TOML key, for messages about its value."""
+_TOML_KEY = r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)"""
+_TOML_TABLE_RE = re.compile(rf"^\s*\[\s*({_TOML_KEY})\s*\]")
+_TOML_PAIR_RE = re.compile(rf"^\s*({_TOML_KEY})\s*=")
+
+
+def _toml_key(raw: str) -> str | None:
+    try:
+        return next(iter(tomllib.loads(f"{raw} = 0")))
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+def _key_lines(text: str) -> dict[tuple[str | None, str], int]:
+    """Line of each ``[table]`` (key ``(None, table)``) and ``key =`` in a table.
+
+    One pass over the lines, so the messages about a large ``prs.toml`` cost
+    linear time; best effort (dotted keys are not followed).
+    """
+    lines: dict[tuple[str | None, str], int] = {}
+    table: str | None = None
     for lineno, line in enumerate(text.split("\n"), 1):
-        if key in line:
-            return lineno
-    return default
+        if match := _TOML_TABLE_RE.match(line):
+            table = _toml_key(match.group(1))
+            if table is not None:
+                lines.setdefault((None, table), lineno)
+        elif match := _TOML_PAIR_RE.match(line):
+            key = _toml_key(match.group(1))
+            if key is not None:
+                lines.setdefault((table, key), lineno)
+    return lines
 
 
 def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
@@ -219,15 +250,16 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
         ) from None
     problems: list[Diagnostic] = []
     out: dict[tuple[str, str], PrInfo] = {}
+    key_lines = _key_lines(text)
     for repo, table in doc.items():
-        repo_line = _key_line(text, f'["{repo}"]', 1)
+        repo_line = key_lines.get((None, repo), 1)
         if not REPO_RE.fullmatch(repo) or not isinstance(table, dict):
             problems.append(
                 Diagnostic(path, repo_line, f"{repo!r} is not an owner/repo table")
             )
             continue
         for title, info in table.items():
-            line = _key_line(text, f'"{title}"', repo_line)
+            line = key_lines.get((repo, title), repo_line)
             if not isinstance(info, dict):
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: expected {{ number = N, upstream_title = \"…\" }}")

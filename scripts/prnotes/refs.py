@@ -13,14 +13,16 @@ import bisect
 import re
 from dataclasses import dataclass
 
+# ``owner/repo`` within GitHub's length limits (owner <= 39, name <= 100). The
+# bounds also keep the scan linear: unbounded runs would let every ``-`` in a
+# long ``a-a-a-…`` run restart a scan to the end of the run.
+_REPO_PART = r"[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{0,99}[A-Za-z0-9_]"
 REF_RE = re.compile(
     r"(?<![A-Za-z0-9_&#/])"
-    r"(?:(?P<repo>[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]*[A-Za-z0-9_]))?"
+    rf"(?:(?P<repo>{_REPO_PART}))?"
     r"#(?P<num>[1-9][0-9]{0,8})(?![A-Za-z0-9_])"
 )
-CODE_REF_RE = re.compile(
-    r"(?:(?P<repo>[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]*[A-Za-z0-9_]))?#(?P<num>[1-9][0-9]{0,8})"
-)
+CODE_REF_RE = re.compile(rf"(?:(?P<repo>{_REPO_PART}))?#(?P<num>[1-9][0-9]{{0,8}})")
 ISSUE_WORD_RE = re.compile(r"issues?\s*$", re.IGNORECASE)
 # Punctuation that ends the clause an alias word must stand in.
 CLAUSE_END = "。；！？\n;"

@@ -238,16 +238,38 @@ def _key_lines(text: str) -> dict[tuple[str | None, str], int]:
     return lines
 
 
-def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
-    """Parse ``prs.toml``: ``[repo]`` tables of ``"title" = {number, upstream_title}``."""
+_TOML_WHERE_RE = re.compile(r" \((?:at line (\d+), column (\d+)|at end of document)\)$")
+
+
+def load_toml(path: str, data: bytes) -> tuple[str, dict]:
+    """Decode and parse a TOML file; a syntax error names its line and column."""
     text = decode(path, data)
     try:
-        doc = tomllib.loads(text)
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"line (\d+)", str(exc))
-        raise InputError(
-            [Diagnostic(path, int(match.group(1)) if match else 1, f"invalid TOML: {exc}")]
-        ) from None
+        message = str(exc)
+        match = _TOML_WHERE_RE.search(message)
+        if match is None:
+            line, where = 1, ""
+        elif match.group(1):
+            line, where = int(match.group(1)), f" (column {match.group(2)})"
+        else:
+            line, where = text.count("\n") + 1, " (at the end of the file)"
+        reason = message[: match.start()] if match else message
+        raise InputError([Diagnostic(path, line, f"invalid TOML: {reason}{where}")]) from None
+
+
+def read_file(path: Path, rel: str) -> bytes:
+    """The bytes of an input file; an unreadable file is an input error."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError([Diagnostic(rel, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
+
+
+def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
+    """Parse ``prs.toml``: ``[repo]`` tables of ``"title" = {number, upstream_title}``."""
+    text, doc = load_toml(path, data)
     problems: list[Diagnostic] = []
     out: dict[tuple[str, str], PrInfo] = {}
     key_lines = _key_lines(text)
@@ -299,14 +321,15 @@ def read_seeds(seeds_dir: Path, root: Path) -> tuple[list[SeedFile], dict[tuple[
     for file in sorted(seeds_dir.glob("*.txt")):
         rel = file.relative_to(root).as_posix()
         try:
-            seeds.append(parse_seed(rel, file.read_bytes()))
+            seeds.append(parse_seed(rel, read_file(file, rel)))
         except InputError as exc:
             problems.extend(exc.problems)
     prs: dict[tuple[str, str], PrInfo] = {}
     prs_file = seeds_dir / "prs.toml"
     if prs_file.exists():
         try:
-            prs = parse_prs(prs_file.relative_to(root).as_posix(), prs_file.read_bytes())
+            rel = prs_file.relative_to(root).as_posix()
+            prs = parse_prs(rel, read_file(prs_file, rel))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:

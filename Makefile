@@ -7,13 +7,16 @@ PY     := $(VENV)/bin/python
 SPHINX := $(PY) -m sphinx -W --keep-going -j auto
 BUILD  := _build
 
-.PHONY: html notes check-notes test pdf serve clean apt-browser apt-pdf
+.PHONY: html notes check-notes test pdf serve clean apt-browser apt-pdf audit
 
 $(VENV)/.installed: requirements.txt scripts/bootstrap.sh
 	scripts/bootstrap.sh venv
 
+# `make test` sets --strict: a warning of the conversion is an error there.
+NOTES_FLAGS ?=
+
 notes: $(VENV)/.installed
-	$(PY) scripts/build_notes.py
+	$(PY) scripts/build_notes.py $(NOTES_FLAGS)
 
 check-notes: $(VENV)/.installed
 	$(PY) scripts/build_notes.py --check
@@ -30,6 +33,12 @@ apt-pdf:
 
 test: $(VENV)/.installed apt-browser apt-pdf
 	$(PY) -m pytest
+	$(MAKE) html NOTES_FLAGS=--strict
+	$(MAKE) audit
+
+# Every seed entry must be in the built HTML (and in the PDF, when one exists).
+audit: $(VENV)/.installed
+	$(PY) scripts/audit.py
 
 serve: notes
 	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \

@@ -126,8 +126,9 @@ def section_text(html: str, heading: str) -> str | None:
         link.decompose()
     for h2 in soup.find_all("h2"):
         if h2.get_text().strip() == heading:
+            section = h2.parent
             h2.extract()
-            return h2.parent.get_text() if h2.parent else ""
+            return section.get_text() if section else ""
     return None
 
 

@@ -247,3 +247,27 @@ def main_output(proj: Path, capsys) -> tuple[int, str]:
 
     code = main(["--root", str(proj)])
     return code, capsys.readouterr().out
+
+
+def test_seed_file_name_with_a_newline(tmp_path, capsys):
+    # Found by the audit: the name is on every page, and a newline in it
+    # started a heading there.
+    proj = make_project(tmp_path / "p", {"a\n# evil.txt": "o/r\n\nA (#1)\n\n值得精读。\n"})
+    assert run(proj, capsys) == (
+        1,
+        [
+            "error: seeds/a\\x0a# evil.txt:1: the file name has a control character; rename the file",
+            "build_notes: 1 error(s); nothing written",
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "number"),
+    [("T (#12)", 12), ("T（#12）", 12), ("T (#0)", None), ("T (#١٢)", None), ("T (#1234567890)", None)],
+    ids=["ascii", "full-width", "zero", "arabic-indic-digits", "ten-digits"],
+)
+def test_title_numbers(title, number):
+    from prnotes.parse import split_title_number
+
+    assert split_title_number(title) == (("T", number) if number else (title, None))

@@ -92,6 +92,15 @@ def entry_texts(draw, index: int) -> tuple[str, str, int | None]:
     return title, "\n".join(body), number
 
 
+# File names are shown on the pages too; "/" would make a folder, and a
+# control character is rejected (see test_messages.py).
+FILE_NAME = (
+    st.lists(TOKEN, max_size=3)
+    .map("".join)
+    .filter(lambda s: "/" not in s and len(s.encode()) < 100)
+)
+
+
 @st.composite
 def seed_files(draw, max_files: int = 4, max_entries: int = 4) -> dict[str, str]:
     """Valid seed files, each for its own repository."""
@@ -104,7 +113,7 @@ def seed_files(draw, max_files: int = 4, max_entries: int = 4) -> dict[str, str]
             counter += 1
         blank = draw(st.sampled_from(["\n\n", "\n\n\n", "\n \u3000\n"]))
         text = f"h/e{k}" + "".join(f"{blank}{title}{blank}{body}" for title, body, _ in entries) + "\n"
-        files[f"{k:03d}.txt"] = text
+        files[f"{k:03d}{draw(FILE_NAME)}.txt"] = text
     return files
 
 
@@ -223,7 +232,7 @@ def check_built_project(files: dict[str, str]) -> None:
 
 
 HOSTILE_EXAMPLE = {
-    "000.txt": "h/e0\n\n"
+    "000 `x` *y* {r}`z` %.txt": "h/e0\n\n"
     + "".join(
         f"{title} T{i} (#{i + 1})\n\n{body}\n\n"
         for i, (title, body) in enumerate(

@@ -28,14 +28,15 @@ from .diagnostics import Diagnostic, InputError
 
 REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 # A trailing PR number in a title, with ASCII or full-width parentheses.
-# ASCII digits only: int() would also read other scripts' digits.
-TITLE_NUMBER_RE = re.compile(r"[(（]#([0-9]{1,9})[)）]$")
+# ASCII digits only (int() would also read other scripts' digits), no #0.
+TITLE_NUMBER_RE = re.compile(r"[(（]#([1-9][0-9]{0,8})[)）]$")
 # The longest title suffix TITLE_NUMBER_RE can match: "（#123456789）".
 _TITLE_NUMBER_MAX = 12
 # Labels the digest tool puts in front of a body; they are not advice text.
 BODY_LABEL_RE = re.compile(r"^#{1,6}[ \t]*阅读建议[ \t]*")
 # Control characters (Unicode category Cc) other than newline and tab.
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_NAME_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -320,6 +321,12 @@ def read_seeds(seeds_dir: Path, root: Path) -> tuple[list[SeedFile], dict[tuple[
     # Name order is arrival order: digest files are named with a sequence prefix.
     for file in sorted(seeds_dir.glob("*.txt")):
         rel = file.relative_to(root).as_posix()
+        if _NAME_CONTROL_RE.search(rel):
+            # The name is shown on every page of its notes; a newline in it
+            # would start a new line of MyST there.
+            shown = _NAME_CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}", rel)
+            problems.append(Diagnostic(shown, 1, "the file name has a control character; rename the file"))
+            continue
         try:
             seeds.append(parse_seed(rel, read_file(file, rel)))
         except InputError as exc:

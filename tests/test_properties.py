@@ -112,7 +112,10 @@ def seed_files(draw, max_files: int = 4, max_entries: int = 4) -> dict[str, str]
             entries.append(draw(entry_texts(counter)))
             counter += 1
         blank = draw(st.sampled_from(["\n\n", "\n\n\n", "\n \u3000\n"]))
-        text = f"h/e{k}" + "".join(f"{blank}{title}{blank}{body}" for title, body, _ in entries) + "\n"
+        # Owners that look like the site's own folders, names with punctuation.
+        owner = draw(st.sampled_from(["h", "subsystem", "pr-index", "A-1"]))
+        repo = f"{owner}/e{k}{draw(st.sampled_from(['', '.js', '_x', '-y', '.-_']))}"
+        text = repo + "".join(f"{blank}{title}{blank}{body}" for title, body, _ in entries) + "\n"
         files[f"{k:03d}{draw(FILE_NAME)}.txt"] = text
     return files
 

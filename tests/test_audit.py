@@ -186,3 +186,10 @@ def test_real_pdf(tmp_path):
     seed = proj / "seeds/a.txt"
     seed.write_text(seed.read_text(encoding="utf-8").replace("第二段。", "第二段，后来加长了。"), encoding="utf-8")
     assert check_pdf_text(seed_entries(proj), pages, "PDF") == [Finding("seeds/a.txt", 3, "advice text", "PDF")]
+
+
+def test_command_without_sphinx_environment(tampered, capsys):
+    proj, build = tampered
+    (build / "doctrees/environment.pickle").unlink()
+    assert audit_main(["--root", str(proj), "--build", str(build)]) == 1
+    assert capsys.readouterr().err == f"audit: no environment.pickle under {build}; build the HTML first\n"

@@ -97,7 +97,7 @@ def entry_texts(draw, index: int) -> tuple[str, str, int | None]:
 FILE_NAME = (
     st.lists(TOKEN, max_size=3)
     .map("".join)
-    .filter(lambda s: "/" not in s and len(s.encode()) < 100)
+    .filter(lambda s: "/" not in s and "\t" not in s and len(s.encode()) < 100)
 )
 
 

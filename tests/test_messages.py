@@ -249,14 +249,19 @@ def main_output(proj: Path, capsys) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-def test_seed_file_name_with_a_newline(tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("a\n# evil.txt", "a\\x0a# evil.txt"), ("一\t👍🏽.txt", "一\\x09👍🏽.txt")],
+    ids=["newline", "tab"],
+)
+def test_seed_file_name_with_a_control_character(tmp_path, capsys, name, shown):
     # Found by the audit: the name is on every page, and a newline in it
     # started a heading there.
-    proj = make_project(tmp_path / "p", {"a\n# evil.txt": "o/r\n\nA (#1)\n\n值得精读。\n"})
+    proj = make_project(tmp_path / "p", {name: "o/r\n\nA (#1)\n\n值得精读。\n"})
     assert run(proj, capsys) == (
         1,
         [
-            "error: seeds/a\\x0a# evil.txt:1: the file name has a control character; rename the file",
+            f"error: seeds/{shown}:1: the file name has a control character; rename the file",
             "build_notes: 1 error(s); nothing written",
         ],
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from .diagnostics import Diagnostic, InputError
@@ -11,6 +12,25 @@ from .parse import load_toml, read_file
 
 _WORD_RE = re.compile(r"[A-Za-z0-9_-]+")
 REPO_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
+_REGEX_META_RE = re.compile(r"[.^$*+?{}\[\]\\|()]")
+
+
+def _literal_prefix(pattern: str) -> str:
+    """Plain text every match of a regex starts with ('' when unsure)."""
+    depth = 0
+    for ch in re.sub(r"\\.", "", pattern):  # escaped characters never nest
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return ""  # top-level alternatives share no prefix
+    match = _REGEX_META_RE.search(pattern)
+    if match is None:
+        return pattern
+    prefix = pattern[: match.start()]
+    # In "ab?" or "ab*" the "b" is optional.
+    return prefix[:-1] if match.group() in "?*{" else prefix
 
 
 def compile_pattern(pattern: str, regex: bool = False) -> re.Pattern[str]:
@@ -26,17 +46,39 @@ def compile_pattern(pattern: str, regex: bool = False) -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class Matcher:
-    """A named group of patterns, e.g. a subsystem's keywords or a tag."""
+    """A named group of patterns, e.g. a subsystem's keywords or a tag.
+
+    ``literals`` are plain patterns, checked with a substring test on the
+    lower-cased text first (cheap, and most texts match no pattern), then with
+    the word-boundary regex; ``regexes`` are regular expressions.
+    """
 
     slug: str
     title: str
-    patterns: tuple[re.Pattern[str], ...]
+    literals: tuple[str, ...] = ()
+    regexes: tuple[str, ...] = ()
 
-    def hits(self, text: str) -> int:
-        return sum(len(p.findall(text)) for p in self.patterns)
+    @cached_property
+    def _compiled(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
+        return tuple((lit.lower(), compile_pattern(lit)) for lit in self.literals)
 
-    def matches(self, text: str) -> bool:
-        return any(p.search(text) for p in self.patterns)
+    @cached_property
+    def _regexes(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
+        # Each regex with the literal text it must start with, as a prefilter.
+        return tuple((_literal_prefix(r).lower(), compile_pattern(r, regex=True)) for r in self.regexes)
+
+    def hits(self, text: str, lower: str | None = None) -> int:
+        """Occurrences of any pattern; pass ``text.lower()`` if you have it."""
+        lower = text.lower() if lower is None else lower
+        count = sum(len(p.findall(text)) for lit, p in self._compiled if lit in lower)
+        return count + sum(len(p.findall(text)) for lit, p in self._regexes if lit in lower)
+
+    def matches(self, text: str, lower: str | None = None) -> bool:
+        """Whether any pattern occurs; pass ``text.lower()`` if you have it."""
+        lower = text.lower() if lower is None else lower
+        if any(lit in lower and p.search(text) for lit, p in self._compiled):
+            return True
+        return any(lit in lower and p.search(text) for lit, p in self._regexes)
 
 
 @dataclass(frozen=True)
@@ -112,13 +154,16 @@ class _Checker:
                 ok = False
         return ok
 
-    def patterns(self, kind: str, index: int, patterns: list[str], regex: bool) -> tuple[re.Pattern[str], ...]:
+    def patterns(self, kind: str, index: int, patterns: list[str], regex: bool) -> tuple[str, ...]:
+        """The patterns that compile; each one that does not is a problem."""
         out = []
         for pattern in patterns:
             try:
-                out.append(compile_pattern(pattern, regex))
+                compile_pattern(pattern, regex)
             except re.error as exc:
                 self.add(kind, index, f"invalid regular expression {pattern!r}: {exc.msg}")
+            else:
+                out.append(pattern)
         return tuple(out)
 
 
@@ -145,7 +190,7 @@ def load_taxonomy(path: Path, rel: str = "taxonomy.toml") -> Taxonomy:
             patterns = check.patterns("rule", i, r.get("patterns", []), regex=False)
             rules.append(Rule(r["subsystem"], Matcher(r["subsystem"], "", patterns)))
     audiences = tuple(
-        Matcher(a["slug"], a["title"], check.patterns("audience", i, a.get("patterns", []), regex=True))
+        Matcher(a["slug"], a["title"], regexes=check.patterns("audience", i, a.get("patterns", []), regex=True))
         for i, a in check.tables(doc, "audience")
         if check.fields("audience", i, a, ("slug", "title"), ("patterns",))
     )

@@ -1,0 +1,51 @@
+"""The sidebar's data: the landing page's toctree entries, current one marked.
+
+The sidebar of every page lists the subsystems (and the other top-level
+pages), not the notes: its size does not grow with the number of notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sphinx.application import Sphinx
+
+
+@dataclass(frozen=True)
+class NavItem:
+    title: str
+    href: str
+    current: bool
+
+
+def _parents(app: Sphinx) -> dict[str, str]:
+    """Child docname -> the top-level page whose toctree holds it (cached per build)."""
+    env = app.env
+    cache = getattr(app.builder, "_prnotes_parents", None)
+    if cache is None:
+        top = env.toctree_includes.get(env.config.root_doc, [])
+        cache = {}
+        for page in top:
+            cache[page] = page
+            for child in env.toctree_includes.get(page, []):
+                cache.setdefault(child, page)
+        app.builder._prnotes_parents = cache
+    return cache
+
+
+def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    env = app.env
+    current = _parents(app).get(pagename)
+    context["prnotes_nav"] = [
+        NavItem(env.titles[page].astext() if page in env.titles else page, context["pathto"](page), page == current)
+        for page in env.toctree_includes.get(env.config.root_doc, [])
+    ]
+
+
+def reset(app: Sphinx) -> None:
+    app.builder._prnotes_parents = None
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("html-page-context", add_nav)
+    app.connect("builder-inited", reset)

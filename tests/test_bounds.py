@@ -89,3 +89,25 @@ def test_conversion_time_is_linear(make, large):
     small = best_time(*small_input, runs=3)
     big = best_time(*large_input, runs=1)
     assert big < BOUND * small, f"{big:.3f}s for {FACTOR}x the input of {small:.3f}s"
+
+
+def reject_time(data: bytes, runs: int) -> float:
+    from prnotes.diagnostics import InputError
+
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        with pytest.raises(InputError) as info:
+            parse_seed("seeds/bad.txt", data)
+        times.append(time.perf_counter() - start)
+        assert len(info.value.problems) == data.count(b"\x01")  # one message per bad line
+    return min(times)
+
+
+def test_rejecting_many_bad_lines_is_linear():
+    def bad(lines: int) -> bytes:
+        return b"o/r\n\nT\n\n" + b"x\x01\n" * lines
+
+    small = reject_time(bad(20_000), runs=3)
+    big = reject_time(bad(20_000 * FACTOR), runs=1)
+    assert big < BOUND * small, f"{big:.3f}s for {FACTOR}x the input of {small:.3f}s"

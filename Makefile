@@ -8,13 +8,16 @@ SPHINX := $(PY) -m sphinx -W --keep-going -j auto
 BUILD  := _build
 PORT   ?= 8000
 
-.PHONY: html notes check-notes test pdf serve bench clean apt-browser apt-pdf
+.PHONY: html notes check-notes test pdf serve bench clean apt-browser apt-pdf audit
 
 $(VENV)/.installed: requirements.txt scripts/bootstrap.sh
 	scripts/bootstrap.sh venv
 
+# `make test` sets --strict: a warning of the conversion is an error there.
+NOTES_FLAGS ?=
+
 notes: $(VENV)/.installed
-	$(PY) scripts/build_notes.py
+	$(PY) scripts/build_notes.py $(NOTES_FLAGS)
 
 check-notes: $(VENV)/.installed
 	$(PY) scripts/build_notes.py --check
@@ -31,6 +34,12 @@ apt-pdf:
 
 test: $(VENV)/.installed apt-browser apt-pdf
 	$(PY) -m pytest
+	$(MAKE) html NOTES_FLAGS=--strict
+	$(MAKE) audit
+
+# Every seed entry must be in the built HTML (and in the PDF, when one exists).
+audit: $(VENV)/.installed
+	$(PY) scripts/audit.py
 
 # The PDF book, or a part of it: make pdf [VERDICT=精读] [SUBSYSTEM=ci]
 pdf: $(VENV)/.installed apt-pdf

@@ -9,4 +9,5 @@ The pipeline is ``parse -> model -> render -> write``:
 * :mod:`prnotes.write` puts the pages on disk, changing only what changed.
 
 :mod:`prnotes.sphinxext` is the Sphinx side: PR roles and their resolution.
+:mod:`prnotes.audit` checks a finished build against the seeds.
 """

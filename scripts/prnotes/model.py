@@ -103,6 +103,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
     used_prs: set[tuple[str, str]] = set()
     titles: dict[tuple[str, str], RawEntry] = {}
     numbers: dict[tuple[str, int], RawEntry] = {}
+    docnames: dict[str, RawEntry] = {}
     notes: list[Note] = []
     seq = 0
     for seed in seeds:
@@ -150,6 +151,21 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                     )
                     continue
                 numbers[nkey] = entry
+            # Repository names that differ only in punctuation ("a-b", "a_b")
+            # share a folder; two notes must never share a page.
+            docname = naming.note_docname(entry.repo, number, entry.title)
+            if docname in docnames:
+                first = docnames[docname]
+                problems.append(
+                    Diagnostic(
+                        entry.path,
+                        entry.line,
+                        f"{entry.repo} and {first.repo} would share the page {docname}.md "
+                        f"(first used by {first.path}:{first.line})",
+                    )
+                )
+                continue
+            docnames[docname] = entry
             upstream = info.upstream_title if info else ""
             subsystem, matched = subsystem_of(entry.title, upstream, entry.body, taxonomy)
             if not matched:

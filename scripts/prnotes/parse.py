@@ -19,7 +19,6 @@ Seed format::
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from dataclasses import dataclass
@@ -29,11 +28,15 @@ from .diagnostics import Diagnostic, InputError
 
 REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 # A trailing PR number in a title, with ASCII or full-width parentheses.
-TITLE_NUMBER_RE = re.compile(r"\s*[(（]#(\d{1,9})[)）]\s*$")
+# ASCII digits only (int() would also read other scripts' digits), no #0.
+TITLE_NUMBER_RE = re.compile(r"[(（]#([1-9][0-9]{0,8})[)）]$")
+# The longest title suffix TITLE_NUMBER_RE can match: "（#123456789）".
+_TITLE_NUMBER_MAX = 12
 # Labels the digest tool puts in front of a body; they are not advice text.
 BODY_LABEL_RE = re.compile(r"^#{1,6}[ \t]*阅读建议[ \t]*")
 # Control characters (Unicode category Cc) other than newline and tab.
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_NAME_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -93,13 +96,17 @@ def decode(path: str, data: bytes) -> str:
         ) from None
     text = text.replace("\r\n", "\n")
     problems = []
+    # One problem per line, the first control character in it; line numbers
+    # are counted incrementally so many bad lines stay linear.
+    lineno, last_pos, last_line = 1, 0, 0
     for match in _CONTROL_RE.finditer(text):
-        lineno = text.count("\n", 0, match.start()) + 1
-        if problems and problems[-1].line == lineno:
-            continue
-        problems.append(
-            Diagnostic(path, lineno, f"control character U+{ord(match.group()):04X} is not allowed")
-        )
+        lineno += text.count("\n", last_pos, match.start())
+        last_pos = match.start()
+        if lineno != last_line:
+            last_line = lineno
+            problems.append(
+                Diagnostic(path, lineno, f"control character U+{ord(match.group()):04X} is not allowed")
+            )
     if problems:
         raise InputError(problems)
     return text
@@ -188,52 +195,94 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
 
 
 def split_title_number(title: str) -> tuple[str, int | None]:
-    """Split a trailing ``(#N)`` off a title."""
-    match = TITLE_NUMBER_RE.search(title)
+    """Split a trailing ``(#N)`` off a title.
+
+    Only the title's tail is searched: a pattern starting with optional spaces would
+    rescan a long run of spaces from every position in it.
+    """
+    stripped = title.rstrip()
+    match = TITLE_NUMBER_RE.search(stripped, max(0, len(stripped) - _TITLE_NUMBER_MAX))
     if not match:
         return title, None
-    return title[: match.start()].rstrip(), int(match.group(1))
+    return stripped[: match.start()].rstrip(), int(match.group(1))
 
 
-_TOML_KEY_RE = re.compile(r'^\s*(\[\s*)?"((?:[^"\\]|\\.)*)"')
+_TOML_KEY = r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)"""
+_TOML_TABLE_RE = re.compile(rf"^\s*\[\s*({_TOML_KEY})\s*\]")
+_TOML_PAIR_RE = re.compile(rf"^\s*({_TOML_KEY})\s*=")
 
 
-def _key_lines(text: str) -> dict[str, int]:
-    """Line of each quoted TOML key or table name, for messages about it."""
-    lines: dict[str, int] = {}
+def _toml_key(raw: str) -> str | None:
+    try:
+        return next(iter(tomllib.loads(f"{raw} = 0")))
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+def _key_lines(text: str) -> dict[tuple[str | None, str], int]:
+    """Line of each ``[table]`` (key ``(None, table)``) and ``key =`` in a table.
+
+    One pass over the lines, so the messages about a large ``prs.toml`` cost
+    linear time; best effort (dotted keys are not followed).
+    """
+    lines: dict[tuple[str | None, str], int] = {}
+    table: str | None = None
     for lineno, line in enumerate(text.split("\n"), 1):
-        match = _TOML_KEY_RE.match(line)
-        if match:
-            try:
-                key = json.loads(f'"{match.group(2)}"')
-            except ValueError:
-                continue
-            lines.setdefault(("[" if match.group(1) else "") + key, lineno)
+        if match := _TOML_TABLE_RE.match(line):
+            table = _toml_key(match.group(1))
+            if table is not None:
+                lines.setdefault((None, table), lineno)
+        elif match := _TOML_PAIR_RE.match(line):
+            key = _toml_key(match.group(1))
+            if key is not None:
+                lines.setdefault((table, key), lineno)
     return lines
+
+
+_TOML_WHERE_RE = re.compile(r" \((?:at line (\d+), column (\d+)|at end of document)\)$")
+
+
+def load_toml(path: str, data: bytes) -> tuple[str, dict]:
+    """Decode and parse a TOML file; a syntax error names its line and column."""
+    text = decode(path, data)
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        match = _TOML_WHERE_RE.search(message)
+        if match is None:
+            line, where = 1, ""
+        elif match.group(1):
+            line, where = int(match.group(1)), f" (column {match.group(2)})"
+        else:
+            line, where = text.count("\n") + 1, " (at the end of the file)"
+        reason = message[: match.start()] if match else message
+        raise InputError([Diagnostic(path, line, f"invalid TOML: {reason}{where}")]) from None
+
+
+def read_file(path: Path, rel: str) -> bytes:
+    """The bytes of an input file; an unreadable file is an input error."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError([Diagnostic(rel, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
 
 
 def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
     """Parse ``prs.toml``: ``[repo]`` tables of ``"title" = {number, upstream_title}``."""
-    text = decode(path, data)
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"line (\d+)", str(exc))
-        raise InputError(
-            [Diagnostic(path, int(match.group(1)) if match else 1, f"invalid TOML: {exc}")]
-        ) from None
+    text, doc = load_toml(path, data)
     problems: list[Diagnostic] = []
     out: dict[tuple[str, str], PrInfo] = {}
     key_lines = _key_lines(text)
     for repo, table in doc.items():
-        repo_line = key_lines.get("[" + repo, 1)
+        repo_line = key_lines.get((None, repo), 1)
         if not REPO_RE.fullmatch(repo) or not isinstance(table, dict):
             problems.append(
                 Diagnostic(path, repo_line, f"{repo!r} is not an owner/repo table")
             )
             continue
         for title, info in table.items():
-            line = key_lines.get(title, repo_line)
+            line = key_lines.get((repo, title), repo_line)
             if not isinstance(info, dict):
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: expected {{ number = N, upstream_title = \"…\" }}")
@@ -272,15 +321,22 @@ def read_seeds(seeds_dir: Path, root: Path) -> tuple[list[SeedFile], dict[tuple[
     # Name order is arrival order: digest files are named with a sequence prefix.
     for file in sorted(seeds_dir.glob("*.txt")):
         rel = file.relative_to(root).as_posix()
+        if _NAME_CONTROL_RE.search(rel):
+            # The name is shown on every page of its notes; a newline in it
+            # would start a new line of MyST there.
+            shown = _NAME_CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}", rel)
+            problems.append(Diagnostic(shown, 1, "the file name has a control character; rename the file"))
+            continue
         try:
-            seeds.append(parse_seed(rel, file.read_bytes()))
+            seeds.append(parse_seed(rel, read_file(file, rel)))
         except InputError as exc:
             problems.extend(exc.problems)
     prs: dict[tuple[str, str], PrInfo] = {}
     prs_file = seeds_dir / "prs.toml"
     if prs_file.exists():
         try:
-            prs = parse_prs(prs_file.relative_to(root).as_posix(), prs_file.read_bytes())
+            rel = prs_file.relative_to(root).as_posix()
+            prs = parse_prs(rel, read_file(prs_file, rel))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from .diagnostics import Diagnostic, InputError
+from .parse import load_toml, read_file
 
 _WORD_RE = re.compile(r"[A-Za-z0-9_-]+")
+REPO_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
 _REGEX_META_RE = re.compile(r"[.^$*+?{}\[\]\\|()]")
 
 
@@ -110,48 +111,102 @@ class Taxonomy:
         raise KeyError(slug)
 
 
+def _header_lines(text: str, kind: str) -> list[int]:
+    """Line numbers of the ``[[kind]]`` headers, in order."""
+    header = re.compile(rf"^\s*\[\[\s*{kind}\s*\]\]")
+    return [n for n, line in enumerate(text.split("\n"), 1) if header.match(line)]
+
+
+class _Checker:
+    """Collects problems about the tables of one taxonomy file."""
+
+    def __init__(self, rel: str, text: str) -> None:
+        self.rel, self.text = rel, text
+        self.problems: list[Diagnostic] = []
+        self._headers: dict[str, list[int]] = {}
+
+    def line(self, kind: str, index: int) -> int:
+        lines = self._headers.setdefault(kind, _header_lines(self.text, kind))
+        return lines[index] if index < len(lines) else 1
+
+    def add(self, kind: str, index: int, message: str) -> None:
+        self.problems.append(Diagnostic(self.rel, self.line(kind, index), f"[[{kind}]] #{index + 1}: {message}"))
+
+    def tables(self, doc: dict, kind: str, required: bool = False) -> list[tuple[int, dict]]:
+        items = doc.get(kind, [])
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            self.problems.append(Diagnostic(self.rel, 1, f"{kind!r} must be written as [[{kind}]] tables"))
+            return []
+        if required and not items:
+            self.problems.append(Diagnostic(self.rel, 1, f"no [[{kind}]] tables"))
+        return list(enumerate(items))
+
+    def fields(self, kind: str, index: int, item: dict, strings: tuple[str, ...], lists: tuple[str, ...]) -> bool:
+        ok = True
+        for key in strings:
+            if not isinstance(item.get(key), str):
+                self.add(kind, index, f"{key!r} must be a string")
+                ok = False
+        for key in lists:
+            value = item.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                self.add(kind, index, f"{key!r} must be a list of strings")
+                ok = False
+        return ok
+
+    def patterns(self, kind: str, index: int, patterns: list[str], regex: bool) -> tuple[str, ...]:
+        """The patterns that compile; each one that does not is a problem."""
+        out = []
+        for pattern in patterns:
+            try:
+                compile_pattern(pattern, regex)
+            except re.error as exc:
+                self.add(kind, index, f"invalid regular expression {pattern!r}: {exc.msg}")
+            else:
+                out.append(pattern)
+        return tuple(out)
+
+
 def load_taxonomy(path: Path, rel: str = "taxonomy.toml") -> Taxonomy:
-    """Read and check the taxonomy; errors name ``taxonomy.toml``."""
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"line (\d+)", str(exc))
-        raise InputError(
-            [Diagnostic(rel, int(match.group(1)) if match else 1, f"invalid TOML: {exc}")]
-        ) from None
-    try:
-        subsystems = tuple(
-            Subsystem(
-                s["slug"],
-                s["title"],
-                s.get("intro", ""),
-                Matcher(s["slug"], s["title"], tuple(s.get("keywords", []))),
-            )
-            for s in doc["subsystem"]
-        )
-        slugs = {s.slug for s in subsystems}
-        rules = tuple(
-            Rule(r["subsystem"], Matcher(r["subsystem"], "", tuple(r["patterns"])))
-            for r in doc.get("rule", [])
-        )
-        audiences = tuple(
-            Matcher(a["slug"], a["title"], regexes=tuple(a["patterns"]))
-            for a in doc.get("audience", [])
-        )
-        tags = tuple(
-            Matcher(t["slug"], t["title"], tuple(t["patterns"]))
-            for t in doc.get("tag", [])
-        )
-        aliases = tuple(sorted(doc.get("aliases", {}).items()))
-    except (KeyError, TypeError, re.error) as exc:
-        raise InputError([Diagnostic(rel, 1, f"malformed taxonomy: {exc!r}")]) from None
-    problems = [
-        Diagnostic(rel, 1, f"rule names unknown subsystem {r.subsystem!r}")
-        for r in rules
-        if r.subsystem not in slugs
-    ]
-    if "other" not in slugs:
-        problems.append(Diagnostic(rel, 1, "a subsystem with slug 'other' is required"))
-    if problems:
-        raise InputError(problems)
-    return Taxonomy(subsystems, rules, audiences, tags, aliases)
+    """Read and check the taxonomy; every problem names ``taxonomy.toml`` and a line."""
+    text, doc = load_toml(rel, read_file(path, rel))
+    check = _Checker(rel, text)
+    subsystems = []
+    for i, s in check.tables(doc, "subsystem", required=True):
+        if check.fields("subsystem", i, s, ("slug", "title"), ("keywords",)):
+            if not isinstance(s.get("intro", ""), str):
+                check.add("subsystem", i, "'intro' must be a string")
+                continue
+            keywords = check.patterns("subsystem", i, s.get("keywords", []), regex=False)
+            subsystems.append(Subsystem(s["slug"], s["title"], s.get("intro", ""), Matcher(s["slug"], s["title"], keywords)))
+    slugs = {s.slug for s in subsystems}
+    rules = []
+    for i, r in check.tables(doc, "rule"):
+        if check.fields("rule", i, r, ("subsystem",), ("patterns",)):
+            if r["subsystem"] not in slugs:
+                check.add("rule", i, f"names unknown subsystem {r['subsystem']!r}")
+            if not r.get("patterns"):
+                check.add("rule", i, "'patterns' must list at least one pattern")
+            patterns = check.patterns("rule", i, r.get("patterns", []), regex=False)
+            rules.append(Rule(r["subsystem"], Matcher(r["subsystem"], "", patterns)))
+    audiences = tuple(
+        Matcher(a["slug"], a["title"], regexes=check.patterns("audience", i, a.get("patterns", []), regex=True))
+        for i, a in check.tables(doc, "audience")
+        if check.fields("audience", i, a, ("slug", "title"), ("patterns",))
+    )
+    tags = tuple(
+        Matcher(t["slug"], t["title"], check.patterns("tag", i, t.get("patterns", []), regex=False))
+        for i, t in check.tables(doc, "tag")
+        if check.fields("tag", i, t, ("slug", "title"), ("patterns",))
+    )
+    aliases = doc.get("aliases", {})
+    if not isinstance(aliases, dict) or not all(
+        isinstance(v, str) and REPO_NAME_RE.fullmatch(v) for v in aliases.values()
+    ):
+        check.problems.append(Diagnostic(rel, 1, "[aliases] must map words to owner/repo strings"))
+        aliases = {}
+    if subsystems and "other" not in slugs:
+        check.problems.append(Diagnostic(rel, 1, "a subsystem with slug 'other' is required"))
+    if check.problems:
+        raise InputError(check.problems)
+    return Taxonomy(tuple(subsystems), tuple(rules), audiences, tags, tuple(sorted(aliases.items())))

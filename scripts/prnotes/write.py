@@ -98,8 +98,12 @@ def apply(root: Path, pages: dict[str, str], the_plan: Plan) -> None:
     for rel in the_plan.remove:
         (root / rel).unlink()
         _prune_empty_dirs((root / rel).parent, root)
-    for tmp in (root / "notes").rglob(f"*{TMP_SUFFIX}") if (root / "notes").is_dir() else ():
-        tmp.unlink()  # left by a run that was killed mid-write
+    # Temporary files left by a run that was killed between write and rename.
+    leftovers = set((root / "notes").rglob(f"*{TMP_SUFFIX}")) if (root / "notes").is_dir() else set()
+    for folder in {(root / rel).parent for rel in pages}:
+        leftovers.update(folder.glob(f".*{TMP_SUFFIX}"))
+    for tmp in sorted(leftovers):
+        tmp.unlink(missing_ok=True)
 
 
 def _prune_empty_dirs(directory: Path, root: Path) -> None:

@@ -1,0 +1,278 @@
+"""Check a built site against the seeds: no entry may be lost on the way.
+
+For every entry of every seed file the audit looks, in the HTML build, for its
+page, its title, its whole advice text (markup stripped, whitespace ignored),
+its PR number and its place in exactly one subsystem toctree; and, when a PDF
+was built, for the title, advice text and PR number in the PDF's text.
+
+It reads the seeds with the converter's parser (the seed format is defined
+there) but nothing of the converter's model, so an entry the model drops is
+still expected. Each finding names the seed entry's ``file:line``.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+import subprocess
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from . import naming
+from .parse import read_seeds
+from .refs import plain_text, segment
+
+_SPACE_RE = re.compile(r"\s+")
+# Characters a PDF may typeset differently or drop at a line end: whitespace,
+# hyphens and dashes, quotes and backticks, and invisible format characters.
+_PDF_VOLATILE = frozenset("-‐‑‒–—−'\"`´‘’‚“”„")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A seed entry as a reader should find it on the site."""
+
+    path: str
+    line: int
+    repo: str
+    raw_title: str  # as the seed wrote it; names the page
+    title: str  # as a reader sees it: code spans without their backticks
+    body: str
+    number: int | None
+
+    @property
+    def docname(self) -> str:
+        return naming.note_docname(self.repo, self.number, self.raw_title)
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One thing the build lost."""
+
+    path: str
+    line: int
+    what: str
+    where: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.what} missing from {self.where}"
+
+
+@dataclass(frozen=True)
+class Report:
+    entries: int
+    pages: int
+    pdfs: int
+    findings: tuple[Finding, ...]
+
+    @property
+    def summary(self) -> str:
+        pdf = f", {self.pdfs} PDF" if self.pdfs else ""
+        return f"{self.entries} entries, {self.pages} pages{pdf}, {len(self.findings)} missing"
+
+
+def seed_entries(root: Path) -> list[Entry]:
+    """Every entry of every seed, in file order; raises ``InputError`` on bad seeds."""
+    seeds, prs = read_seeds(root / "seeds", root)
+    entries = []
+    for seed in seeds:
+        for raw in seed.entries:
+            info = prs.get((raw.repo, raw.title))
+            number = raw.number if raw.number is not None or info is None else info.number
+            entries.append(
+                Entry(
+                    path=raw.path,
+                    line=raw.line,
+                    repo=raw.repo,
+                    raw_title=raw.title,
+                    title=plain_text(segment(raw.title, raw.repo)),
+                    body=plain_text(segment(raw.body, raw.repo)),
+                    number=number,
+                )
+            )
+    return entries
+
+
+def squash(text: str) -> str:
+    """Text with all whitespace removed: layout may add or drop it anywhere."""
+    return _SPACE_RE.sub("", text)
+
+
+def _number_re(number: int) -> re.Pattern[str]:
+    return re.compile(rf"#{number}(?![0-9])")
+
+
+# --- HTML -------------------------------------------------------------------
+
+
+def page_text(html: str) -> tuple[str, str]:
+    """``(title, text)`` of a page's main content, without heading permalinks."""
+    soup = BeautifulSoup(html, "html.parser")
+    for link in soup.select("a.headerlink"):
+        link.decompose()
+    main = soup.select_one("article") or soup.select_one("[role=main]") or soup.body or soup
+    heading = main.find("h1")
+    return (heading.get_text() if heading else ""), main.get_text()
+
+
+def section_text(html: str, heading: str) -> str | None:
+    """Text of the section under an ``<h2>`` reading ``heading``, without the heading."""
+    soup = BeautifulSoup(html, "html.parser")
+    for link in soup.select("a.headerlink"):
+        link.decompose()
+    for h2 in soup.find_all("h2"):
+        if h2.get_text().strip() == heading:
+            section = h2.parent
+            h2.extract()
+            return section.get_text() if section else ""
+    return None
+
+
+def toctree_parents(doctree_dir: Path) -> dict[str, list[str]]:
+    """Document -> the documents whose toctrees list it, from Sphinx's environment."""
+    with open(doctree_dir / "environment.pickle", "rb") as fh:
+        env = pickle.load(fh)  # our own build's file, read with the same Sphinx
+    parents: dict[str, list[str]] = {}
+    for parent, children in sorted(env.toctree_includes.items()):
+        for child in children:
+            parents.setdefault(child, []).append(parent)
+    return parents
+
+
+def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str]]) -> tuple[int, list[Finding]]:
+    """Findings for the HTML build; also the number of entry pages found."""
+    findings: list[Finding] = []
+    pages = 0
+    subsystem_dir = naming.subsystem_docname("")
+    for entry in entries:
+        docname = entry.docname
+        rel = f"{docname}.html"
+        where = f"HTML {rel}"
+
+        def lost(what: str) -> None:
+            findings.append(Finding(entry.path, entry.line, what, where))
+
+        try:
+            html = (html_dir / rel).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            lost("page")
+            continue
+        pages += 1
+        title, text = page_text(html)
+        if squash(title) != squash(entry.title):
+            lost(f"title {entry.title!r}")
+        if squash(entry.body) not in squash(text):
+            lost("advice text")
+        if entry.number is not None and not _number_re(entry.number).search(text):
+            lost(f"PR number #{entry.number}")
+        in_subsystems = [p for p in parents.get(docname, []) if p.startswith(subsystem_dir)]
+        if len(in_subsystems) != 1 or len(parents.get(docname, [])) != 1:
+            listed = ", ".join(parents.get(docname, [])) or "none"
+            lost(f"exactly one subsystem toctree (listed by: {listed})")
+    return pages, findings
+
+
+# --- PDF --------------------------------------------------------------------
+
+
+def pdf_pages(pdf: Path) -> list[str]:
+    """Text of each page of a PDF, by ``pdftotext`` (poppler-utils)."""
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], check=True, capture_output=True)
+    return out.stdout.decode("utf-8", errors="replace").split("\f")
+
+
+def pdf_squash(text: str) -> str:
+    """Like :func:`squash`, also forgiving what typesetting changes.
+
+    NFKC folds ligatures (ﬁ) and full-width forms; hyphens, dashes and quotes
+    are dropped on both sides, since LaTeX hyphenates and curls them.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(
+        ch
+        for ch in text
+        if not ch.isspace() and ch not in _PDF_VOLATILE and unicodedata.category(ch) not in ("Cf", "Cc")
+    )
+
+
+def _furniture(pages: list[list[str]]) -> set[str]:
+    """Running headers and footers: first/last lines repeated on two or more pages."""
+    ends = Counter()
+    for lines in pages:
+        if lines:
+            ends.update({lines[0], lines[-1]})
+    return {line for line, count in ends.items() if count >= 2}
+
+
+def _strip_furniture(pages: list[str]) -> str:
+    """The pages' text without running headers, footers and page numbers."""
+    split = [[line.strip() for line in page.split("\n") if line.strip()] for page in pages]
+    repeated = _furniture(split)
+    kept = []
+    for index, lines in enumerate(split, 1):
+
+        def furniture(line: str) -> bool:
+            tokens = line.split()
+            return line in repeated or str(index) in tokens or bool(re.fullmatch(r"[0-9ivxlcdm]+", line))
+
+        while lines and furniture(lines[0]):
+            lines = lines[1:]
+        while lines and furniture(lines[-1]):
+            lines = lines[:-1]
+        kept.append("\n".join(lines))
+    return "\n".join(kept)
+
+
+def check_pdf_text(entries: list[Entry], pages: list[str], where: str) -> list[Finding]:
+    """Findings for one PDF's extracted text, page by page.
+
+    A paragraph may run across a page break, where the running header and
+    footer interrupt it; text counts as present if it is found either in the
+    raw text or in the text with that furniture removed.
+    """
+    raw = "\n".join(pages)
+    texts = (pdf_squash(raw), pdf_squash(_strip_furniture(pages)))
+    findings = []
+    for entry in entries:
+
+        def present(text: str) -> bool:
+            needle = pdf_squash(text)
+            return any(needle in t for t in texts)
+
+        if not present(entry.title):
+            findings.append(Finding(entry.path, entry.line, f"title {entry.title!r}", where))
+        if not present(entry.body):
+            findings.append(Finding(entry.path, entry.line, "advice text", where))
+        if entry.number is not None and not _number_re(entry.number).search(raw):
+            findings.append(Finding(entry.path, entry.line, f"PR number #{entry.number}", where))
+    return findings
+
+
+# --- the whole audit ---------------------------------------------------------
+
+
+def find_doctrees(build: Path) -> Path:
+    """Where Sphinx put its environment: ``make html`` and sphinx.testing differ."""
+    candidates = [build / "html" / ".doctrees", build / "doctrees"]
+    existing = [c for c in candidates if (c / "environment.pickle").exists()]
+    if not existing:
+        raise FileNotFoundError(f"no environment.pickle under {build}; build the HTML first")
+    return max(existing, key=lambda c: (c / "environment.pickle").stat().st_mtime_ns)
+
+
+def audit(root: Path, build: Path | None = None) -> Report:
+    """Audit the build under ``build`` (default ``root/_build``) against ``root/seeds``."""
+    build = build or root / "_build"
+    entries = seed_entries(root)
+    html_dir = build / "html"
+    if not (html_dir / "index.html").exists():
+        raise FileNotFoundError(f"no {html_dir / 'index.html'}; build the HTML first")
+    pages, findings = check_html(entries, html_dir, toctree_parents(find_doctrees(build)))
+    pdfs = sorted((build / "latex").glob("*.pdf"))
+    for pdf in pdfs:
+        findings += check_pdf_text(entries, pdf_pages(pdf), f"PDF {pdf.relative_to(build).as_posix()}")
+    return Report(len(entries), pages, len(pdfs), tuple(sorted(findings)))

@@ -1,0 +1,278 @@
+"""The exact text of every error and warning the conversion prints.
+
+Messages about seeds and the model are also pinned in test_parse.py and
+test_model.py; this file covers the taxonomy, prs.toml, unreadable files, the
+command's own lines, and the full output of a failing run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, convert, make_project
+from prnotes.diagnostics import InputError
+from prnotes.parse import parse_prs
+from prnotes.taxonomy import load_taxonomy
+
+GOOD_TAXONOMY = (ROOT / "taxonomy.toml").read_text(encoding="utf-8")
+MINIMAL = '[[subsystem]]\nslug = "other"\ntitle = "其他"\n'
+
+
+def taxonomy_errors(tmp_path: Path, text: str | bytes) -> list[str]:
+    path = tmp_path / "taxonomy.toml"
+    if isinstance(text, str):
+        text = text.encode("utf-8")
+    path.write_bytes(text)
+    with pytest.raises(InputError) as info:
+        load_taxonomy(path)
+    return [str(p) for p in info.value.problems]
+
+
+def test_real_taxonomy_loads():
+    assert load_taxonomy(ROOT / "taxonomy.toml").fallback == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[[subsystem]\n", ["taxonomy.toml:1: invalid TOML: Expected ']]' at the end of an array declaration (column 12)"]),
+        (b"# \xff\n", ["taxonomy.toml:1: invalid UTF-8: byte 0xff at column 3"]),
+        ("", ["taxonomy.toml:1: no [[subsystem]] tables"]),
+        ('subsystem = "ci"\n', ["taxonomy.toml:1: 'subsystem' must be written as [[subsystem]] tables"]),
+        (
+            MINIMAL + '\n[[subsystem]]\ntitle = "无名"\n',
+            ["taxonomy.toml:5: [[subsystem]] #2: 'slug' must be a string"],
+        ),
+        (
+            MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\nkeywords = "CI"\n',
+            ["taxonomy.toml:5: [[subsystem]] #2: 'keywords' must be a list of strings"],
+        ),
+        (
+            MINIMAL + 'intro = 3\n',
+            ["taxonomy.toml:1: [[subsystem]] #1: 'intro' must be a string"],
+        ),
+        (
+            MINIMAL + '\n[[rule]]\nsubsystem = "ci"\npatterns = ["CI"]\n',
+            ["taxonomy.toml:5: [[rule]] #1: names unknown subsystem 'ci'"],
+        ),
+        (
+            MINIMAL + '\n[[rule]]\nsubsystem = "other"\n',
+            ["taxonomy.toml:5: [[rule]] #1: 'patterns' must list at least one pattern"],
+        ),
+        (
+            MINIMAL + '\n[[audience]]\nslug = "a"\ntitle = "A"\npatterns = ["(未闭合"]\n',
+            ["taxonomy.toml:5: [[audience]] #1: invalid regular expression '(未闭合': missing ), unterminated subpattern"],
+        ),
+        (
+            MINIMAL + '\n[[tag]]\nslug = "t"\npatterns = ["x"]\n',
+            ["taxonomy.toml:5: [[tag]] #1: 'title' must be a string"],
+        ),
+        (
+            MINIMAL + '\n[aliases]\naiter = "aiter"\n',
+            ["taxonomy.toml:1: [aliases] must map words to owner/repo strings"],
+        ),
+        (
+            '[[subsystem]]\nslug = "ci"\ntitle = "CI"\n',
+            ["taxonomy.toml:1: a subsystem with slug 'other' is required"],
+        ),
+    ],
+    ids=[
+        "syntax",
+        "utf8",
+        "empty",
+        "not-tables",
+        "missing-slug",
+        "keywords-type",
+        "intro-type",
+        "unknown-subsystem",
+        "rule-without-patterns",
+        "bad-regex",
+        "tag-without-title",
+        "bad-alias",
+        "no-other",
+    ],
+)
+def test_taxonomy_messages(tmp_path, text, expected):
+    assert taxonomy_errors(tmp_path, text) == expected
+
+
+def test_missing_taxonomy(tmp_path):
+    with pytest.raises(InputError) as info:
+        load_taxonomy(tmp_path / "taxonomy.toml")
+    assert [str(p) for p in info.value.problems] == ["taxonomy.toml:1: cannot read the file: No such file or directory"]
+
+
+def prs_errors(text: str) -> list[str]:
+    with pytest.raises(InputError) as info:
+        parse_prs("seeds/prs.toml", text.encode())
+    return [str(p) for p in info.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('["o/r"\n', ["seeds/prs.toml:1: invalid TOML: Expected ']' at the end of a table declaration (column 7)"]),
+        ('["o/r"]\n"t" = { number = 1\n', ["seeds/prs.toml:2: invalid TOML: Unclosed inline table (column 19)"]),
+        ('x = 1\n', ["seeds/prs.toml:1: 'x' is not an owner/repo table"]),
+        ('["vllm"]\n"t" = { number = 1 }\n', ["seeds/prs.toml:1: 'vllm' is not an owner/repo table"]),
+        ('["o/r"]\n"t" = { number = 0 }\n', ["seeds/prs.toml:2: 't': number must be a positive integer"]),
+        ('["o/r"]\n"t" = { number = true }\n', ["seeds/prs.toml:2: 't': number must be a positive integer"]),
+        (
+            '["o/r"]\n"t" = { number = 1, upstream_title = "a\\nb" }\n',
+            ["seeds/prs.toml:2: 't': upstream_title must be a one-line string"],
+        ),
+        (
+            '["o/r"]\n"t" = { number = 1, upstream_title = 5 }\n',
+            ["seeds/prs.toml:2: 't': upstream_title must be a one-line string"],
+        ),
+        (
+            # The line is found for the key itself, not for a longer key that contains it.
+            '["o/r"]\n"ab" = { number = 1 }\n"a" = { number = -1 }\n',
+            ["seeds/prs.toml:3: 'a': number must be a positive integer"],
+        ),
+    ],
+    ids=[
+        "syntax",
+        "unclosed",
+        "not-a-table",
+        "not-a-repo",
+        "zero",
+        "bool",
+        "multi-line-upstream",
+        "upstream-type",
+        "key-line",
+    ],
+)
+def test_prs_messages(text, expected):
+    assert prs_errors(text) == expected
+
+
+def run(proj: Path, capsys, *args: str) -> tuple[int, list[str]]:
+    code = convert(proj, *args)
+    return code, capsys.readouterr().err.splitlines()
+
+
+def test_failing_run_prints_every_problem_and_a_summary(tmp_path, capsys):
+    proj = make_project(
+        tmp_path / "p",
+        {
+            "a.txt": "o/r\n\nA (#1)\n\n值得精读。\n\nA\n\n值得精读。\n",
+            "b.txt": "o/r\n\nB (#1)\n\n值得精读。\n",
+            "c.txt": "o/r\n\nC\n",
+            "prs.toml": '["o/r"]\n"A" = { number = 2 }\n',
+        },
+    )
+    assert run(proj, capsys) == (
+        1,
+        [
+            "error: seeds/c.txt:3: title 'C' has no body",
+            "build_notes: 1 error(s); nothing written",
+        ],
+    )
+    (proj / "seeds/c.txt").unlink()
+    assert run(proj, capsys) == (
+        1,
+        [
+            "error: seeds/a.txt:3: title says #1 but 'o/r' in prs.toml (line 2) says #2",
+            "error: seeds/a.txt:7: duplicate title 'A' in o/r (first at seeds/a.txt:3)",
+            "build_notes: 2 error(s); nothing written",
+        ],
+    )
+    assert not (proj / "notes").exists()
+
+
+def test_shared_page_is_an_error(tmp_path, capsys):
+    proj = make_project(
+        tmp_path / "p", {"a.txt": "o/a-b\n\nA (#1)\n\n值得精读。\n", "b.txt": "o/a_b\n\nB (#1)\n\n值得精读。\n"}
+    )
+    assert run(proj, capsys) == (
+        1,
+        [
+            "error: seeds/b.txt:3: o/a_b and o/a-b would share the page notes/o/a-b/pr-1.md "
+            "(first used by seeds/a.txt:3)",
+            "build_notes: 1 error(s); nothing written",
+        ],
+    )
+
+
+def test_unreadable_seed(tmp_path, capsys):
+    proj = make_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。\n"})
+    (proj / "seeds/b.txt").mkdir()
+    assert run(proj, capsys) == (
+        1,
+        ["error: seeds/b.txt:1: cannot read the file: Is a directory", "build_notes: 1 error(s); nothing written"],
+    )
+
+
+def test_warnings_and_strict(tmp_path, capsys):
+    seeds = {"a.txt": "o/r\n\n无关\n\n一段话。\n", "prs.toml": '["o/r"]\n"别的" = { number = 3 }\n'}
+    proj = make_project(tmp_path / "p", seeds)
+    warnings = [
+        "seeds/a.txt:3: no subsystem rule matches '无关'; filed under 'other'",
+        "seeds/a.txt:5: no reading verdict found in the advice of '无关'",
+        "seeds/prs.toml:2: prs.toml entry '别的' of o/r matches no seed entry",
+    ]
+    assert run(proj, capsys, "--strict") == (
+        1,
+        [f"error: {w}" for w in warnings] + ["build_notes: 3 warning(s) under --strict; nothing written"],
+    )
+    assert not (proj / "notes").exists()
+    assert run(proj, capsys) == (0, [f"warning: {w}" for w in warnings])
+
+
+def test_check_and_summary_lines(tmp_path, capsys):
+    proj = make_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。CI 门禁。\n\nB (#2)\n\n值得精读。CI。\n"})
+    assert main_output(proj, capsys) == (
+        0,
+        "build_notes: 2 notes, 5 pages: 5 written, 0 unchanged, 0 removed\n",
+    )
+    (proj / "seeds/a.txt").write_text("o/r\n\nA (#1)\n\n值得精读。CI 门禁，改了。\n", encoding="utf-8")
+    assert run(proj, capsys, "--check") == (
+        1,
+        [
+            "out of date: index.md",
+            "out of date: notes/o/r/pr-1.md",
+            "out of date: notes/pr-index.md",
+            "out of date: notes/subsystem/ci.md",
+            "stale: notes/o/r/pr-2.md",
+            "build_notes: notes/ is out of date; run `make notes`",
+        ],
+    )
+
+
+def main_output(proj: Path, capsys) -> tuple[int, str]:
+    from prnotes.cli import main
+
+    code = main(["--root", str(proj)])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("a\n# evil.txt", "a\\x0a# evil.txt"), ("一\t👍🏽.txt", "一\\x09👍🏽.txt")],
+    ids=["newline", "tab"],
+)
+def test_seed_file_name_with_a_control_character(tmp_path, capsys, name, shown):
+    # Found by the audit: the name is on every page, and a newline in it
+    # started a heading there.
+    proj = make_project(tmp_path / "p", {name: "o/r\n\nA (#1)\n\n值得精读。\n"})
+    assert run(proj, capsys) == (
+        1,
+        [
+            f"error: seeds/{shown}:1: the file name has a control character; rename the file",
+            "build_notes: 1 error(s); nothing written",
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "number"),
+    [("T (#12)", 12), ("T（#12）", 12), ("T (#0)", None), ("T (#١٢)", None), ("T (#1234567890)", None)],
+    ids=["ascii", "full-width", "zero", "arabic-indic-digits", "ten-digits"],
+)
+def test_title_numbers(title, number):
+    from prnotes.parse import split_title_number
+
+    assert split_title_number(title) == (("T", number) if number else (title, None))

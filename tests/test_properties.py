@@ -1,0 +1,256 @@
+"""Property-based tests: generated seeds, hostile text included.
+
+Seeds are built from Chinese and Latin text, full-width punctuation, MyST and
+Markdown syntax, emoji, zero-width and control characters. The properties:
+
+* the conversion never crashes: it accepts the input or raises
+  ``InputError`` whose every problem is ``file:line: message``, the line inside
+  the file;
+* an accepted entry keeps all of its text (in the model, in memory);
+* a Sphinx build of accepted seeds never warns, and each page shows the title
+  and the advice exactly as the seed wrote them, apart from whitespace and the
+  backticks of code spans; the audit finds nothing missing.
+
+Examples hypothesis once found are kept as explicit ``@example`` cases.
+``PRNOTES_HYPOTHESIS=explore`` runs many more, randomised examples.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from sphinx.testing.util import SphinxTestApp
+
+from conftest import ROOT, convert, make_project
+from prnotes import naming
+from prnotes.audit import audit, page_text, section_text, squash
+from prnotes.diagnostics import InputError
+from prnotes.model import build_site
+from prnotes.parse import BODY_LABEL_RE, parse_prs, parse_seed
+from prnotes.refs import code_spans
+from prnotes.render import render_site
+from prnotes.taxonomy import load_taxonomy
+
+settings.register_profile("prnotes", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", deadline=None, max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("explore" if os.environ.get("PRNOTES_HYPOTHESIS") == "explore" else "prnotes")
+EXPLORE = os.environ.get("PRNOTES_HYPOTHESIS") == "explore"
+
+TAXONOMY = load_taxonomy(ROOT / "taxonomy.toml")
+
+CHINESE = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
+LATIN = st.sampled_from("abcxyzABCXYZ0123456789")
+FULL_WIDTH = st.sampled_from("，。；：！？（）【】《》「」、…—～·“”‘’＃＄％＊＿｀")
+MARKUP = st.sampled_from(
+    [
+        "`", "``", "```", "`code`", "``a`b``", "{role}`x`", "{eval-rst}`x`", "{pr}`#1 <o/r#1>`",
+        "```{include} /etc/passwd```", ":::", "::::{note}", "$", "$$", "$x^2$", "[x](y)",
+        "[x](javascript:alert(1))", "<tag>", "</tag>", "<script>", "<!-- c -->", "|", "| a | b |",
+        "*", "**", "_", "__", "~~", "#", "# ", "### ", "> ", "1. ", "1) ", "- ", "+ ", "%", "% ",
+        "(label)=", "+++", "\\", "\\`", "\\\\", "&amp;", "&#60;", "&lt;", "---", "===", "{{", "}}",
+        "{%", "@", "~~~", "[^1]", "[^1]: x", "<https://x.org>", "https://x.org", "#12", "o/r#3",
+        "`#5`", "issue #7", "aiter 侧", "值得精读。", "值得快速浏览：", "(#9)", "（#9）", ":x:", "{#id}",
+        "^", "~", "=", "\"", "'", "!", "![i](j)", "*a*", "_b_", ".. raw:: html", "::",
+    ]
+)
+EMOJI = st.sampled_from(["😀", "👍🏽", "🇨🇳", "👨‍👩‍👧", "❤️", "🀄"])
+INVISIBLE = st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u202e", "\u2028"])
+SPACE = st.sampled_from([" ", "  ", "\t", "\u3000", "\xa0"])
+CONTROL = st.sampled_from([chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]])
+
+TOKEN = st.one_of(
+    st.text(CHINESE, min_size=1, max_size=4),
+    st.text(LATIN, min_size=1, max_size=5),
+    FULL_WIDTH,
+    MARKUP,
+    EMOJI,
+    INVISIBLE,
+    SPACE,
+)
+
+
+def _line(token: st.SearchStrategy[str], max_tokens: int = 8) -> st.SearchStrategy[str]:
+    return st.lists(token, min_size=1, max_size=max_tokens).map("".join)
+
+
+# A line that stays a line: it has something besides whitespace.
+LINE = _line(TOKEN).filter(lambda s: s.strip() != "")
+
+
+@st.composite
+def entry_texts(draw, index: int) -> tuple[str, str, int | None]:
+    """``(title, body, number)``: a unique title, and a body that is not only a label."""
+    number = draw(st.one_of(st.none(), st.just(index + 1)))
+    title = f"{draw(LINE)} T{index}" + (f" (#{number})" if number else "")
+    body = draw(st.lists(LINE, min_size=1, max_size=4)).copy()
+    body[0] = BODY_LABEL_RE.sub("", body[0].strip(), count=1) or "正文"
+    return title, "\n".join(body), number
+
+
+# File names are shown on the pages too; "/" would make a folder, and a
+# control character is rejected (see test_messages.py).
+FILE_NAME = (
+    st.lists(TOKEN, max_size=3)
+    .map("".join)
+    .filter(lambda s: "/" not in s and "\t" not in s and len(s.encode()) < 100)
+)
+
+
+@st.composite
+def seed_files(draw, max_files: int = 4, max_entries: int = 4) -> dict[str, str]:
+    """Valid seed files, each for its own repository."""
+    files = {}
+    counter = 0
+    for k in range(draw(st.integers(1, max_files))):
+        entries = []
+        for _ in range(draw(st.integers(1, max_entries))):
+            entries.append(draw(entry_texts(counter)))
+            counter += 1
+        blank = draw(st.sampled_from(["\n\n", "\n\n\n", "\n \u3000\n"]))
+        # Owners that look like the site's own folders, names with punctuation.
+        owner = draw(st.sampled_from(["h", "subsystem", "pr-index", "A-1"]))
+        repo = f"{owner}/e{k}{draw(st.sampled_from(['', '.js', '_x', '-y', '.-_']))}"
+        text = repo + "".join(f"{blank}{title}{blank}{body}" for title, body, _ in entries) + "\n"
+        files[f"{k:03d}{draw(FILE_NAME)}.txt"] = text
+    return files
+
+
+def reader_text(text: str) -> str:
+    """What a reader should see of seed text: code spans lose their backticks."""
+    out = []
+    for line in text.split("\n"):
+        pos = 0
+        for start, end, width in code_spans(line):
+            out.append(line[pos:start] + line[start + width : end - width])
+            pos = end
+        out.append(line[pos:] + "\n")
+    return "".join(out)
+
+
+def expected_body(body: str) -> str:
+    lines = [line.strip() for line in body.split("\n") if line.strip()]
+    lines[0] = BODY_LABEL_RE.sub("", lines[0], count=1)
+    return squash(reader_text("\n".join(line for line in lines if line)))
+
+
+# --- in memory: never crash, reject with file:line, lose nothing -------------
+
+# Anything at all, line by line: tokens, control characters, blank lines.
+RAW_LINE = st.one_of(_line(st.one_of(TOKEN, CONTROL), 6), st.just(""), st.just("  "))
+
+
+@st.composite
+def raw_seeds(draw) -> bytes:
+    repo = draw(st.one_of(st.just("o/r"), st.sampled_from(["o/r.", "o", "", "a b/c", "😀/x"]), LINE))
+    lines = draw(st.lists(RAW_LINE, max_size=20))
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    data = newline.join([repo, *lines]).encode("utf-8")
+    if draw(st.booleans()):
+        data = b"\xef\xbb\xbf" + data
+    if draw(st.integers(0, 9)) == 0:
+        cut = draw(st.integers(0, len(data)))
+        data = data[:cut] + b"\xff" + data[cut:]
+    return data
+
+
+PROBLEM_RE = re.compile(r"seeds/x\.txt:(\d+): \S.*")
+
+
+@settings(max_examples=4000 if EXPLORE else 300)
+@given(raw_seeds())
+@example(b"o/r\n\n\xe2\x80\xa8\n\nx")  # a lone U+2028 line: not a line break here
+@example(b"o/r\n\nT (#\xd9\xa1)\n\nb")  # a title "number" in Arabic-Indic digits stays text
+@example(("o/r\n\n" + "a" + " " * 5000 + "x (#1)\n\n" + "a-" * 5000 + "\n").encode())
+def test_conversion_accepts_or_names_file_and_line(data):
+    try:
+        seed = parse_seed("seeds/x.txt", data)
+        site = build_site([seed], {}, TAXONOMY)
+        pages = render_site(site)
+    except InputError as exc:
+        assert exc.problems
+        line_count = data.count(b"\n") + 1
+        for problem in exc.problems:
+            match = PROBLEM_RE.fullmatch(str(problem))
+            assert match, str(problem)
+            assert 1 <= int(match.group(1)) <= line_count
+        return
+    # Accepted: every entry became a note with all its text, and a page.
+    assert len(site.notes) == len(seed.entries)
+    notes = {(n.title, n.number): n for n in site.notes}
+    for entry in seed.entries:
+        note = notes[(entry.title, entry.number)]
+        assert squash("".join(p.text for p in note.pieces)) == squash(reader_text(entry.body))
+        assert f"{note.docname}.md" in pages
+
+
+@settings(max_examples=100 if EXPLORE else 30)
+@given(seed_files(max_files=2, max_entries=6), st.booleans())
+def test_prs_toml_numbers_and_warnings_never_crash(files, drop_numbers):
+    seeds = [parse_seed(f"seeds/{name}", text.encode()) for name, text in sorted(files.items())]
+    prs_lines = []
+    for seed in seeds:
+        prs_lines.append(f'["{seed.repo}"]')
+        for i, entry in enumerate(seed.entries):
+            key = entry.title.replace("\\", "\\\\").replace('"', '\\"')
+            if entry.number is None and not drop_numbers:
+                prs_lines.append(f'"{key}" = {{ number = {100000 + i}, upstream_title = "x" }}')
+        prs_lines.append('"不存在的标题" = { number = 1 }')
+    prs = parse_prs("seeds/prs.toml", "\n".join(prs_lines).encode())
+    site = build_site(seeds, prs, TAXONOMY)
+    unused = [w for w in site.warnings if "matches no seed entry" in str(w)]
+    assert len(unused) == len(seeds)
+    assert all(re.fullmatch(r"seeds/prs\.toml:\d+: .+", str(w)) for w in unused)
+    render_site(site)
+
+
+# --- through Sphinx: one build per example, many seeds per build -------------
+
+
+def check_built_project(files: dict[str, str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        proj = make_project(Path(tmp) / "p", files)
+        assert convert(proj) == 0
+        app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build")
+        try:
+            app.build()
+        finally:
+            app.cleanup()
+        assert app.warning.getvalue() == ""
+        for name, text in files.items():
+            for entry in parse_seed(f"seeds/{name}", text.encode()).entries:
+                page = f"{naming.note_docname(entry.repo, entry.number, entry.title)}.html"
+                html = (proj / "_build/html" / page).read_text(encoding="utf-8")
+                title, _ = page_text(html)
+                assert squash(title) == squash(reader_text(entry.title)), entry.title
+                advice = section_text(html, "阅读建议")
+                assert advice is not None
+                assert squash(advice) == expected_body(entry.body), entry.body
+        report = audit(proj)
+        assert report.findings == ()
+
+
+HOSTILE_EXAMPLE = {
+    "000 `x` *y* {r}`z` %.txt": "h/e0\n\n"
+    + "".join(
+        f"{title} T{i} (#{i + 1})\n\n{body}\n\n"
+        for i, (title, body) in enumerate(
+            [
+                ("`#5` 标题 {role}`x`", "```{include} /etc/passwd```\n> 引用\n1. 列表\n(label)=\n+++\n% 注释"),
+                ("[x](y) <tag> $m$ 😀\u200b", ":::\n::::{note}\n| a | b |\n\\\n\\`\n# 标题\n\u2028"),
+                ("**粗** _斜_ ｀全角｀\u202e", "值得精读。``a`b`` `x` `` ` `` 末尾\u00ad\n\ufeff\u3000缩进"),
+            ]
+        )
+    )
+}
+
+
+@settings(max_examples=12 if EXPLORE else 4)
+@given(seed_files())
+@example(HOSTILE_EXAMPLE)
+def test_built_pages_show_the_seed_text(files):
+    check_built_project(files)

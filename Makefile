@@ -35,6 +35,7 @@ apt-pdf:
 test: $(VENV)/.installed apt-browser apt-pdf
 	$(PY) -m pytest
 	$(MAKE) html NOTES_FLAGS=--strict
+	$(MAKE) pdf
 	$(MAKE) audit
 
 # Every seed entry must be in the built HTML (and in the PDF, when one exists).

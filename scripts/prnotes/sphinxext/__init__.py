@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import prlinks
+from . import feed, metatags, navigation, prlinks, sitemap, summaries
 
 
 def setup(app: Sphinx) -> dict:
     prlinks.setup(app)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
+    summaries.setup(app)
+    navigation.setup(app)
+    feed.setup(app)
+    sitemap.setup(app)
+    metatags.setup(app)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 2}

@@ -2,9 +2,9 @@
 
 Notes appear in the order their digests arrived (:attr:`prnotes.model.Note.seq`,
 newest first). A digest's time is the commit that added its seed file, or the
-file's modification time while it is not committed yet; the entries of one
-digest are a second apart, in file order, so feed readers that sort by time
-keep that order. The feed is ``feed.xml`` at the root of the HTML output, with
+file's modification time while it is not committed yet. Each entry is at least
+a second after the one that arrived before it, so feed readers that sort by
+time keep the arrival order. The feed is ``feed.xml`` at the root of the HTML output, with
 absolute links built on ``html_baseurl``; every page points to it from its
 ``<head>``, and ``{prnotes-feed}`text``` links to it from a page.
 """
@@ -55,9 +55,15 @@ def digest_time(root: Path, rel: str) -> datetime:
 def build_feed(site: Site, root: Path, base_url: str, title: str, uri_of) -> FeedGenerator:
     """The feed for ``site``; ``uri_of(docname)`` gives a page's URI relative to the site root."""
     base = base_url.rstrip("/") + "/"
-    first_seq: dict[str, int] = {}
+    # Entry times follow arrival order strictly: each entry is at least a
+    # second after the one before it, even when two digests share a commit.
+    times: dict[str, datetime] = {}
+    previous: datetime | None = None
     for note in sorted(site.notes, key=lambda n: n.seq):
-        first_seq.setdefault(note.path, note.seq)
+        when = digest_time(root, note.path)
+        if previous is not None and when <= previous:
+            when = previous + timedelta(seconds=1)
+        times[note.docname] = previous = when
     feed = FeedGenerator()
     feed.id(base)
     feed.title(title)
@@ -65,11 +71,9 @@ def build_feed(site: Site, root: Path, base_url: str, title: str, uri_of) -> Fee
     feed.link(href=base, rel="alternate")
     feed.link(href=base + FEED, rel="self")
     feed.language("zh-CN")
-    latest = None
     subsystems = {s.slug: s.title for s in site.taxonomy.subsystems}
     for note in sorted(site.notes, key=lambda n: n.seq, reverse=True):
-        when = digest_time(root, note.path) + timedelta(seconds=note.seq - first_seq[note.path])
-        latest = max(latest or when, when)
+        when = times[note.docname]
         url = base + uri_of(note.docname)
         entry = feed.add_entry(order="append")
         entry.id(url)
@@ -82,7 +86,7 @@ def build_feed(site: Site, root: Path, base_url: str, title: str, uri_of) -> Fee
             entry.category(term=note.verdict, label=VERDICT_BY_SLUG[note.verdict].title)
         entry.summary(first_sentence(note.pieces))
         entry.content(plain_text(note.pieces), type="text")
-    feed.updated(latest or datetime(1970, 1, 1, tzinfo=timezone.utc))
+    feed.updated(previous or datetime(1970, 1, 1, tzinfo=timezone.utc))
     return feed
 
 

@@ -6,7 +6,7 @@ from .. import naming
 from ..classify import VERDICT_BY_SLUG
 from ..model import Site
 from .myst import badge, doc_link, escape, inline, marker
-from .readinglists import audiences_used, verdicts_used
+from .readinglists import audience_heading, audiences_used, cjk_join, verdicts_used
 from .subsystem import verdict_counts
 
 INTRO = (
@@ -43,7 +43,7 @@ def _first_reads(site: Site) -> list[str]:
         lines += [f"::::{{grid-item-card}} {escape(sub.title)}", ""]
         lines += [f"- {doc_link(inline(n.title_pieces), docname, n.docname)}" for n in shown]
         more = len(notes) - len(shown)
-        label = f"{escape(sub.title)}的全部笔记" + (f"（另有 {more} 篇精读）" if more else "")
+        label = escape(cjk_join(sub.title, "的全部笔记")) + (f"（另有 {more} 篇精读）" if more else "")
         lines += ["", ":::{card-footer}", doc_link(label, docname, naming.subsystem_docname(sub.slug)), ":::", "::::", ""]
     lines += [":::::", ""]
     return lines
@@ -73,8 +73,8 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         link = doc_link(f"{v.title}清单", "index", naming.verdict_docname(slug))
         lines.append(f"- {badge(v.badge, v.title)} {link}：{escape(v.meaning)}")
     for slug in audiences_used(site):
-        title = escape(audience_titles[slug])
-        lines.append(f"- {doc_link(f'写给{title}', 'index', naming.audience_docname(slug))}")
+        title = escape(audience_heading(audience_titles[slug]))
+        lines.append(f"- {doc_link(title, 'index', naming.audience_docname(slug))}")
     lines += [
         "",
         "## 子系统",

@@ -9,6 +9,8 @@ note when it writes the page, so editing a note's text re-reads only the note
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable
 
 from .. import naming
@@ -18,6 +20,24 @@ from .myst import badge, doc_link, escape, inline, marker
 from .subsystem import verdict_counts
 
 SUMMARY_ROLE = "prnotes-summary"
+_LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
+
+
+def cjk_join(*parts: str) -> str:
+    """Join text, with a space where Latin letters or digits meet Chinese."""
+    out = ""
+    for part in parts:
+        if out and part and (bool(_LATIN_EDGE.match(out[-1])) != bool(_LATIN_EDGE.match(part[0]))):
+            if not (out[-1].isspace() or part[0].isspace() or unicodedata.category(out[-1]).startswith("P")
+                    or unicodedata.category(part[0]).startswith("P")):
+                out += " "
+        out += part
+    return out
+
+
+def audience_heading(title: str) -> str:
+    """"写给 CI 维护者": the name of an audience's reading list (plain text)."""
+    return cjk_join("写给", title)
 
 
 def summary_placeholder(note: Note) -> str:
@@ -70,9 +90,9 @@ def render_audience_page(site: Site, audience: str) -> str:
         marker("taxonomy.toml and seeds/"),
         "",
         f"(reading-for-{naming.slug(audience)})=",
-        f"# 写给{escape(title)}",
+        f"# {escape(audience_heading(title))}",
         "",
-        f"阅读建议里点名适合{escape(title)}的笔记，共 {len(notes)} 篇（{verdict_counts(tuple(notes))}），"
+        escape(cjk_join("阅读建议里点名适合", title, "的笔记")) + f"，共 {len(notes)} 篇（{verdict_counts(tuple(notes))}），"
         "按子系统分组；每篇附阅读结论和阅读建议的第一句话。",
         *_grouped(site, notes, docname, show_verdict=True),
     ]
@@ -110,7 +130,7 @@ def render_reading_index(site: Site) -> str:
         lines += ["", "## 按读者", ""]
         for slug in audiences:
             count = sum(1 for n in site.notes if slug in n.audiences)
-            link = doc_link(f"写给{escape(titles[slug])}", docname, naming.audience_docname(slug))
+            link = doc_link(escape(audience_heading(titles[slug])), docname, naming.audience_docname(slug))
             lines.append(f"- {link}（{count} 篇）")
     lines += [
         "",

@@ -116,6 +116,35 @@ def broken_links(outdir: Path, base: str, page: str, hrefs: list[str]) -> list[s
     return broken
 
 
+# Lines that begin with closing punctuation: Chinese typography keeps ，。）
+# and friends at the end of the line before.
+LINE_START_JS = """
+() => {
+  const closing = '，。、；：！？）】」』”’》';
+  const out = [];
+  for (const block of document.querySelectorAll('article p, article li, article dd')) {
+    const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    let prev = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect || rect.width === 0) continue;
+        const ch = node.data[i];
+        if (prev && rect.top > prev.top + prev.height / 2 && closing.includes(ch)) {
+          out.push(`${ch} starts a line in: ${block.textContent.slice(0, 30)}`);
+        }
+        prev = rect;
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
 def _luminance(css_colour: str) -> float:
     r, g, b = (int(v) / 255 for v in re.findall(r"\d+", css_colour)[:3])
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
@@ -139,7 +168,9 @@ def test_pages_fit_the_screen_and_links_resolve(served, browser, width):
                                 f"{result['overflowing'][:5]}")
             if scheme == "light":
                 hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
+                assert any(h.startswith(base) for h in hrefs), f"{name}: no internal links found"
                 problems += broken_links(outdir, base, path, hrefs)
+                problems += [f"{name} {width}: {p}" for p in page.evaluate(LINE_START_JS)]
             else:
                 mode = page.evaluate("() => document.documentElement.dataset.theme")
                 bg = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
@@ -149,3 +180,24 @@ def test_pages_fit_the_screen_and_links_resolve(served, browser, width):
             page.screenshot(path=str(SHOTS / f"{name}-{w}-{scheme}.png"), full_page=True)
         context.close()
     assert problems == []
+
+
+def test_the_checks_catch_what_they_look_for(served, browser):
+    """A page made to scroll sideways, break a line before "，" and link nowhere."""
+    outdir, base = served
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(base + PAGES["note"])
+    page.evaluate(
+        """() => {
+        const p = document.querySelector('article p');
+        p.insertAdjacentHTML('afterend',
+          '<p style="line-break: anywhere">字' + '，'.repeat(100) + '</p>' +
+          '<p><code style="white-space: nowrap">' + 'x'.repeat(200) + '</code></p>' +
+          '<p><a href="no-such-page.html">x</a><a href="#no-such-anchor">y</a></p>');
+      }"""
+    )
+    assert page.evaluate(OVERFLOW_JS)["overflowing"]
+    assert any(p.startswith("，") for p in page.evaluate(LINE_START_JS))
+    hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
+    assert len(broken_links(outdir, base, PAGES["note"], hrefs)) == 2
+    page.close()

@@ -158,12 +158,13 @@ def test_sitemap_lists_every_page_once(built_site):
 
 
 def test_open_graph_tags_and_404_page(built_site):
-    proj, _ = built_site
+    proj, app = built_site
     html = html_of(proj, "notes/vllm-project/vllm/pr-52400")
-    assert '<meta property="og:url" content="https://prnotes.example.org/notes/vllm-project/vllm/pr-52400.html" />' in html
+    url = f"{app.config.html_baseurl}notes/vllm-project/vllm/pr-52400.html"
+    assert f'<meta property="og:url" content="{url}" />' in html
     assert '<meta property="og:description" content="值得快速浏览而不是精读：它演示了从“上游' in html
     notfound = (proj / "_build/html/404.html").read_text(encoding="utf-8")
-    assert "页面不存在" in notfound and 'href="/index.html"' in notfound
+    assert "页面不存在" in notfound and f'href="{app.config.notfound_urls_prefix}index.html"' in notfound
 
 
 def _build(proj: Path, read: list[str] | None = None) -> SphinxTestApp:

@@ -33,20 +33,28 @@ logger = logging.getLogger(__name__)
 
 
 @cache
-def _git_added(root: Path, rel: str) -> datetime | None:
+def _git_added(root: Path) -> dict[str, datetime]:
+    """Seed file -> time of the commit that added it, from one ``git log``."""
     try:
         out = subprocess.run(
-            ["git", "log", "--diff-filter=A", "--follow", "--format=%cI", "--", rel],
-            cwd=root, capture_output=True, text=True, check=True, timeout=30,
-        ).stdout.split()
+            ["git", "log", "--diff-filter=A", "--name-only", "--relative", "--format=%x00%cI", "--", "seeds"],
+            cwd=root, capture_output=True, text=True, check=True, timeout=60,
+        ).stdout
     except (OSError, subprocess.SubprocessError):
-        return None
-    return datetime.fromisoformat(out[-1]) if out else None
+        return {}
+    added: dict[str, datetime] = {}
+    for block in out.split("\0")[1:]:
+        when, *files = block.strip().split("\n")
+        for rel in files:
+            if rel.strip():
+                # git log runs newest first: the last time seen is the first add.
+                added[rel.strip()] = datetime.fromisoformat(when.strip())
+    return added
 
 
 def digest_time(root: Path, rel: str) -> datetime:
     """When a digest arrived: its first commit, else its file's mtime."""
-    added = _git_added(root, rel)
+    added = _git_added(root).get(rel)
     if added is not None:
         return added.astimezone(timezone.utc)
     return datetime.fromtimestamp((root / rel).stat().st_mtime, timezone.utc).replace(microsecond=0)

@@ -131,6 +131,16 @@ def test_previous_and_next_stay_within_the_subsystem(built_site, site):
             assert links.get("right-next") == expected_next, note.docname
 
 
+def test_pages_next_to_the_notes_do_not_link_into_them(built_site, site):
+    proj, _ = built_site
+    assert "left-prev" not in _prev_next(html_of(proj, naming.READING_INDEX))
+    assert _prev_next(html_of(proj, "notes/subsystem/ci")) == {
+        "left-prev": "../../index.html",
+        "right-next": f"../vllm-project/vllm/{site.in_subsystem('ci')[0].docname.rsplit('/', 1)[1]}.html",
+    }
+    assert _prev_next(html_of(proj, "notes/subsystem/platform"))["left-prev"] == "ci.html"
+
+
 def test_breadcrumbs_lead_to_the_subsystem(built_site):
     html = html_of(built_site[0], "notes/vllm-project/vllm/pr-52822")
     crumbs = re.search(r'<ul class="bd-breadcrumbs">(.*?)</ul>', html, re.S).group(1)

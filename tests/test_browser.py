@@ -18,10 +18,9 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from playwright import sync_api as playwright
 
 from conftest import ROOT
-
-playwright = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "_build" / "screenshots"

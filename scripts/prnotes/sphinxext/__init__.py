@@ -1,4 +1,4 @@
-"""Sphinx side of prnotes: register the PR roles and their resolver."""
+"""Sphinx side of prnotes: PR roles, reading-list summaries, navigation, feed, sitemap, meta tags."""
 
 from __future__ import annotations
 

@@ -6,8 +6,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 SPHINX := $(PY) -m sphinx -W --keep-going -j auto
 BUILD  := _build
+PORT   ?= 8000
 
-.PHONY: html notes check-notes test pdf serve clean apt-browser apt-pdf
+.PHONY: html notes check-notes test pdf serve bench clean apt-browser apt-pdf
 
 $(VENV)/.installed: requirements.txt scripts/bootstrap.sh
 	scripts/bootstrap.sh venv
@@ -33,7 +34,12 @@ test: $(VENV)/.installed apt-browser apt-pdf
 
 serve: notes
 	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \
-	  --pre-build "$(PY) scripts/build_notes.py -q" . $(BUILD)/html
+	  --re-ignore '(\.venv|\.git|_build|__pycache__|\.pytest_cache|\.hypothesis)/' \
+	  --pre-build "$(PY) scripts/build_notes.py -q" --port $(PORT) . $(BUILD)/html
+
+# Scale benchmark: minutes, not seconds. Writes the Scale table of BENCHMARKS.md.
+bench: $(VENV)/.installed
+	$(PY) scripts/bench.py --write BENCHMARKS.md
 
 clean:
 	rm -rf $(BUILD)

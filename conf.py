@@ -42,7 +42,11 @@ html_title = "PR 精读笔记"
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
+templates_path = ["_templates"]
 html_static_path = ["_static"]
+# Every page's sidebar lists the subsystems, not the notes (see
+# _templates/prnotes-nav.html): a sidebar of all notes makes the site grow as N².
+html_sidebars = {"index": [], "**": ["prnotes-nav.html"]}
 html_css_files = ["prnotes.css"]
 html_theme_options = {
     "navigation_depth": 2,
@@ -51,14 +55,18 @@ html_theme_options = {
     "show_toc_level": 1,
     "navbar_align": "left",
     "header_links_before_dropdown": 6,
+    "header_dropdown_text": "更多",
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],
 }
 
 # Where the site is published: the sitemap, Open Graph tags, the Atom feed and
-# the 404 page need absolute URLs. Set PRNOTES_BASEURL when publishing.
-html_baseurl = os.environ.get("PRNOTES_BASEURL", "https://prnotes.example.org/").rstrip("/") + "/"
+# the 404 page need absolute URLs. Set PRNOTES_BASEURL when publishing; on
+# Read the Docs its canonical URL is used.
+html_baseurl = (
+    os.environ.get("PRNOTES_BASEURL") or os.environ.get("READTHEDOCS_CANONICAL_URL") or "https://prnotes.example.org/"
+).rstrip("/") + "/"
 sitemap_url_scheme = "{link}"
 sitemap_excludes = ["404.html", "search.html", "genindex.html"]
 ogp_site_url = html_baseurl

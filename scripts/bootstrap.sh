@@ -15,9 +15,14 @@ APT_pdf="texlive-xetex texlive-lang-cjk texlive-lang-chinese texlive-latex-extra
 texlive-fonts-recommended latexmk fonts-noto-cjk fonts-freefont-otf poppler-utils"
 
 find_python() {
-  # Sphinx's Chinese search needs Sphinx >= 9.1, which needs Python >= 3.12.
-  local candidates=("${PYTHON:-}" python3.13 python3.12 python3)
-  for dir in "$HOME"/.pyenv/versions/3.1[2-9]*/bin; do candidates+=("$dir/python3"); done
+  # Sphinx's Chinese search needs Sphinx >= 9.1, which needs Python >= 3.12;
+  # requirements.txt is pinned on 3.12, so 3.12 comes first.
+  local candidates=("${PYTHON:-}")
+  for minor in 12 13 14; do
+    candidates+=("python3.$minor")
+    for dir in "$HOME"/.pyenv/versions/3."$minor".*/bin; do candidates+=("$dir/python3"); done
+  done
+  candidates+=(python3)
   for py in "${candidates[@]}"; do
     [[ -n $py ]] || continue
     if "$py" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then

@@ -4,9 +4,11 @@
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The project is the folder above scripts/, even when scripts/ is a symlink.
+HERE = Path(__file__).absolute().parent
+sys.path.insert(0, str(HERE))
 
 from prnotes.cli import main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(default_root=HERE.parent))

@@ -62,13 +62,15 @@ def subsystem_of(title: str, upstream_title: str, body: str, taxonomy: Taxonomy)
     See the header of ``taxonomy.toml`` for the rules.
     """
     heading = f"{title}\n{upstream_title}"
+    lower = heading.lower()
     for rule in taxonomy.rules:
-        if rule.matcher.matches(heading):
+        if rule.matcher.matches(heading, lower):
             return rule.subsystem, True
     best, best_hits = taxonomy.fallback, 0
+    body_lower = body.lower()
     # Ties keep the earlier subsystem: taxonomy order is the tie-break.
     for sub in taxonomy.subsystems:
-        hits = sub.keywords.hits(body)
+        hits = sub.keywords.hits(body, body_lower)
         if hits > best_hits:
             best, best_hits = sub.slug, hits
     return best, best_hits > 0
@@ -81,4 +83,5 @@ def tags_of(title: str, upstream_title: str, body: str, subsystem: str, taxonomy
     the subsystem badge).
     """
     text = f"{title}\n{upstream_title}\n{body}"
-    return tuple(t.slug for t in taxonomy.tags if t.slug != subsystem and t.matches(text))
+    lower = text.lower()
+    return tuple(t.slug for t in taxonomy.tags if t.slug != subsystem and t.matches(text, lower))

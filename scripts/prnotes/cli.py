@@ -28,9 +28,9 @@ def load(root: Path) -> Site:
     return build_site(seeds, prs, taxonomy)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, default_root: Path = ROOT) -> int:
     parser = argparse.ArgumentParser(prog="build_notes", description="Generate notes/ and index.md from seeds/.")
-    parser.add_argument("--root", type=Path, default=ROOT, help="project folder (default: this project)")
+    parser.add_argument("--root", type=Path, default=default_root, help="project folder (default: this project)")
     parser.add_argument("--check", action="store_true", help="exit 1 if notes/ is out of date; write nothing")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")

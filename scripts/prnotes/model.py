@@ -37,15 +37,15 @@ class Note:
     line: int
     seq: int  # arrival order: seed file name order, then position in the file
 
-    @property
+    @cached_property
     def docname(self) -> str:
         return naming.note_docname(self.repo, self.number, self.title)
 
-    @property
+    @cached_property
     def label(self) -> str:
         return naming.note_label(self.repo, self.number, self.title)
 
-    @property
+    @cached_property
     def mentions(self) -> tuple[Ref, ...]:
         """Distinct references in the body, sorted by repository and number."""
         seen = {(r.repo, r.number, r.kind): r for r in self.pieces if isinstance(r, Ref)}

@@ -6,6 +6,7 @@ reference can be resolved from its repository and number alone.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 
@@ -13,6 +14,7 @@ NOTES_DIR = "notes"
 GITHUB = "https://github.com"
 
 
+@functools.lru_cache(maxsize=1024)
 def slug(text: str) -> str:
     """Lower-case ASCII slug of a GitHub owner or repository name."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"

@@ -19,9 +19,9 @@ Seed format::
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,8 +32,8 @@ REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 TITLE_NUMBER_RE = re.compile(r"\s*[(（]#(\d{1,9})[)）]\s*$")
 # Labels the digest tool puts in front of a body; they are not advice text.
 BODY_LABEL_RE = re.compile(r"^#{1,6}[ \t]*阅读建议[ \t]*")
-# Line breaks Python's str.splitlines() honours but a seed file does not have.
-_ALLOWED_CONTROLS = {"\n", "\t"}
+# Control characters (Unicode category Cc) other than newline and tab.
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -93,17 +93,13 @@ def decode(path: str, data: bytes) -> str:
         ) from None
     text = text.replace("\r\n", "\n")
     problems = []
-    for lineno, line in enumerate(text.split("\n"), 1):
-        for ch in line:
-            if ch not in _ALLOWED_CONTROLS and unicodedata.category(ch) == "Cc":
-                problems.append(
-                    Diagnostic(
-                        path,
-                        lineno,
-                        f"control character U+{ord(ch):04X} is not allowed",
-                    )
-                )
-                break
+    for match in _CONTROL_RE.finditer(text):
+        lineno = text.count("\n", 0, match.start()) + 1
+        if problems and problems[-1].line == lineno:
+            continue
+        problems.append(
+            Diagnostic(path, lineno, f"control character U+{ord(match.group()):04X} is not allowed")
+        )
     if problems:
         raise InputError(problems)
     return text
@@ -199,12 +195,21 @@ def split_title_number(title: str) -> tuple[str, int | None]:
     return title[: match.start()].rstrip(), int(match.group(1))
 
 
-def _key_line(text: str, key: str, default: int) -> int:
-    """Best-effort line of a TOML key, for messages about its value."""
+_TOML_KEY_RE = re.compile(r'^\s*(\[\s*)?"((?:[^"\\]|\\.)*)"')
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """Line of each quoted TOML key or table name, for messages about it."""
+    lines: dict[str, int] = {}
     for lineno, line in enumerate(text.split("\n"), 1):
-        if key in line:
-            return lineno
-    return default
+        match = _TOML_KEY_RE.match(line)
+        if match:
+            try:
+                key = json.loads(f'"{match.group(2)}"')
+            except ValueError:
+                continue
+            lines.setdefault(("[" if match.group(1) else "") + key, lineno)
+    return lines
 
 
 def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
@@ -219,15 +224,16 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
         ) from None
     problems: list[Diagnostic] = []
     out: dict[tuple[str, str], PrInfo] = {}
+    key_lines = _key_lines(text)
     for repo, table in doc.items():
-        repo_line = _key_line(text, f'["{repo}"]', 1)
+        repo_line = key_lines.get("[" + repo, 1)
         if not REPO_RE.fullmatch(repo) or not isinstance(table, dict):
             problems.append(
                 Diagnostic(path, repo_line, f"{repo!r} is not an owner/repo table")
             )
             continue
         for title, info in table.items():
-            line = _key_line(text, f'"{title}"', repo_line)
+            line = key_lines.get(title, repo_line)
             if not isinstance(info, dict):
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: expected {{ number = N, upstream_title = \"…\" }}")

@@ -5,11 +5,31 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from .diagnostics import Diagnostic, InputError
 
 _WORD_RE = re.compile(r"[A-Za-z0-9_-]+")
+_REGEX_META_RE = re.compile(r"[.^$*+?{}\[\]\\|()]")
+
+
+def _literal_prefix(pattern: str) -> str:
+    """Plain text every match of a regex starts with ('' when unsure)."""
+    depth = 0
+    for ch in re.sub(r"\\.", "", pattern):  # escaped characters never nest
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return ""  # top-level alternatives share no prefix
+    match = _REGEX_META_RE.search(pattern)
+    if match is None:
+        return pattern
+    prefix = pattern[: match.start()]
+    # In "ab?" or "ab*" the "b" is optional.
+    return prefix[:-1] if match.group() in "?*{" else prefix
 
 
 def compile_pattern(pattern: str, regex: bool = False) -> re.Pattern[str]:
@@ -25,17 +45,39 @@ def compile_pattern(pattern: str, regex: bool = False) -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class Matcher:
-    """A named group of patterns, e.g. a subsystem's keywords or a tag."""
+    """A named group of patterns, e.g. a subsystem's keywords or a tag.
+
+    ``literals`` are plain patterns, checked with a substring test on the
+    lower-cased text first (cheap, and most texts match no pattern), then with
+    the word-boundary regex; ``regexes`` are regular expressions.
+    """
 
     slug: str
     title: str
-    patterns: tuple[re.Pattern[str], ...]
+    literals: tuple[str, ...] = ()
+    regexes: tuple[str, ...] = ()
 
-    def hits(self, text: str) -> int:
-        return sum(len(p.findall(text)) for p in self.patterns)
+    @cached_property
+    def _compiled(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
+        return tuple((lit.lower(), compile_pattern(lit)) for lit in self.literals)
 
-    def matches(self, text: str) -> bool:
-        return any(p.search(text) for p in self.patterns)
+    @cached_property
+    def _regexes(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
+        # Each regex with the literal text it must start with, as a prefilter.
+        return tuple((_literal_prefix(r).lower(), compile_pattern(r, regex=True)) for r in self.regexes)
+
+    def hits(self, text: str, lower: str | None = None) -> int:
+        """Occurrences of any pattern; pass ``text.lower()`` if you have it."""
+        lower = text.lower() if lower is None else lower
+        count = sum(len(p.findall(text)) for lit, p in self._compiled if lit in lower)
+        return count + sum(len(p.findall(text)) for lit, p in self._regexes if lit in lower)
+
+    def matches(self, text: str, lower: str | None = None) -> bool:
+        """Whether any pattern occurs; pass ``text.lower()`` if you have it."""
+        lower = text.lower() if lower is None else lower
+        if any(lit in lower and p.search(text) for lit, p in self._compiled):
+            return True
+        return any(lit in lower and p.search(text) for lit, p in self._regexes)
 
 
 @dataclass(frozen=True)
@@ -83,21 +125,21 @@ def load_taxonomy(path: Path, rel: str = "taxonomy.toml") -> Taxonomy:
                 s["slug"],
                 s["title"],
                 s.get("intro", ""),
-                Matcher(s["slug"], s["title"], tuple(compile_pattern(k) for k in s.get("keywords", []))),
+                Matcher(s["slug"], s["title"], tuple(s.get("keywords", []))),
             )
             for s in doc["subsystem"]
         )
         slugs = {s.slug for s in subsystems}
         rules = tuple(
-            Rule(r["subsystem"], Matcher(r["subsystem"], "", tuple(compile_pattern(p) for p in r["patterns"])))
+            Rule(r["subsystem"], Matcher(r["subsystem"], "", tuple(r["patterns"])))
             for r in doc.get("rule", [])
         )
         audiences = tuple(
-            Matcher(a["slug"], a["title"], tuple(compile_pattern(p, regex=True) for p in a["patterns"]))
+            Matcher(a["slug"], a["title"], regexes=tuple(a["patterns"]))
             for a in doc.get("audience", [])
         )
         tags = tuple(
-            Matcher(t["slug"], t["title"], tuple(compile_pattern(p) for p in t["patterns"]))
+            Matcher(t["slug"], t["title"], tuple(t["patterns"]))
             for t in doc.get("tag", [])
         )
         aliases = tuple(sorted(doc.get("aliases", {}).items()))

@@ -9,20 +9,21 @@ inside them. Nothing else is needed because nothing else is special.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 
 from ..refs import Break, Code, Inline, Ref, Text
 
 MARKER = "% prnotes: generated"
-_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+_PUNCT_RE = re.compile("([" + re.escape(_PUNCT) + "])")
 _BACKTICK_RUN = re.compile(r"`+")
 
 
 def escape(text: str) -> str:
     """Literal text: escape ASCII punctuation; newlines become spaces."""
-    out = "".join("\\" + ch if ch in _PUNCT else ch for ch in text)
-    return out.replace("\n", " ")
+    return _PUNCT_RE.sub(r"\\\1", text).replace("\n", " ")
 
 
 def code(text: str) -> str:
@@ -62,8 +63,19 @@ def inline(pieces: tuple[Inline, ...]) -> str:
 
 def doc_link(text_md: str, from_doc: str, to_doc: str) -> str:
     """A Markdown link from one docname to another, by relative path."""
-    rel = posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
-    return f"[{text_md}]({rel}.md)"
+    return f"[{text_md}]({relative(from_doc, to_doc)}.md)"
+
+
+@functools.lru_cache(maxsize=4096)
+def _dir_rel(from_dir: str, to_dir: str) -> str:
+    return posixpath.relpath(to_dir or ".", from_dir or ".")
+
+
+def relative(from_doc: str, to_doc: str) -> str:
+    """Path of docname ``to_doc`` relative to the folder of ``from_doc``."""
+    to_dir, _, name = to_doc.rpartition("/")
+    rel_dir = _dir_rel(from_doc.rpartition("/")[0], to_dir)
+    return name if rel_dir == "." else f"{rel_dir}/{name}"
 
 
 def marker(source: str) -> str:

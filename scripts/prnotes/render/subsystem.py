@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import posixpath
-
 from .. import naming
 from ..classify import VERDICT_BY_SLUG, VERDICTS
 from ..model import Note, Site
 from ..taxonomy import Subsystem
-from .myst import badge, doc_link, escape, inline, marker
+from .myst import badge, doc_link, escape, inline, marker, relative
 
 
 def note_item(note: Note, from_doc: str) -> str:
@@ -47,7 +45,7 @@ def render_subsystem(sub: Subsystem, notes: tuple[Note, ...]) -> str:
         ":hidden:",
         ":maxdepth: 1",
         "",
-        *(posixpath.relpath(n.docname, posixpath.dirname(docname)) for n in notes),
+        *(relative(docname, n.docname) for n in notes),
         "```",
         "",
     ]

@@ -1,16 +1,17 @@
-"""Sphinx side of prnotes: PR roles, reading-list summaries, navigation, feed, sitemap, meta tags."""
+"""Sphinx side of prnotes: PR roles, sidebar, reading-list summaries, previous/next links, feed, sitemap, meta tags."""
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import feed, metatags, navigation, prlinks, sitemap, summaries
+from . import feed, metatags, navigation, prevnext, prlinks, sitemap, summaries
 
 
 def setup(app: Sphinx) -> dict:
     prlinks.setup(app)
-    summaries.setup(app)
     navigation.setup(app)
+    summaries.setup(app)
+    prevnext.setup(app)
     feed.setup(app)
     sitemap.setup(app)
     metatags.setup(app)

@@ -1,60 +1,51 @@
-"""Previous/next links that stay within a subsystem.
+"""The sidebar's data: the landing page's toctree entries, current one marked.
 
-pydata-sphinx-theme links each page to its neighbours in toctree order, which
-runs from the last note of one subsystem into the next subsystem's page, and
-from the last note of the last subsystem into the reading lists. A link from or
-to a note is dropped when the two pages belong to different subsystems, so the
-links lead through one subsystem, from its page to its last note. Links
-between other pages (the landing page, subsystem pages, index pages) stay, and
-a subsystem page links back to the previous subsystem page.
+The sidebar of every page lists the subsystems (and the other top-level
+pages), not the notes: its size does not grow with the number of notes.
 """
 
 from __future__ import annotations
 
-import html
+from dataclasses import dataclass
 
 from sphinx.application import Sphinx
 
-from .. import naming
 
-SUBSYSTEM_PREFIX = naming.subsystem_docname("")
-
-
-def _subsystem(docname: str | None, relations: dict) -> str | None:
-    """The subsystem page a document belongs to: itself, or its toctree parent."""
-    if not docname:
-        return None
-    if docname.startswith(SUBSYSTEM_PREFIX):
-        return docname
-    parent = relations.get(docname, (None,))[0]
-    return parent if parent and parent.startswith(SUBSYSTEM_PREFIX) else None
+@dataclass(frozen=True)
+class NavItem:
+    title: str
+    href: str
+    current: bool
 
 
-def restrict_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    relations = getattr(app.builder, "relations", {})
-    if pagename not in relations:
-        return
-    _, prev, nxt = relations[pagename]
-    for key, neighbour in (("prev", prev), ("next", nxt)):
-        if not neighbour or not (naming.is_note_docname(pagename) or naming.is_note_docname(neighbour)):
-            continue
-        if _subsystem(neighbour, relations) != _subsystem(pagename, relations):
-            context[key] = None
-            if key == "prev" and pagename.startswith(SUBSYSTEM_PREFIX):
-                context[key] = _page_before_notes(app, neighbour, relations, context)
+def _parents(app: Sphinx) -> dict[str, str]:
+    """Child docname -> the top-level page whose toctree holds it (cached per build)."""
+    env = app.env
+    cache = getattr(app.builder, "_prnotes_parents", None)
+    if cache is None:
+        top = env.toctree_includes.get(env.config.root_doc, [])
+        cache = {}
+        for page in top:
+            cache[page] = page
+            for child in env.toctree_includes.get(page, []):
+                cache.setdefault(child, page)
+        app.builder._prnotes_parents = cache
+    return cache
 
 
-def _page_before_notes(app: Sphinx, docname: str, relations: dict, context: dict) -> dict | None:
-    """Walk back over the previous subsystem's notes to the page before them."""
-    seen = 0
-    while docname and naming.is_note_docname(docname) and seen <= len(relations):
-        docname = relations.get(docname, (None, None))[1]
-        seen += 1
-    if not docname or docname not in app.env.titles:
-        return None
-    # The theme inserts the title as HTML, as Sphinx renders its own titles.
-    return {"link": context["pathto"](docname), "title": html.escape(app.env.titles[docname].astext())}
+def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    env = app.env
+    current = _parents(app).get(pagename)
+    context["prnotes_nav"] = [
+        NavItem(env.titles[page].astext() if page in env.titles else page, context["pathto"](page), page == current)
+        for page in env.toctree_includes.get(env.config.root_doc, [])
+    ]
+
+
+def reset(app: Sphinx) -> None:
+    app.builder._prnotes_parents = None
 
 
 def setup(app: Sphinx) -> None:
-    app.connect("html-page-context", restrict_prev_next)
+    app.connect("html-page-context", add_nav)
+    app.connect("builder-inited", reset)

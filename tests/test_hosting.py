@@ -1,0 +1,68 @@
+"""Read the Docs and GitHub Pages configs: they parse and name real things.
+
+Neither service runs here, so this checks what can be checked: the files are
+valid YAML, every path and command they use exists in the repository, and
+they use the project's own Python version, requirements and Debian packages.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+
+import yaml
+
+from conftest import ROOT
+
+
+def load(path: str) -> dict:
+    return yaml.safe_load((ROOT / path).read_text(encoding="utf-8"))
+
+
+def bootstrap_group(name: str) -> list[str]:
+    text = (ROOT / "scripts/bootstrap.sh").read_text(encoding="utf-8")
+    match = re.search(rf'^APT_{name}="([^"]*)"', text, re.M)
+    return match.group(1).replace("\\\n", " ").split()
+
+
+def make_targets() -> set[str]:
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return set(re.findall(r"^([A-Za-z][\w-]*):", text, re.M))
+
+
+def project_python() -> str:
+    # The venv's Python is the project's: requirements.txt is pinned with it.
+    return f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def test_readthedocs_config():
+    conf = load(".readthedocs.yaml")
+    assert conf["version"] == 2
+    assert conf["build"]["tools"]["python"] == project_python()
+    assert (ROOT / conf["sphinx"]["configuration"]).is_file()
+    assert conf["sphinx"]["fail_on_warning"] is True
+    for item in conf["python"]["install"]:
+        assert (ROOT / item["requirements"]).is_file()
+    assert "pdf" in conf["formats"]
+    # The PDF needs the same Debian packages the bootstrap installs (less the
+    # PDF-checking tools, which only the tests use).
+    assert set(conf["build"]["apt_packages"]) == set(bootstrap_group("pdf")) - {"poppler-utils"}
+    for command in conf["build"]["jobs"]["pre_build"]:
+        argv = shlex.split(command)
+        assert argv[0] == "python" and (ROOT / argv[1]).is_file()
+
+
+def test_pages_workflow():
+    flow = load(".github/workflows/pages.yml")
+    steps = flow["jobs"]["build"]["steps"]
+    python = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
+    assert python["with"]["python-version"] == project_python()
+    runs = [s["run"] for s in steps if "run" in s]
+    assert runs == ["make html"]
+    assert "html" in make_targets()
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert upload["with"]["path"] == "_build/html"
+    assert "BUILD  := _build" in (ROOT / "Makefile").read_text(encoding="utf-8")
+    # YAML reads the bare key `on` as True.
+    assert flow[True]["push"]["branches"] == ["main"]

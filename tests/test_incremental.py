@@ -1,0 +1,81 @@
+"""Incremental builds: what Sphinx re-reads after a change, and parallel builds."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sphinx.testing.util import SphinxTestApp
+
+from conftest import convert, make_project
+
+NOTE = "notes/vllm-project/vllm/pr-52810"
+
+
+def build(proj: Path, parallel: int = 0, freshenv: bool = False) -> tuple[SphinxTestApp, list[str]]:
+    """Build incrementally; return the app and the docnames Sphinx read."""
+    app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build", freshenv=freshenv, parallel=parallel)
+    read: list[str] = []
+    app.connect("env-before-read-docs", lambda app, env, docnames: read.extend(docnames))
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert app.warning.getvalue() == ""
+    return app, sorted(read)
+
+
+def edit_body(proj: Path, old: str, new: str) -> None:
+    seed = proj / "seeds/000_50c46ef36472ac24.txt"
+    text = seed.read_text(encoding="utf-8")
+    assert old in text
+    seed.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_rereads_after_no_change_edit_and_new_digest(tmp_path):
+    proj = make_project(tmp_path / "p")
+    assert convert(proj) == 0
+    build(proj, freshenv=True)
+
+    assert convert(proj) == 0
+    assert build(proj)[1] == []
+
+    edit_body(proj, "重点关注 `git_fetch_with_timeout`", "重点关注 `git_fetch_with_timeout`（补充）")
+    assert convert(proj) == 0
+    read = build(proj)[1]
+    assert NOTE in read and len(read) <= 3
+
+    (proj / "seeds/002_new.txt").write_text(
+        "vllm-project/vllm\n\n新的 CI 修复 (#60001)\n\n值得精读。结合 #52810 看。\n\n"
+        "另一个 MoE 改动 (#60002)\n\n值得快速浏览。\n",
+        encoding="utf-8",
+    )
+    assert convert(proj) == 0
+    app, read = build(proj)
+    new = {"notes/vllm-project/vllm/pr-60001", "notes/vllm-project/vllm/pr-60002"}
+    assert new <= set(read)
+    # Besides the new notes, only listing pages and the note the new one
+    # mentions (its back-links changed) are read again.
+    other_notes = {d for d in read if re.fullmatch(r"notes/[^/]+/[^/]+/(pr|t)-[^/]+", d)} - new
+    assert other_notes == {NOTE}
+    html = (proj / "_build/html" / f"{NOTE}.html").read_text(encoding="utf-8")
+    assert 'href="pr-60001.html"' in html
+
+
+def test_parallel_build_matches_serial(tmp_path):
+    serial = make_project(tmp_path / "serial")
+    parallel = make_project(tmp_path / "parallel")
+    for proj in (serial, parallel):
+        assert convert(proj) == 0
+    app1, _ = build(serial, freshenv=True)
+    app2, _ = build(parallel, parallel=2, freshenv=True)
+    assert app2.env.prnotes_mentions == app1.env.prnotes_mentions
+    # The note links its own PR number and the PR its advice mentions.
+    assert app1.env.prnotes_mentions["notes/vllm-project/vllm/pr-51368"] == {
+        "notes/vllm-project/vllm/pr-51368",
+        "notes/vllm-project/vllm/pr-52626",
+    }
+    for page in ("notes/vllm-project/vllm/pr-51368.html", "notes/pr-index.html", "index.html"):
+        a = (serial / "_build/html" / page).read_text(encoding="utf-8")
+        b = (parallel / "_build/html" / page).read_text(encoding="utf-8")
+        assert a == b

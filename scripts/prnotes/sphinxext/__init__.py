@@ -15,4 +15,4 @@ def setup(app: Sphinx) -> dict:
     feed.setup(app)
     sitemap.setup(app)
     metatags.setup(app)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 2}
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 3}

@@ -10,6 +10,8 @@ written again (:func:`pages_to_rewrite`), not read again.
 
 from __future__ import annotations
 
+import importlib
+
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
@@ -38,6 +40,29 @@ def _advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:
         if section.children and isinstance(section[0], nodes.title) and section[0].astext() == ADVICE_TITLE:
             return [child for child in section.children[1:] if isinstance(child, nodes.paragraph)]
     return []
+
+
+# A summary is kept in env as plain data, not nodes: env is pickled whole and
+# sent between processes, and thousands of docutils nodes make that slow.
+Frozen = str | tuple  # text, or (module, class name, attributes, children)
+
+
+def freeze(node: nodes.Node) -> Frozen:
+    if isinstance(node, nodes.Text):
+        return str(node)
+    attributes = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in node.attributes.items()))
+    return (type(node).__module__, type(node).__name__, attributes, tuple(freeze(c) for c in node.children))
+
+
+def thaw(frozen: Frozen) -> nodes.Node:
+    if isinstance(frozen, str):
+        return nodes.Text(frozen)
+    module, name, attributes, children = frozen
+    node = getattr(importlib.import_module(module), name)()
+    node.extend(thaw(c) for c in children)
+    for key, value in attributes:
+        node[key] = list(value) if isinstance(value, tuple) else value
+    return node
 
 
 def summary_nodes(paragraphs: list[nodes.paragraph]) -> list[nodes.Node]:
@@ -76,7 +101,7 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
     summaries, users = _store(env, "prnotes_summaries"), _store(env, "prnotes_summary_users")
     if naming.is_note_docname(env.docname):
         found = summary_nodes(_advice_paragraphs(doctree))
-        summaries[env.docname] = found
+        summaries[env.docname] = tuple(freeze(n) for n in found)
         # The summary is also the page's Open Graph description: sphinxext-opengraph
         # reads "og:" keys of the page metadata (metatags.py escapes it).
         if found:
@@ -96,8 +121,8 @@ class FillSummaries(SphinxPostTransform):
         summaries = getattr(self.env, "prnotes_summaries", {})
         for node in list(self.document.findall(summary_placeholder)):
             wrapper = nodes.inline(classes=["prnotes-summary"])
-            for child in summaries.get(node["target"], ()):
-                copy = child.deepcopy()
+            for frozen in summaries.get(node["target"], ()):
+                copy = thaw(frozen)
                 for xref in copy.findall(addnodes.pending_xref) if isinstance(copy, nodes.Element) else ():
                     xref["refdoc"] = self.env.docname
                 wrapper += copy
@@ -108,7 +133,7 @@ def meta_description(app: Sphinx, pagename: str, templatename: str, context: dic
     """A note's summary as its ``<meta name="description">``."""
     found = getattr(app.env, "prnotes_summaries", {}).get(pagename)
     if found:
-        text = quote_only("".join(n.astext() for n in found))  # metatags.py escapes it
+        text = quote_only("".join(thaw(n).astext() for n in found))  # metatags.py escapes it
         context["metatags"] = context.get("metatags", "") + f'\n<meta name="description" content="{text}">'
 
 

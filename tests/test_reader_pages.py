@@ -9,6 +9,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
 from conftest import convert, make_project
@@ -16,6 +17,7 @@ from prnotes import naming
 from prnotes.cli import load
 from prnotes.followups import follow_ups
 from prnotes.refs import plain_text
+from prnotes.sphinxext.summaries import advice_paragraphs, freeze, summary_nodes, thaw
 from prnotes.summary import first_sentence
 from prnotes.symbols import symbol_index
 from prnotes.tags import tags_of_note
@@ -226,3 +228,12 @@ def test_adding_a_digest_rereads_no_other_note(tmp_path):
     assert "notes/vllm-project/vllm/pr-60001" in read
     assert not set(read) & old_notes
     assert "VLLM_NEW_FLAG" in html_of(proj, naming.SYMBOLS)
+
+
+def test_summary_nodes_survive_freezing(built_site):
+    _, app = built_site
+    doctree = app.env.get_doctree("notes/vllm-project/vllm/pr-52374")
+    found = summary_nodes(advice_paragraphs(doctree))
+    assert any(not isinstance(n, nodes.Text) for n in found)
+    thawed = [thaw(freeze(n)) for n in found]
+    assert [n.pformat() for n in thawed] == [n.pformat() for n in found]

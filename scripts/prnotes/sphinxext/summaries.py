@@ -35,7 +35,7 @@ def summary_role(name, rawtext, text, lineno, inliner, options=None, content=Non
     return [summary_placeholder(rawtext, target=text.strip())], []
 
 
-def _advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:
+def advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:
     for section in doctree.findall(nodes.section):
         if section.children and isinstance(section[0], nodes.title) and section[0].astext() == ADVICE_TITLE:
             return [child for child in section.children[1:] if isinstance(child, nodes.paragraph)]
@@ -100,7 +100,7 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
     summaries, users = _store(env, "prnotes_summaries"), _store(env, "prnotes_summary_users")
     if naming.is_note_docname(env.docname):
-        found = summary_nodes(_advice_paragraphs(doctree))
+        found = summary_nodes(advice_paragraphs(doctree))
         summaries[env.docname] = tuple(freeze(n) for n in found)
         # The summary is also the page's Open Graph description: sphinxext-opengraph
         # reads "og:" keys of the page metadata (metatags.py escapes it).

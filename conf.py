@@ -1,7 +1,9 @@
 """Sphinx configuration of PR 精读笔记."""
 
+import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).parent / "scripts"))
 
@@ -15,6 +17,9 @@ extensions = [
     "myst_parser",
     "sphinx_design",
     "prnotes.sphinxext",
+    "notfound.extension",
+    "sphinx_sitemap",
+    "sphinxext.opengraph",
 ]
 
 # Only the landing page and the generated notes are pages; everything else in
@@ -79,4 +84,23 @@ latex_elements = {
     "makeindex": "",
     "printindex": "",
     "maketitle": r"\prnotesmaketitle",
+}
+
+# Where the site is published: the sitemap, Open Graph tags, the Atom feed and
+# the 404 page need absolute URLs. Set PRNOTES_BASEURL when publishing; on
+# Read the Docs its canonical URL is used.
+html_baseurl = (
+    os.environ.get("PRNOTES_BASEURL") or os.environ.get("READTHEDOCS_CANONICAL_URL") or "https://prnotes.example.org/"
+).rstrip("/") + "/"
+sitemap_url_scheme = "{link}"
+sitemap_excludes = ["404.html", "search.html", "genindex.html"]
+ogp_site_url = html_baseurl
+ogp_site_name = project
+ogp_social_cards = {"enable": False}
+notfound_urls_prefix = urlsplit(html_baseurl).path
+notfound_context = {
+    "title": "页面不存在",
+    "body": "<h1>页面不存在</h1><p>这个地址没有页面：笔记可能换了位置。"
+    f'可以从<a href="{notfound_urls_prefix}index.html">首页</a>或'
+    f'<a href="{notfound_urls_prefix}notes/pr-index.html">PR 索引</a>重新找起。</p>',
 }

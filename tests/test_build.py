@@ -48,7 +48,8 @@ def advice_text(app: SphinxTestApp, docname: str) -> str:
     doctree = app.env.get_doctree(docname)
     for section in doctree.findall(nodes.section):
         if section[0].astext() == "阅读建议":
-            return " ".join(child.astext() for child in section[1:])
+            # The advice is the section's paragraphs; the 待跟进 box repeats parts of it.
+            return " ".join(child.astext() for child in section[1:] if isinstance(child, nodes.paragraph))
     raise AssertionError(f"{docname} has no 阅读建议 section")
 
 

@@ -63,3 +63,33 @@ def parse_target(target: str) -> tuple[str, int] | None:
 
 
 PR_INDEX = f"{NOTES_DIR}/pr-index"
+
+# Reader pages: reading lists, the follow-up watch list, symbols, tags.
+READING_DIR = f"{NOTES_DIR}/reading"
+READING_INDEX = f"{READING_DIR}/index"
+WATCHLIST = f"{NOTES_DIR}/followups"
+SYMBOLS = f"{NOTES_DIR}/symbols"
+TAGS_DIR = f"{NOTES_DIR}/tags"
+TAGS_INDEX = f"{TAGS_DIR}/index"
+_NOTE_DOCNAME_RE = re.compile(rf"{NOTES_DIR}/[a-z0-9-]+/[a-z0-9-]+/(?:pr-[0-9]+|t-[0-9a-f]{{12}})")
+
+
+def verdict_docname(verdict_slug: str) -> str:
+    return f"{READING_DIR}/{verdict_slug}"
+
+
+def audience_docname(audience_slug: str) -> str:
+    return f"{READING_DIR}/for-{slug(audience_slug)}"
+
+
+def tag_docname(tag_slug: str) -> str:
+    return f"{TAGS_DIR}/{slug(tag_slug)}"
+
+
+def tag_label(tag_slug: str) -> str:
+    return f"tag-{slug(tag_slug)}"
+
+
+def is_note_docname(docname: str) -> bool:
+    """Whether a docname is a note page (see :func:`note_docname`)."""
+    return _NOTE_DOCNAME_RE.fullmatch(docname) is not None

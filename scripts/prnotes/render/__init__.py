@@ -10,7 +10,11 @@ from ..model import Site
 from .landing import render_landing
 from .note import render_note
 from .prindex import render_prindex
+from .readinglists import render_reading_lists
 from .subsystem import render_subsystem
+from .symbols import render_symbols
+from .tags import render_tags
+from .watchlist import render_watchlist
 
 
 def render_site(site: Site) -> dict[str, str]:
@@ -24,4 +28,8 @@ def render_site(site: Site) -> dict[str, str]:
         )
     pages[f"{naming.PR_INDEX}.md"] = render_prindex(site)
     pages["index.md"] = render_landing(site, used)
+    pages.update(render_reading_lists(site))
+    pages[f"{naming.WATCHLIST}.md"] = render_watchlist(site)
+    pages[f"{naming.SYMBOLS}.md"] = render_symbols(site)
+    pages.update(render_tags(site))
     return dict(sorted(pages.items()))

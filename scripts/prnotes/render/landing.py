@@ -1,23 +1,59 @@
-"""The landing page, ``index.md``: what the site is, counts, subsystem cards."""
+"""The landing page, ``index.md``: what to read first, reading lists, subsystems, indexes."""
 
 from __future__ import annotations
 
 from .. import naming
-from ..classify import VERDICTS
+from ..classify import VERDICT_BY_SLUG
 from ..model import Site
-from .myst import badge, escape, marker
+from .myst import badge, doc_link, escape, inline, marker
+from .readinglists import audience_heading, audiences_used, cjk_join, verdicts_used
 from .subsystem import verdict_counts
 
 INTRO = (
     "每个 PR 一页阅读笔记：值不值得细读、读什么、读完之后跟进什么。"
     "笔记按子系统分组，PR 编号互相链接，每页都列出提到它的其他笔记。"
 )
+# "先读这些" shows at most this many 精读 notes per subsystem (newest PRs
+# first), so the landing page stays short however many notes the site holds;
+# the 精读 list has them all.
+FIRST_READS_PER_SUBSYSTEM = 6
+
+
+def _first_reads(site: Site) -> list[str]:
+    docname = "index"
+    close = VERDICT_BY_SLUG["close"]
+    groups = [(s, [n for n in site.in_subsystem(s.slug) if n.verdict == "close"]) for s in site.taxonomy.subsystems]
+    groups = [(s, notes) for s, notes in groups if notes]
+    if not groups:
+        return []
+    total = sum(len(notes) for _, notes in groups)
+    lines = [
+        "## 先读这些",
+        "",
+        f"结论为{badge(close.badge, close.title)}的 {total} 篇笔记，按子系统分组，新 PR 在前。"
+        f"完整列表见{doc_link('精读清单', docname, naming.verdict_docname('close'))}。",
+        "",
+        ":::::{grid} 1 1 2 2",
+        ":gutter: 2",
+        ":class-container: prnotes-first-reads",
+        "",
+    ]
+    for sub, notes in groups:
+        shown = notes[:FIRST_READS_PER_SUBSYSTEM]
+        lines += [f"::::{{grid-item-card}} {escape(sub.title)}", ""]
+        lines += [f"- {doc_link(inline(n.title_pieces), docname, n.docname)}" for n in shown]
+        more = len(notes) - len(shown)
+        label = escape(cjk_join(sub.title, "的全部笔记")) + (f"（另有 {more} 篇精读）" if more else "")
+        lines += ["", ":::{card-footer}", doc_link(label, docname, naming.subsystem_docname(sub.slug)), ":::", "::::", ""]
+    lines += [":::::", ""]
+    return lines
 
 
 def render_landing(site: Site, subsystems: list[str]) -> str:
     tax = site.taxonomy
     repos = sorted({n.repo for n in site.notes})
     digests = sorted({n.path for n in site.notes})
+    audience_titles = {a.slug: a.title for a in tax.audiences}
     lines = [
         marker("taxonomy.toml and seeds/"),
         "",
@@ -28,9 +64,18 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         f"目前共 {len(site.notes)} 篇笔记（{verdict_counts(site.notes)}），"
         f"来自 {len(repos)} 个仓库（{escape('、'.join(repos))}）的 {len(digests)} 份摘要。",
         "",
-        "## 阅读结论",
+        *_first_reads(site),
+        "## 阅读清单",
         "",
-        *(f"- {badge(v.badge, v.title)} {escape(v.meaning)}" for v in VERDICTS),
+    ]
+    for slug in verdicts_used(site):
+        v = VERDICT_BY_SLUG[slug]
+        link = doc_link(f"{v.title}清单", "index", naming.verdict_docname(slug))
+        lines.append(f"- {badge(v.badge, v.title)} {link}：{escape(v.meaning)}")
+    for slug in audiences_used(site):
+        title = escape(audience_heading(audience_titles[slug]))
+        lines.append(f"- {doc_link(title, 'index', naming.audience_docname(slug))}")
+    lines += [
         "",
         "## 子系统",
         "",
@@ -57,7 +102,11 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         "",
         "## 索引",
         "",
+        f"- [跟进清单]({naming.WATCHLIST}.md)：笔记里提到的后续事项，按子系统分组。",
+        f"- [代码符号索引]({naming.SYMBOLS}.md)：笔记里出现的文件、环境变量、函数，以及提到它们的笔记。",
+        f"- [标签]({naming.TAGS_INDEX}.md)：硬件、模型、主题，以及笔记涉及的其他子系统。",
         f"- [PR 索引]({naming.PR_INDEX}.md)：站内每个 PR 编号，以及提到它的笔记。",
+        "- {prnotes-feed}`订阅更新（Atom）`：新笔记按摘要到达的顺序出现，最新的在前。",
         "",
         "```{toctree}",
         ":hidden:",
@@ -68,8 +117,18 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         "",
         "```{toctree}",
         ":hidden:",
+        ":caption: 阅读与跟进",
+        "",
+        naming.READING_INDEX,
+        naming.WATCHLIST,
+        "```",
+        "",
+        "```{toctree}",
+        ":hidden:",
         ":caption: 索引",
         "",
+        naming.SYMBOLS,
+        naming.TAGS_INDEX,
         naming.PR_INDEX,
         "```",
         "",

@@ -7,6 +7,8 @@ from ..classify import VERDICT_BY_SLUG
 from ..model import Note, Site
 from ..refs import Ref
 from .myst import badge, code, doc_link, escape, inline, marker, ref_role
+from .tags import note_tag_badges
+from .watchlist import render_followup_box
 
 
 def _meta_badges(note: Note, site: Site) -> str:
@@ -15,9 +17,9 @@ def _meta_badges(note: Note, site: Site) -> str:
     if note.verdict:
         v = VERDICT_BY_SLUG[note.verdict]
         parts.append(badge(v.badge, v.title))
-    parts.append(badge("info-line", tax.subsystem(note.subsystem).title))
-    titles = {t.slug: t.title for t in tax.tags}
-    parts.extend(badge("secondary-line", titles[t]) for t in note.tags)
+    sub = tax.subsystem(note.subsystem)
+    parts.append(f"{{bdg-ref-info-line}}`{sub.title} <subsystem-{sub.slug}>`")
+    parts.extend(note_tag_badges(note, site))
     return " ".join(parts)
 
 
@@ -94,6 +96,7 @@ def render_note(note: Note, site: Site) -> str:
         "",
         inline(note.pieces),
         "",
+        *render_followup_box(note),
         "## 相关",
         *_related(note, site),
         "",

@@ -1,14 +1,19 @@
-"""Sphinx side of prnotes: register the PR roles and their resolver."""
+"""Sphinx side of prnotes: PR roles, sidebar, reading-list summaries, previous/next links, feed, sitemap, meta tags."""
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import latex_print, navigation, prlinks
+from . import feed, latex_print, metatags, navigation, prevnext, prlinks, sitemap, summaries
 
 
 def setup(app: Sphinx) -> dict:
     prlinks.setup(app)
     navigation.setup(app)
     latex_print.setup(app)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
+    summaries.setup(app)
+    prevnext.setup(app)
+    feed.setup(app)
+    sitemap.setup(app)
+    metatags.setup(app)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 3}

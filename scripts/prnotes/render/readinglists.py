@@ -1,0 +1,156 @@
+"""Reading lists: one page per verdict and per audience, and a page leading to them.
+
+Each note shows its title, its subsystem (the heading it stands under) and the
+first sentence of its advice. The sentence is not copied here: the page holds a
+``{prnotes-summary}`` placeholder that the Sphinx extension fills from the
+note when it writes the page, so editing a note's text re-reads only the note
+(see :mod:`prnotes.summary`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from .. import naming
+from ..classify import VERDICT_BY_SLUG, VERDICTS
+from ..model import Note, Site
+from .myst import badge, doc_link, escape, inline, marker
+from .subsystem import verdict_counts
+
+SUMMARY_ROLE = "prnotes-summary"
+_LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
+
+
+def cjk_join(*parts: str) -> str:
+    """Join text, with a space where Latin letters or digits meet Chinese."""
+    out = ""
+    for part in parts:
+        if out and part and (bool(_LATIN_EDGE.match(out[-1])) != bool(_LATIN_EDGE.match(part[0]))):
+            if not (out[-1].isspace() or part[0].isspace() or unicodedata.category(out[-1]).startswith("P")
+                    or unicodedata.category(part[0]).startswith("P")):
+                out += " "
+        out += part
+    return out
+
+
+def audience_heading(title: str) -> str:
+    """"写给 CI 维护者": the name of an audience's reading list (plain text)."""
+    return cjk_join("写给", title)
+
+
+def summary_placeholder(note: Note) -> str:
+    """Placeholder for the note's first sentence, filled in at write time."""
+    return f"{{{SUMMARY_ROLE}}}`{note.docname}`"
+
+
+def _grouped(site: Site, notes: Iterable[Note], docname: str, show_verdict: bool) -> list[str]:
+    chosen = {n.docname for n in notes}
+    lines: list[str] = []
+    for sub in site.taxonomy.subsystems:
+        group = [n for n in site.in_subsystem(sub.slug) if n.docname in chosen]
+        if not group:
+            continue
+        lines += ["", f"## {escape(sub.title)}", ""]
+        for note in group:
+            head = doc_link(inline(note.title_pieces), docname, note.docname)
+            if show_verdict and note.verdict:
+                v = VERDICT_BY_SLUG[note.verdict]
+                head = f"{badge(v.badge, v.title)} {head}"
+            if note.number is not None:
+                head += " " + escape(f"{note.repo}#{note.number}")
+            lines += [f"- {head}", "", f"  {summary_placeholder(note)}", ""]
+    return lines
+
+
+def render_verdict_page(site: Site, verdict: str) -> str:
+    v = VERDICT_BY_SLUG[verdict]
+    docname = naming.verdict_docname(verdict)
+    notes = [n for n in site.notes if n.verdict == verdict]
+    lines = [
+        marker("seeds/"),
+        "",
+        f"(reading-{verdict})=",
+        f"# {v.title}清单",
+        "",
+        f"{badge(v.badge, v.title)} {escape(v.meaning)}",
+        "",
+        f"共 {len(notes)} 篇，按子系统分组；每篇附阅读建议的第一句话。",
+        *_grouped(site, notes, docname, show_verdict=False),
+    ]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_audience_page(site: Site, audience: str) -> str:
+    title = next(a.title for a in site.taxonomy.audiences if a.slug == audience)
+    docname = naming.audience_docname(audience)
+    notes = [n for n in site.notes if audience in n.audiences]
+    lines = [
+        marker("taxonomy.toml and seeds/"),
+        "",
+        f"(reading-for-{naming.slug(audience)})=",
+        f"# {escape(audience_heading(title))}",
+        "",
+        escape(cjk_join("阅读建议里点名适合", title, "的笔记")) + f"，共 {len(notes)} 篇（{verdict_counts(tuple(notes))}），"
+        "按子系统分组；每篇附阅读结论和阅读建议的第一句话。",
+        *_grouped(site, notes, docname, show_verdict=True),
+    ]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def audiences_used(site: Site) -> list[str]:
+    return [a.slug for a in site.taxonomy.audiences if any(a.slug in n.audiences for n in site.notes)]
+
+
+def verdicts_used(site: Site) -> list[str]:
+    return [v.slug for v in VERDICTS if any(n.verdict == v.slug for n in site.notes)]
+
+
+def render_reading_index(site: Site) -> str:
+    docname = naming.READING_INDEX
+    titles = {a.slug: a.title for a in site.taxonomy.audiences}
+    lines = [
+        marker("taxonomy.toml and seeds/"),
+        "",
+        "# 阅读清单",
+        "",
+        "按阅读结论或按读者挑笔记。每份清单按子系统分组，每篇附阅读建议的第一句话。",
+        "",
+        "## 按阅读结论",
+        "",
+    ]
+    for slug in verdicts_used(site):
+        v = VERDICT_BY_SLUG[slug]
+        count = sum(1 for n in site.notes if n.verdict == slug)
+        link = doc_link(f"{v.title}清单", docname, naming.verdict_docname(slug))
+        lines.append(f"- {badge(v.badge, v.title)} {link}（{count} 篇）：{escape(v.meaning)}")
+    audiences = audiences_used(site)
+    if audiences:
+        lines += ["", "## 按读者", ""]
+        for slug in audiences:
+            count = sum(1 for n in site.notes if slug in n.audiences)
+            link = doc_link(escape(audience_heading(titles[slug])), docname, naming.audience_docname(slug))
+            lines.append(f"- {link}（{count} 篇）")
+    lines += [
+        "",
+        "```{toctree}",
+        ":hidden:",
+        "",
+        *(naming.verdict_docname(s).rsplit("/", 1)[1] for s in verdicts_used(site)),
+        *(naming.audience_docname(s).rsplit("/", 1)[1] for s in audiences),
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def render_reading_lists(site: Site) -> dict[str, str]:
+    """Every reading-list page, ``{relative path: text}``."""
+    pages = {f"{naming.READING_INDEX}.md": render_reading_index(site)}
+    for slug in verdicts_used(site):
+        pages[f"{naming.verdict_docname(slug)}.md"] = render_verdict_page(site, slug)
+    for slug in audiences_used(site):
+        pages[f"{naming.audience_docname(slug)}.md"] = render_audience_page(site, slug)
+    return pages
+

@@ -1,0 +1,60 @@
+"""Previous/next links that stay within a subsystem.
+
+pydata-sphinx-theme links each page to its neighbours in toctree order, which
+runs from the last note of one subsystem into the next subsystem's page, and
+from the last note of the last subsystem into the reading lists. A link from or
+to a note is dropped when the two pages belong to different subsystems, so the
+links lead through one subsystem, from its page to its last note. Links
+between other pages (the landing page, subsystem pages, index pages) stay, and
+a subsystem page links back to the previous subsystem page.
+"""
+
+from __future__ import annotations
+
+import html
+
+from sphinx.application import Sphinx
+
+from .. import naming
+
+SUBSYSTEM_PREFIX = naming.subsystem_docname("")
+
+
+def _subsystem(docname: str | None, relations: dict) -> str | None:
+    """The subsystem page a document belongs to: itself, or its toctree parent."""
+    if not docname:
+        return None
+    if docname.startswith(SUBSYSTEM_PREFIX):
+        return docname
+    parent = relations.get(docname, (None,))[0]
+    return parent if parent and parent.startswith(SUBSYSTEM_PREFIX) else None
+
+
+def restrict_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    relations = getattr(app.builder, "relations", {})
+    if pagename not in relations:
+        return
+    _, prev, nxt = relations[pagename]
+    for key, neighbour in (("prev", prev), ("next", nxt)):
+        if not neighbour or not (naming.is_note_docname(pagename) or naming.is_note_docname(neighbour)):
+            continue
+        if _subsystem(neighbour, relations) != _subsystem(pagename, relations):
+            context[key] = None
+            if key == "prev" and pagename.startswith(SUBSYSTEM_PREFIX):
+                context[key] = _page_before_notes(app, neighbour, relations, context)
+
+
+def _page_before_notes(app: Sphinx, docname: str, relations: dict, context: dict) -> dict | None:
+    """Walk back over the previous subsystem's notes to the page before them."""
+    seen = 0
+    while docname and naming.is_note_docname(docname) and seen <= len(relations):
+        docname = relations.get(docname, (None, None))[1]
+        seen += 1
+    if not docname or docname not in app.env.titles:
+        return None
+    # The theme inserts the title as HTML, as Sphinx renders its own titles.
+    return {"link": context["pathto"](docname), "title": html.escape(app.env.titles[docname].astext())}
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("html-page-context", restrict_prev_next)

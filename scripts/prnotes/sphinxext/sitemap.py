@@ -1,0 +1,36 @@
+"""Make sphinx-sitemap list every page, in a stable order.
+
+sphinx-sitemap collects the pages written in the current build, in the order
+they were written. An incremental build writes only what changed, and parallel
+writing shuffles the order, so its sitemap would miss pages and change between
+identical builds. Just before it writes the file, :func:`complete` replaces
+what it collected with every document of the site, sorted.
+"""
+
+from __future__ import annotations
+
+import queue
+
+from sphinx.application import Sphinx
+from sphinx_sitemap import is_excluded
+
+
+def complete(app: Sphinx, exception: Exception | None) -> None:
+    links = getattr(app, "sitemap_links", None)
+    if exception is not None or links is None or app.builder.name != "html":
+        return
+    while True:
+        try:
+            links.get_nowait()
+        except queue.Empty:
+            break
+    suffix = app.config.html_file_suffix or ".html"
+    for docname in sorted(app.env.all_docs):
+        link = docname + suffix
+        if not is_excluded(link, app.config.sitemap_excludes):
+            links.put((link, None))
+
+
+def setup(app: Sphinx) -> None:
+    # Earlier than sphinx-sitemap's own build-finished handler (priority 500).
+    app.connect("build-finished", complete, priority=400)

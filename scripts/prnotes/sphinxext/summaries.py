@@ -1,0 +1,175 @@
+"""Reading-list summaries: the first sentence of a note, shown on other pages.
+
+A reading list holds ``{prnotes-summary}`notes/…/pr-N``` instead of the text.
+When a note is read, :func:`collect` keeps the nodes of its summary sentence
+(:func:`prnotes.summary.first_sentence_span`) in ``env``; when a page is
+written, :class:`FillSummaries` puts a copy where the placeholder stands. So
+editing a note re-reads only the note, and the pages that show its sentence are
+written again (:func:`pages_to_rewrite`), not read again.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from .. import naming
+from ..summary import first_sentence_span
+from .metatags import quote_only
+
+ROLE = "prnotes-summary"
+# The note section that holds the advice (see prnotes.render.note).
+ADVICE_TITLE = "阅读建议"
+
+
+class summary_placeholder(nodes.Inline, nodes.Element):
+    """Where a note's summary goes; replaced before any writer sees it."""
+
+
+def summary_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    return [summary_placeholder(rawtext, target=text.strip())], []
+
+
+def advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:
+    for section in doctree.findall(nodes.section):
+        if section.children and isinstance(section[0], nodes.title) and section[0].astext() == ADVICE_TITLE:
+            return [child for child in section.children[1:] if isinstance(child, nodes.paragraph)]
+    return []
+
+
+# A summary is kept in env as plain data, not nodes: env is pickled whole and
+# sent between processes, and thousands of docutils nodes make that slow.
+Frozen = str | tuple  # text, or (module, class name, attributes, children)
+
+
+def freeze(node: nodes.Node) -> Frozen:
+    if isinstance(node, nodes.Text):
+        return str(node)
+    attributes = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in node.attributes.items()))
+    return (type(node).__module__, type(node).__name__, attributes, tuple(freeze(c) for c in node.children))
+
+
+def thaw(frozen: Frozen) -> nodes.Node:
+    if isinstance(frozen, str):
+        return nodes.Text(frozen)
+    module, name, attributes, children = frozen
+    node = getattr(importlib.import_module(module), name)()
+    node.extend(thaw(c) for c in children)
+    for key, value in attributes:
+        node[key] = list(value) if isinstance(value, tuple) else value
+    return node
+
+
+def summary_nodes(paragraphs: list[nodes.paragraph]) -> list[nodes.Node]:
+    """Copies of the inline nodes that make up the summary sentence."""
+    # Paragraphs are the advice's lines; "\n" between them ends a sentence,
+    # as a line end does in the converter's pieces.
+    items: list[nodes.Node | None] = []
+    for index, para in enumerate(paragraphs):
+        if index:
+            items.append(None)
+        items.extend(para.children)
+    segments = [("\n", True) if n is None else (n.astext(), isinstance(n, nodes.Text)) for n in items]
+    start, end = first_sentence_span(segments)
+    out: list[nodes.Node] = []
+    pos = 0
+    for node, (text, _) in zip(items, segments):
+        lo, hi = pos, pos + len(text)
+        pos = hi
+        if node is None or hi <= start or lo >= end:
+            continue
+        if isinstance(node, nodes.Text):
+            out.append(nodes.Text(text[max(start, lo) - lo : min(end, hi) - lo]))
+        else:
+            out.append(node.deepcopy())  # sentences end only in plain text: never cut
+    return out
+
+
+def _store(env: BuildEnvironment, name: str) -> dict:
+    if not hasattr(env, name):
+        setattr(env, name, {})
+    return getattr(env, name)
+
+
+def collect(app: Sphinx, doctree: nodes.document) -> None:
+    env = app.env
+    summaries, users = _store(env, "prnotes_summaries"), _store(env, "prnotes_summary_users")
+    if naming.is_note_docname(env.docname):
+        found = summary_nodes(advice_paragraphs(doctree))
+        summaries[env.docname] = tuple(freeze(n) for n in found)
+        # The summary is also the page's Open Graph description: sphinxext-opengraph
+        # reads "og:" keys of the page metadata (metatags.py escapes it).
+        if found:
+            env.metadata[env.docname]["og:description"] = quote_only("".join(n.astext() for n in found))
+    targets = {node["target"] for node in doctree.findall(summary_placeholder)}
+    if targets:
+        users[env.docname] = targets
+
+
+class FillSummaries(SphinxPostTransform):
+    """Replace placeholders with the summary nodes of their notes."""
+
+    # Before ReferencesResolver (10), which then resolves the copied PR links.
+    default_priority = 5
+
+    def run(self, **kwargs) -> None:
+        summaries = getattr(self.env, "prnotes_summaries", {})
+        for node in list(self.document.findall(summary_placeholder)):
+            wrapper = nodes.inline(classes=["prnotes-summary"])
+            for frozen in summaries.get(node["target"], ()):
+                copy = thaw(frozen)
+                for xref in copy.findall(addnodes.pending_xref) if isinstance(copy, nodes.Element) else ():
+                    xref["refdoc"] = self.env.docname
+                wrapper += copy
+            node.replace_self(wrapper)
+
+
+def meta_description(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """A note's summary as its ``<meta name="description">``."""
+    found = getattr(app.env, "prnotes_summaries", {}).get(pagename)
+    if found:
+        text = quote_only("".join(thaw(n).astext() for n in found))  # metatags.py escapes it
+        context["metatags"] = context.get("metatags", "") + f'\n<meta name="description" content="{text}">'
+
+
+def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _store(env, "prnotes_summaries").pop(docname, None)
+    _store(env, "prnotes_summary_users").pop(docname, None)
+
+
+def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    for name in ("prnotes_summaries", "prnotes_summary_users"):
+        ours = _store(env, name)
+        for docname, value in _store(other, name).items():
+            if docname in docnames:
+                ours[docname] = value
+
+
+def note_changes(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    app._prnotes_summary_sources = set(added) | set(changed) | set(removed)  # per build, not persisted
+    return []
+
+
+def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Pages that show the summary of a note read (or removed) in this build."""
+    changed = getattr(app, "_prnotes_summary_sources", set())
+    users = _store(env, "prnotes_summary_users")
+    return sorted(d for d, targets in users.items() if targets & changed and d in env.all_docs)
+
+
+def setup(app: Sphinx) -> None:
+    skip = (lambda self, node: None, lambda self, node: None)
+    app.add_node(summary_placeholder, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
+    app.add_role(ROLE, summary_role)
+    app.add_post_transform(FillSummaries)
+    app.connect("doctree-read", collect)
+    app.connect("env-purge-doc", purge)
+    app.connect("env-merge-info", merge)
+    app.connect("env-get-outdated", note_changes)
+    app.connect("env-updated", pages_to_rewrite)
+    app.connect("html-page-context", meta_description)

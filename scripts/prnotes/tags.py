@@ -1,0 +1,57 @@
+"""A note's tags: the taxonomy's ``[[tag]]`` matches plus secondary subsystems.
+
+A note lives in exactly one subsystem, but its title often names another one
+too (``[ROCm][CI] …`` is filed under CI and also concerns the ROCm platform).
+Every subsystem other than the note's own whose title rules (``[[rule]]`` in
+``taxonomy.toml``) match the title or upstream title becomes a tag, named like
+the subsystem. A ``[[tag]]`` with the same slug as a subsystem is the same tag.
+
+Tag order: the ``[[tag]]`` list first (hardware, models, topics), then the
+secondary subsystems in taxonomy order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Note, Site
+from .taxonomy import Taxonomy
+
+
+@dataclass(frozen=True)
+class Tag:
+    slug: str
+    title: str
+    subsystem: str | None  # the subsystem this tag stands for, if any
+
+
+def all_tags(taxonomy: Taxonomy) -> tuple[Tag, ...]:
+    """Every tag a note can have, in display order."""
+    subsystem_slugs = {s.slug for s in taxonomy.subsystems}
+    tags = [Tag(t.slug, t.title, t.slug if t.slug in subsystem_slugs else None) for t in taxonomy.tags]
+    named = {t.slug for t in tags}
+    tags += [Tag(s.slug, s.title, s.slug) for s in taxonomy.subsystems if s.slug not in named and s.slug != taxonomy.fallback]
+    return tuple(tags)
+
+
+def secondary_subsystems(note: Note, taxonomy: Taxonomy) -> tuple[str, ...]:
+    """Subsystems other than the note's whose title rules match its titles."""
+    heading = f"{note.title}\n{note.upstream_title}"
+    hit = {r.subsystem for r in taxonomy.rules if r.subsystem != note.subsystem and r.matcher.matches(heading)}
+    return tuple(s.slug for s in taxonomy.subsystems if s.slug in hit)
+
+
+def tags_of_note(note: Note, taxonomy: Taxonomy) -> tuple[Tag, ...]:
+    """The note's tags, in display order (see the module docstring)."""
+    slugs = set(note.tags) | set(secondary_subsystems(note, taxonomy))
+    return tuple(t for t in all_tags(taxonomy) if t.slug in slugs and t.slug != note.subsystem)
+
+
+def tag_index(site: Site) -> dict[str, tuple[Note, ...]]:
+    """Tag slug -> its notes in page order, for every tag at least one note has."""
+    index: dict[str, list[Note]] = {}
+    for note in site.notes:
+        for tag in tags_of_note(note, site.taxonomy):
+            index.setdefault(tag.slug, []).append(note)
+    order = [t.slug for t in all_tags(site.taxonomy)]
+    return {slug: tuple(sorted(index[slug], key=lambda n: n.sort_key)) for slug in order if slug in index}

@@ -1,0 +1,239 @@
+"""The reader pages on the built site: reading lists, watch list, symbols, tags,
+navigation, feed, sitemap, 404, and how little a change re-reads."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html import unescape
+from pathlib import Path
+
+import pytest
+from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
+
+from conftest import convert, make_project
+from prnotes import naming
+from prnotes.cli import load
+from prnotes.followups import follow_ups
+from prnotes.refs import plain_text
+from prnotes.sphinxext.summaries import advice_paragraphs, freeze, summary_nodes, thaw
+from prnotes.summary import first_sentence
+from prnotes.symbols import symbol_index
+from prnotes.tags import tags_of_note
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def html_of(proj: Path, docname: str) -> str:
+    return (proj / "_build/html" / f"{docname}.html").read_text(encoding="utf-8")
+
+
+def text_of(fragment: str) -> str:
+    return re.sub(r"\s+", "", unescape(re.sub(r"<[^>]+>", "", fragment)))
+
+
+def summaries_on(html: str) -> list[str]:
+    return [text_of(m) for m in re.findall(r'<span class="prnotes-summary">(.*?)</span></p>', html, re.S)]
+
+
+@pytest.fixture(scope="module")
+def site(built_site):
+    return load(built_site[0])
+
+
+def test_reading_lists_show_each_note_with_its_first_sentence(built_site, site):
+    proj, _ = built_site
+    for verdict in ("close", "skim", "optional"):
+        notes = [n for n in site.notes if n.verdict == verdict]
+        html = html_of(proj, naming.verdict_docname(verdict))
+        expected = sorted(re.sub(r"\s+", "", first_sentence(n.pieces)) for n in notes)
+        assert sorted(summaries_on(html)) == expected
+        for note in notes:
+            assert f'href="../{note.docname.removeprefix("notes/")}.html"' in html
+    html = html_of(proj, naming.audience_docname("ci-maintainers"))
+    assert len(summaries_on(html)) == 3
+    assert "写给CI维护者" in text_of(html)
+
+
+def test_summary_keeps_its_pr_links(built_site):
+    html = html_of(built_site[0], naming.verdict_docname("close"))
+    assert 'href="https://github.com/vllm-project/vllm/pull/46646"' in html
+
+
+def test_landing_page_leads_with_first_reads_as_cards(built_site, site):
+    html = html_of(built_site[0], "index")
+    headings = re.findall(r"<h2>([^<]+)<", html)
+    assert headings[0] == "先读这些"
+    first = html.split("<h2>先读这些", 1)[1].split("<h2>", 1)[0]
+    assert first.count('class="sd-card ') == len({n.subsystem for n in site.notes if n.verdict == "close"})
+    linked = set(re.findall(r'href="(notes/vllm-project/vllm/pr-\d+)\.html"', first))
+    assert linked == {n.docname for n in site.notes if n.verdict == "close"}
+
+
+def test_watch_list_has_every_follow_up_under_its_note(built_site, site):
+    proj, _ = built_site
+    html = html_of(proj, naming.WATCHLIST)
+    items = [text_of(li) for li in re.findall(r"<li><p>((?:(?!</p>).)*)</p></li>", html, re.S)]
+    expected = [re.sub(r"\s+", "", f.text) for n in site.notes for f in follow_ups(n)]
+    assert sorted(items) == sorted(expected)
+    for note in site.notes:
+        if follow_ups(note):
+            assert f'href="{note.docname.removeprefix("notes/")}.html"' in html
+    assert 'href="https://github.com/ROCm/aiter/issues/4770"' in html
+
+
+def test_note_shows_its_follow_ups_in_a_box(built_site, site):
+    proj, _ = built_site
+    for note in site.notes:
+        html = html_of(proj, note.docname)
+        box = re.search(r'<div class="tip prnotes-followups admonition">(.*?)</div>', html, re.S)
+        items = follow_ups(note)
+        assert (box is not None) == bool(items), note.docname
+        if box:
+            got = [text_of(li) for li in re.findall(r"<li><p>(.*?)</p></li>", box.group(1), re.S)]
+            assert got == [re.sub(r"\s+", "", f.text) for f in items]
+
+
+def test_symbol_index_lists_every_symbol_with_its_notes(built_site, site):
+    html = html_of(built_site[0], naming.SYMBOLS)
+    items = {
+        text_of(code): sorted(re.findall(r'href="([^"]+)\.html"', rest))
+        for code, rest in re.findall(r"<li><p>(<code.*?</code>)(.*?)</li>", html, re.S)
+    }
+    expected = {
+        re.sub(r"\s+", "", symbol.name): sorted(d.removeprefix("notes/") for d in docs)
+        for symbol, docs in symbol_index(site).items()
+    }
+    assert items == expected
+
+
+def test_tag_badges_link_to_tag_pages(built_site, site):
+    proj, _ = built_site
+    for note in site.notes:
+        html = html_of(proj, note.docname)
+        for tag in tags_of_note(note, site.taxonomy):
+            assert f'href="../../tags/{tag.slug}.html#{naming.tag_label(tag.slug)}"' in html, (note.docname, tag)
+            assert note.docname.rsplit("/", 1)[1] in html_of(proj, naming.tag_docname(tag.slug))
+
+
+def _prev_next(html: str) -> dict[str, str]:
+    return dict(re.findall(r'class="(left-prev|right-next)"\s+href="([^"]+)"', html))
+
+
+def test_previous_and_next_stay_within_the_subsystem(built_site, site):
+    proj, _ = built_site
+    for sub in site.taxonomy.subsystems:
+        notes = site.in_subsystem(sub.slug)
+        for index, note in enumerate(notes):
+            links = _prev_next(html_of(proj, note.docname))
+            expected_prev = f"../../subsystem/{sub.slug}.html" if index == 0 else f"{notes[index - 1].docname.rsplit('/', 1)[1]}.html"
+            assert links.get("left-prev") == expected_prev, note.docname
+            expected_next = f"{notes[index + 1].docname.rsplit('/', 1)[1]}.html" if index + 1 < len(notes) else None
+            assert links.get("right-next") == expected_next, note.docname
+
+
+def test_pages_next_to_the_notes_do_not_link_into_them(built_site, site):
+    proj, _ = built_site
+    assert "left-prev" not in _prev_next(html_of(proj, naming.READING_INDEX))
+    assert _prev_next(html_of(proj, "notes/subsystem/ci")) == {
+        "left-prev": "../../index.html",
+        "right-next": f"../vllm-project/vllm/{site.in_subsystem('ci')[0].docname.rsplit('/', 1)[1]}.html",
+    }
+    assert _prev_next(html_of(proj, "notes/subsystem/platform"))["left-prev"] == "ci.html"
+
+
+def test_breadcrumbs_lead_to_the_subsystem(built_site):
+    html = html_of(built_site[0], "notes/vllm-project/vllm/pr-52822")
+    crumbs = re.search(r'<ul class="bd-breadcrumbs">(.*?)</ul>', html, re.S).group(1)
+    assert 'href="../../subsystem/ci.html"' in crumbs and "CI 与构建" in crumbs
+
+
+def test_feed_lists_notes_newest_digest_first(built_site, site):
+    proj, app = built_site
+    root = ET.parse(proj / "_build/html/feed.xml").getroot()
+    entries = root.findall(f"{ATOM}entry")
+    base = app.config.html_baseurl
+    by_seq = sorted(site.notes, key=lambda n: n.seq, reverse=True)
+    assert [e.find(f"{ATOM}link").get("href") for e in entries] == [f"{base}{n.docname}.html" for n in by_seq]
+    assert [e.find(f"{ATOM}title").text for e in entries] == [plain_text(n.title_pieces) for n in by_seq]
+    times = [e.find(f"{ATOM}updated").text for e in entries]
+    assert times == sorted(times, reverse=True)
+    assert f'href="{"../" * 3}feed.xml"' in html_of(proj, "notes/vllm-project/vllm/pr-52822")
+
+
+def test_sitemap_lists_every_page_once(built_site):
+    proj, app = built_site
+    root = ET.parse(proj / "_build/html/sitemap.xml").getroot()
+    locs = [e.text for e in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert locs == sorted(f"{app.config.html_baseurl}{d}.html" for d in app.env.all_docs)
+
+
+def test_open_graph_tags_and_404_page(built_site):
+    proj, app = built_site
+    html = html_of(proj, "notes/vllm-project/vllm/pr-52400")
+    url = f"{app.config.html_baseurl}notes/vllm-project/vllm/pr-52400.html"
+    assert f'<meta property="og:url" content="{url}" />' in html
+    assert '<meta property="og:description" content="值得快速浏览而不是精读：它演示了从“上游' in html
+    notfound = (proj / "_build/html/404.html").read_text(encoding="utf-8")
+    assert "页面不存在" in notfound and f'href="{app.config.notfound_urls_prefix}index.html"' in notfound
+
+
+def _build(proj: Path, read: list[str] | None = None) -> SphinxTestApp:
+    app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build", freshenv=read is None)
+    if read is not None:
+        app.connect("source-read", lambda app, docname, source: read.append(docname))
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert app.warning.getvalue() == ""
+    return app
+
+
+def test_editing_a_note_rereads_only_what_shows_its_text(tmp_path):
+    proj = make_project(tmp_path / "p")
+    assert convert(proj) == 0
+    _build(proj)
+    seed = next((proj / "seeds").glob("001_*.txt"))
+    seed.write_text(seed.read_text(encoding="utf-8").replace("简洁示例", "简明示例"), encoding="utf-8")
+    assert convert(proj) == 0
+    read: list[str] = []
+    _build(proj, read)
+    # The first sentence changed: the note is re-read, the reading lists that
+    # show that sentence are only written again.
+    assert read == ["notes/vllm-project/vllm/pr-52326"]
+    for page in (naming.verdict_docname("optional"), naming.audience_docname("ci-maintainers")):
+        assert "简明示例" in html_of(proj, page)
+    # A follow-up sentence changed: the note and the watch list.
+    seed.write_text(seed.read_text(encoding="utf-8").replace("同步重平衡", "重新平衡"), encoding="utf-8")
+    assert convert(proj) == 0
+    read = []
+    _build(proj, read)
+    assert sorted(read) == sorted(["notes/vllm-project/vllm/pr-52326", naming.WATCHLIST])
+
+
+def test_adding_a_digest_rereads_no_other_note(tmp_path):
+    proj = make_project(tmp_path / "p")
+    assert convert(proj) == 0
+    _build(proj)
+    old_notes = {n.docname for n in load(proj).notes}
+    (proj / "seeds/002_new.txt").write_text(
+        "vllm-project/vllm\n\n新增一个 ROCm 开关 (#60001)\n\n值得精读。关注后续是否有 `VLLM_NEW_FLAG` 的默认值调整。\n",
+        encoding="utf-8",
+    )
+    assert convert(proj) == 0
+    read: list[str] = []
+    _build(proj, read)
+    assert "notes/vllm-project/vllm/pr-60001" in read
+    assert not set(read) & old_notes
+    assert "VLLM_NEW_FLAG" in html_of(proj, naming.SYMBOLS)
+
+
+def test_summary_nodes_survive_freezing(built_site):
+    _, app = built_site
+    doctree = app.env.get_doctree("notes/vllm-project/vllm/pr-52374")
+    found = summary_nodes(advice_paragraphs(doctree))
+    assert any(not isinstance(n, nodes.Text) for n in found)
+    thawed = [thaw(freeze(n)) for n in found]
+    assert [n.pformat() for n in thawed] == [n.pformat() for n in found]

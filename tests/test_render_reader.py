@@ -1,0 +1,86 @@
+"""Reader pages rendered from models in memory: snapshots and edge cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT
+from prnotes import naming
+from prnotes.cli import load
+from prnotes.model import build_site
+from prnotes.parse import parse_prs, parse_seed
+from prnotes.render import render_site
+from prnotes.render.landing import FIRST_READS_PER_SUBSYSTEM
+from prnotes.render.myst import escape
+from prnotes.render.readinglists import cjk_join
+from prnotes.summary import first_sentence
+from prnotes.taxonomy import load_taxonomy
+
+
+@pytest.fixture(scope="module")
+def pages():
+    return render_site(load(ROOT))
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "index.md",
+        f"{naming.WATCHLIST}.md",
+        f"{naming.SYMBOLS}.md",
+        f"{naming.verdict_docname('optional')}.md",
+        f"{naming.audience_docname('ci-maintainers')}.md",
+        f"{naming.tag_docname('deepseek')}.md",
+        "notes/vllm-project/vllm/pr-52400.md",
+    ],
+)
+def test_reader_page_snapshot(pages, page, file_regression):
+    file_regression.check(pages[page], extension=".md", basename=page.replace("/", "__").removesuffix(".md"))
+
+
+def test_reading_lists_hold_placeholders_not_advice_text(pages):
+    # A note's text lives on the note (and its follow-ups on the watch list);
+    # reading lists get the first sentence when Sphinx writes them.
+    notes = load(ROOT).notes
+    for path, text in pages.items():
+        if path.startswith(naming.READING_DIR) and not path.endswith("/index.md"):
+            listed = [n for n in notes if f"{{prnotes-summary}}`{n.docname}`" in text]
+            assert listed and text.count("{prnotes-summary}") == len(listed), path
+            for note in notes:
+                assert escape(first_sentence(note.pieces))[:24] not in text, (path, note.docname)
+
+
+def _site(body_lines: list[str]):
+    seed = "o/r\n\n" + "\n\n".join(body_lines) + "\n"
+    return build_site([parse_seed("seeds/000.txt", seed.encode())], parse_prs("seeds/prs.toml", b""),
+                      load_taxonomy(ROOT / "taxonomy.toml"))
+
+
+def test_first_reads_show_the_newest_notes_of_a_subsystem_and_count_the_rest():
+    count = FIRST_READS_PER_SUBSYSTEM + 2
+    entries = []
+    for number in range(1, count + 1):
+        entries += [f"[CI] 第 {number} 个改动 (#{number})", "值得精读。"]
+    landing = render_site(_site(entries))["index.md"]
+    cards = landing.split("## 先读这些", 1)[1].split("## 阅读清单", 1)[0]
+    shown = [n for n in range(1, count + 1) if f"notes/o/r/pr-{n}.md" in cards]
+    assert shown == list(range(3, count + 1))  # newest PR numbers first
+    assert "另有 2 篇精读" in cards
+
+
+def test_hostile_text_stays_escaped_on_reader_pages():
+    site = _site(["[CI] <b>x</b> (#1)", "值得精读。关注后续 <script>alert(1)</script> 与 `<img src=x>` 何时修复。"])
+    pages = render_site(site)
+    for path in (f"{naming.WATCHLIST}.md", f"{naming.SYMBOLS}.md", "notes/o/r/pr-1.md", "index.md"):
+        assert "<script>" not in pages[path] and "<b>" not in pages[path], path
+    assert "- 关注后续 \\<script\\>alert\\(1\\)\\<\\/script\\> 与 `<img src=x>` 何时修复" in pages[f"{naming.WATCHLIST}.md"]
+    assert "- `<img src=x>`：" in pages[f"{naming.SYMBOLS}.md"]
+
+
+@pytest.mark.parametrize(
+    ("parts", "expected"),
+    [(("写给", "CI 维护者"), "写给 CI 维护者"), (("写给", "量化开发者"), "写给量化开发者"),
+     (("Model Runner", "的全部笔记"), "Model Runner 的全部笔记"), (("平台/ROCm 负责人", "，"), "平台/ROCm 负责人，")],
+)
+def test_cjk_join(parts, expected):
+    assert cjk_join(*parts) == expected

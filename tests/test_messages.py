@@ -226,7 +226,7 @@ def test_check_and_summary_lines(tmp_path, capsys):
     proj = make_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。CI 门禁。\n\nB (#2)\n\n值得精读。CI。\n"})
     assert main_output(proj, capsys) == (
         0,
-        "build_notes: 2 notes, 5 pages: 5 written, 0 unchanged, 0 removed\n",
+        "build_notes: 2 notes, 10 pages: 10 written, 0 unchanged, 0 removed\n",
     )
     (proj / "seeds/a.txt").write_text("o/r\n\nA (#1)\n\n值得精读。CI 门禁，改了。\n", encoding="utf-8")
     assert run(proj, capsys, "--check") == (
@@ -235,6 +235,8 @@ def test_check_and_summary_lines(tmp_path, capsys):
             "out of date: index.md",
             "out of date: notes/o/r/pr-1.md",
             "out of date: notes/pr-index.md",
+            "out of date: notes/reading/close.md",
+            "out of date: notes/reading/index.md",
             "out of date: notes/subsystem/ci.md",
             "stale: notes/o/r/pr-2.md",
             "build_notes: notes/ is out of date; run `make notes`",

@@ -38,7 +38,7 @@ def render_book_root(subsystems: list[str]) -> str:
 def render_book(site: Site) -> dict[str, str]:
     """``{relative path: text}`` of every page of the book, sorted."""
     used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
-    pages = {f"{note.docname}.md": render_note(note, site) for note in site.notes}
+    pages = {f"{note.docname}.md": render_note(note, site, links=False) for note in site.notes}
     for slug in used:
         pages[f"{naming.subsystem_docname(slug)}.md"] = render_subsystem(
             site.taxonomy.subsystem(slug), site.in_subsystem(slug)

@@ -11,7 +11,7 @@ from .tags import note_tag_badges
 from .watchlist import render_followup_box
 
 
-def _meta_badges(note: Note, site: Site) -> str:
+def _meta_badges(note: Note, site: Site, links: bool) -> str:
     tax = site.taxonomy
     parts = []
     if note.verdict:
@@ -19,7 +19,7 @@ def _meta_badges(note: Note, site: Site) -> str:
         parts.append(badge(v.badge, v.title))
     sub = tax.subsystem(note.subsystem)
     parts.append(f"{{bdg-ref-info-line}}`{sub.title} <subsystem-{sub.slug}>`")
-    parts.extend(note_tag_badges(note, site))
+    parts.extend(note_tag_badges(note, site, links))
     return " ".join(parts)
 
 
@@ -80,15 +80,15 @@ def _related(note: Note, site: Site) -> list[str]:
     return out
 
 
-def render_note(note: Note, site: Site) -> str:
-    """MyST text of a note page."""
+def render_note(note: Note, site: Site, links: bool = True) -> str:
+    """MyST text of a note page; ``links=False`` for the PDF book, which has no tag pages."""
     lines = [
         marker(f"{note.path}:{note.line}"),
         "",
         f"({note.label})=",
         f"# {inline(note.title_pieces)}",
         "",
-        _meta_badges(note, site),
+        _meta_badges(note, site, links),
         "",
         *_fields(note, site),
         "",
@@ -96,7 +96,7 @@ def render_note(note: Note, site: Site) -> str:
         "",
         inline(note.pieces),
         "",
-        *render_followup_box(note),
+        *render_followup_box(note, links),
         "## 相关",
         *_related(note, site),
         "",

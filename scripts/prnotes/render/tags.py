@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import naming
 from ..model import Note, Site
 from ..tags import Tag, all_tags, tag_index, tags_of_note
-from .myst import doc_link, escape, marker
+from .myst import badge, doc_link, escape, marker
 from .subsystem import note_item, verdict_counts
 
 INTRO = (
@@ -19,8 +19,10 @@ def tag_badge(tag: Tag) -> str:
     return f"{{bdg-ref-secondary-line}}`{tag.title} <{naming.tag_label(tag.slug)}>`"
 
 
-def note_tag_badges(note: Note, site: Site) -> list[str]:
-    return [tag_badge(t) for t in tags_of_note(note, site.taxonomy)]
+def note_tag_badges(note: Note, site: Site, links: bool = True) -> list[str]:
+    """Tag badges of a note; without ``links`` (the PDF book has no tag pages), plain ones."""
+    tags = tags_of_note(note, site.taxonomy)
+    return [tag_badge(t) if links else badge("secondary-line", t.title) for t in tags]
 
 
 def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> str:

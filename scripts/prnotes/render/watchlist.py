@@ -23,18 +23,23 @@ RULES = (
 )
 
 
-def render_followup_box(note: Note) -> list[str]:
-    """Lines of the 待跟进 admonition for a note page; empty if it has none."""
+def render_followup_box(note: Note, links: bool = True) -> list[str]:
+    """Lines of the 待跟进 admonition for a note page; empty if it has none.
+
+    Without ``links`` (the PDF book has no watch-list page) the box does not
+    point at the watch list.
+    """
     items = follow_ups(note)
     if not items:
         return []
+    see_also = [f"全站的待跟进事项见{doc_link('跟进清单', note.docname, naming.WATCHLIST)}。"] if links else []
     return [
         ":::{admonition} 待跟进",
         ":class: tip prnotes-followups",
         "",
         *(f"- {inline(item.pieces)}" for item in items),
         "",
-        f"全站的待跟进事项见{doc_link('跟进清单', note.docname, naming.WATCHLIST)}。",
+        *see_also,
         ":::",
         "",
     ]

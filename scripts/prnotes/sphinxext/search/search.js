@@ -41,85 +41,97 @@ const prnotesTokens = (text) => {
 };
 
 const PrnotesSearch = {
-  terms: [],  // the stemmed terms of the current query
-  _cache: null,
+  _lookups: new Map(),  // stemmed term -> Map(file index -> weight); per index
+  _index: null,
 
   stem: (term) => new Stemmer().stemWord(term.toLowerCase()),
 
   _has: (map, key) => Object.prototype.hasOwnProperty.call(map, key),
 
-  /** Is the (stemmed) term in the index, whole or, as searchtools.js allows, in part? */
-  known: (index, term) => {
-    if (PrnotesSearch._has(index.terms, term) || PrnotesSearch._has(index.titleterms, term)) return true;
-    if (term.length <= 2) return false;
-    const inKeys = (map) => Object.keys(map).some((key) => key.includes(term));
-    return inKeys(index.terms) || inKeys(index.titleterms);
+  /**
+   * Where a stemmed term occurs: file index -> the best weight of the term
+   * in that file (Scorer: title 15, part of a title word 7, body 5, part of a
+   * body word 2). Parts count only for terms longer than two characters and
+   * only when the term is not a whole word there, as in searchtools.js.
+   */
+  lookup: (term) => {
+    const index = Search._index;
+    if (PrnotesSearch._index !== index) {
+      PrnotesSearch._index = index;
+      PrnotesSearch._lookups = new Map();
+    }
+    if (PrnotesSearch._lookups.has(term)) return PrnotesSearch._lookups.get(term);
+    const best = new Map();
+    const note = (files, weight) =>
+      (typeof files === "number" ? [files] : files).forEach((f) =>
+        best.set(f, Math.max(best.get(f) || 0, weight)));
+    const sources = [
+      [index.titleterms, Scorer.title, Scorer.partialTitle],
+      [index.terms, Scorer.term, Scorer.partialTerm],
+    ];
+    for (const [map, whole, part] of sources) {
+      if (PrnotesSearch._has(map, term)) note(map[term], whole);
+      else if (term.length > 2)
+        for (const key of Object.keys(map)) if (key.includes(term)) note(map[key], part);
+    }
+    PrnotesSearch._lookups.set(term, best);
+    return best;
   },
 
   /**
-   * The query's terms. searchtools.js requires every term to match, so a
-   * bigram that spans two words of the query ("浅克隆的竞态" -> "的竞") and
-   * occurs nowhere would empty the results: terms the index does not know
-   * are left out, unless none is known.
+   * The query's terms. A bigram that spans two words of the query
+   * ("浅克隆的竞态" -> "的竞") usually occurs nowhere; such terms, unknown to
+   * the index, are left out, unless no term is known.
    */
   split: (query) => {
     const all = prnotesTokens(query.replace(PRNOTES_QUESTION_WORDS, " "));
-    const index = typeof Search !== "undefined" ? Search._index : null;
-    let kept = all;
-    if (index) {
-      kept = all.filter((t) => PrnotesSearch.known(index, PrnotesSearch.stem(t)));
-      if (!kept.length) kept = all;
-    }
-    PrnotesSearch.terms = kept.map(PrnotesSearch.stem);
-    PrnotesSearch._cache = null;
-    return kept;
+    if (typeof Search === "undefined" || !Search._index) return all;
+    const kept = all.filter((t) => PrnotesSearch.lookup(PrnotesSearch.stem(t)).size > 0);
+    return kept.length ? kept : all;
   },
 
   /**
-   * file index -> score. Each term adds, for each file that has it, the
-   * weight of where it is (Scorer: title 15, part of a title word 7, body 5,
-   * part of a body word 2) times its rarity, 1 + ln(files / files with it).
+   * Ranked full-text search, replacing searchtools.js's, which requires every
+   * term and scores a page by its single best term. Here a page's score is
+   * the sum over the query terms it has of weight x rarity, with rarity
+   * 1 + ln(pages / pages with the term), times the share of the query's
+   * rarity it covers. A page must cover at least half of it, so one wrong
+   * word does not empty the results and one common word does not list the
+   * whole site.
    */
-  _scores: () => {
+  performTermsSearch: (searchTerms, excludedTerms) => {
     const index = Search._index;
     const fileCount = index.docnames.length;
     const scores = new Map();
-    for (const term of new Set(PrnotesSearch.terms)) {
-      const best = new Map();  // file -> best weight of this term in it
-      const note = (files, weight) => {
-        if (files === undefined) return;
-        (typeof files === "number" ? [files] : files).forEach((f) =>
-          best.set(f, Math.max(best.get(f) || 0, weight)));
-      };
-      note(PrnotesSearch._has(index.titleterms, term) ? index.titleterms[term] : undefined, Scorer.title);
-      note(PrnotesSearch._has(index.terms, term) ? index.terms[term] : undefined, Scorer.term);
-      if (term.length > 2) {
-        for (const [map, weight] of [[index.titleterms, Scorer.partialTitle], [index.terms, Scorer.partialTerm]]) {
-          if (PrnotesSearch._has(map, term)) continue;
-          for (const key of Object.keys(map)) if (key.includes(term)) note(map[key], weight);
-        }
-      }
-      const idf = 1 + Math.log(fileCount / Math.max(best.size, 1));
-      best.forEach((weight, f) => scores.set(f, (scores.get(f) || 0) + weight * idf));
+    const covered = new Map();
+    let total = 0;
+    for (const term of searchTerms) {
+      const best = PrnotesSearch.lookup(term);
+      if (!best.size) continue;
+      const idf = 1 + Math.log(fileCount / best.size);
+      total += idf;
+      best.forEach((weight, f) => {
+        scores.set(f, (scores.get(f) || 0) + weight * idf);
+        covered.set(f, (covered.get(f) || 0) + idf);
+      });
     }
-    return scores;
-  },
-
-  /** Scorer.score hook: rank by the sum of the terms' weights, titles first. */
-  score: (result) => {
-    const [docname, , anchor, , score, , kind] = result;
-    if (kind !== "text" && kind !== "title") return score;
-    if (PrnotesSearch._cache === null) {
-      const index = Search._index;
-      PrnotesSearch._cache = {
-        scores: PrnotesSearch._scores(),
-        files: new Map(index.docnames.map((d, i) => [d, i])),
-      };
-    }
-    const { scores, files } = PrnotesSearch._cache;
-    const termScore = scores.get(files.get(docname)) || 0;
-    // A whole-title match (kind "title") keeps its own score on top.
-    return Math.round(10 * (termScore + (kind === "title" && !anchor ? score : 0))) / 10;
+    const excluded = new Set();
+    excludedTerms.forEach((term) => PrnotesSearch.lookup(term).forEach((_, f) => excluded.add(f)));
+    const results = [];
+    scores.forEach((score, f) => {
+      const share = covered.get(f) / total;
+      if (share < 0.5 || excluded.has(f)) return;
+      results.push([
+        index.docnames[f],
+        index.titles[f],
+        "",
+        null,
+        Math.round(10 * score * share) / 10,
+        index.filenames[f],
+        SearchResultKind.text,
+      ]);
+    });
+    return results;
   },
 
   /** What the reader typed, for highlighting: whole runs first, then terms. */
@@ -134,9 +146,8 @@ function splitQuery(query) {
   return PrnotesSearch.split(query);
 }
 
-if (typeof Scorer !== "undefined") Scorer.score = PrnotesSearch.score;
-
 if (typeof Search !== "undefined") {
+  Search.performTermsSearch = PrnotesSearch.performTermsSearch;
   const parseQuery = Search._parseQuery;
   Search._parseQuery = (query) => {
     const parsed = parseQuery(query);

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from importlib import resources
 
-import snowballstemmer
 from sphinx.search import SearchLanguage
 from sphinx.search._stopwords.en import ENGLISH_STOPWORDS
 
@@ -24,21 +23,19 @@ class SearchPrnotes(SearchLanguage):
 
     lang = LANG
     language_name = "Chinese (bigrams)"
-    # searchtools.js stems each query term with this snowball stemmer; stem()
-    # below is the same algorithm, so both sides agree on every term.
-    js_stemmer_rawcode = "english-stemmer.js"
+    # No stemming: Sphinx's JavaScript English stemmer and the Python
+    # snowballstemmer disagree on some words ("internal"), stemming mangles
+    # identifiers, and the search (search.js) matches a query term inside longer
+    # terms anyway ("race" finds "races"). The base class's js_stemmer_code
+    # is the identity, as stem() below is.
     js_splitter_code = resources.files(__package__).joinpath("search.js").read_text(encoding="utf-8")
     stopwords = ENGLISH_STOPWORDS
-
-    def __init__(self, options: dict[str, str]) -> None:
-        super().__init__(options)
-        self._stemmer = snowballstemmer.stemmer("english")
 
     def split(self, input: str) -> list[str]:
         return tokens(input)
 
     def stem(self, word: str) -> str:
-        return self._stemmer.stemWord(word.lower())
+        return word.lower()
 
     def word_filter(self, word: str) -> bool:
         return bool(word) and word not in self.stopwords

@@ -134,6 +134,38 @@ const PrnotesSearch = {
     return results;
   },
 
+  /**
+   * The result's snippet: the 240 characters of the page, title left out
+   * (the result shows it), around the place where the most of the reader's
+   * words occur together; longer words count for more.
+   */
+  makeSearchSummary: (htmlText, keywords, anchor) => {
+    const doc = new DOMParser().parseFromString(htmlText, "text/html");
+    const main = doc.querySelector('[role="main"]');
+    if (!main || anchor) return PrnotesSearch._makeSearchSummary(htmlText, keywords, anchor);
+    main.querySelectorAll(".headerlink, script, style, nav, h1").forEach((el) => el.remove());
+    const text = main.textContent.replace(/\s+/g, " ").trim();
+    const lower = text.toLowerCase();
+    const words = [...new Set([...PrnotesSearch.highlight, ...keywords])].filter((w) => w);
+    const width = 240;
+    let best = 0;
+    let bestScore = 0;
+    for (const word of words) {
+      for (let at = lower.indexOf(word), n = 0; at >= 0 && n < 50; at = lower.indexOf(word, at + 1), n++) {
+        const start = Math.max(at - 40, 0);
+        const window = lower.slice(start, start + width);
+        const score = words.reduce((sum, w) => sum + (window.includes(w) ? w.length : 0), 0);
+        if (score > bestScore || (score === bestScore && start < best)) [best, bestScore] = [start, score];
+      }
+    }
+    const summary = document.createElement("p");
+    summary.classList.add("context");
+    summary.textContent = (best > 0 ? "..." : "") + text.substr(best, width).trim() + (best + width < text.length ? "..." : "");
+    return summary;
+  },
+
+  highlight: [],  // the current query's highlight terms
+
   /** What the reader typed, for highlighting: whole runs first, then terms. */
   highlightTerms: (query, terms) => {
     const runs = query.replace(PRNOTES_QUESTION_WORDS, " ").normalize("NFKC").toLowerCase().match(PRNOTES_RUN) || [];
@@ -148,10 +180,13 @@ function splitQuery(query) {
 
 if (typeof Search !== "undefined") {
   Search.performTermsSearch = PrnotesSearch.performTermsSearch;
+  PrnotesSearch._makeSearchSummary = Search.makeSearchSummary;
+  Search.makeSearchSummary = PrnotesSearch.makeSearchSummary;
   const parseQuery = Search._parseQuery;
   Search._parseQuery = (query) => {
     const parsed = parseQuery(query);
     parsed[3] = PrnotesSearch.highlightTerms(query, parsed[3]);
+    PrnotesSearch.highlight = [...parsed[3]];
     if (typeof SPHINX_HIGHLIGHT_ENABLED !== "undefined" && SPHINX_HIGHLIGHT_ENABLED)
       localStorage.setItem("sphinx_highlight_terms", [...parsed[3]].join(" "));
     return parsed;

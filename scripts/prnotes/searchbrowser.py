@@ -62,9 +62,15 @@ def docname_of(href: str) -> str:
 class SearchPage:
     """A headless Chromium tab on a served site's search page."""
 
-    def __init__(self, page, base_url: str) -> None:
-        self.page = page
+    def __init__(self, browser, base_url: str) -> None:
+        self.browser = browser
         self.base_url = base_url
+        self.page = browser.new_page()
+
+    def fresh(self) -> None:
+        """Replace the tab by one in a new browser context: empty cache, as a first visit."""
+        old, self.page = self.page, self.browser.new_page()
+        old.context.close()
 
     def search(self, query: str) -> SearchResult:
         start = time.perf_counter()
@@ -86,7 +92,6 @@ def search_page(html_dir: Path) -> Iterator[SearchPage]:
     with serve(html_dir) as base_url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
-            page = browser.new_page()
-            yield SearchPage(page, base_url)
+            yield SearchPage(browser, base_url)
         finally:
             browser.close()

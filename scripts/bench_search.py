@@ -16,7 +16,8 @@ The comparison builds the real seeds with Sphinx's own Chinese search
 (``html_search_language = "zh"``, jieba) and with the site's, and runs the
 evaluation set (tests/search_eval.tsv) through the search page of each.
 
-With ``--write FILE`` the tables replace the ``## Search`` section of FILE.
+With ``--write FILE`` the tables go between the markers in the ``## Search``
+section of FILE (the section is appended when missing).
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ class SizeRow:
     index_gzip_bytes: int
     build_seconds: float
     search_build_seconds: float
+    load_first_seconds: float
     load_query_seconds: float
+    results: int
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,7 @@ class _SearchTimer:
 
 
 def build(proj: Path, lang: str | None = None) -> tuple[float, float]:
-    """Build HTML serially, in a fresh process; returns (total, search) seconds."""
+    """Build HTML with 2 processes, in a fresh Python; returns (total, search) seconds."""
     cmd = [sys.executable, __file__, "--build-one", str(proj)] + (["--lang", lang] if lang else [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     total, search = out.split()
@@ -136,6 +139,7 @@ def _build_here(proj: Path, **overrides) -> tuple[float, float]:
             proj / "_build/html",
             proj / "_build/doctrees",
             "html",
+            parallel=2,
             confoverrides=overrides,
             status=io.StringIO(),
             warning=io.StringIO(),
@@ -148,13 +152,18 @@ def _build_here(proj: Path, **overrides) -> tuple[float, float]:
     return total, timer.seconds
 
 
-def load_and_query_seconds(html: Path, runs: int) -> float:
-    times = []
+def load_and_query(html: Path, runs: int) -> tuple[float, float, int]:
+    """Medians over fresh tabs: (to the first result, to the last), result count."""
+    found = []
     with search_page(html) as tab:
         for _ in range(runs):
             tab.fresh()
-            times.append(tab.search(QUERY).seconds)
-    return statistics.median(times)
+            found.append(tab.search(QUERY))
+    return (
+        statistics.median(r.first_seconds for r in found),
+        statistics.median(r.seconds for r in found),
+        len(found[-1].docnames),
+    )
 
 
 def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
@@ -168,6 +177,7 @@ def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
     count = len(load(proj).notes)
     total, search = build(proj)
     index = (proj / "_build/html/searchindex.js").read_bytes()
+    first, last, results = load_and_query(proj / "_build/html", runs)
     return SizeRow(
         notes=count,
         plain_bytes=plain_text_bytes(proj),
@@ -175,7 +185,9 @@ def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
         index_gzip_bytes=len(gzip.compress(index, 9, mtime=0)),
         build_seconds=total,
         search_build_seconds=search,
-        load_query_seconds=load_and_query_seconds(proj / "_build/html", runs),
+        load_first_seconds=first,
+        load_query_seconds=last,
+        results=results,
     )
 
 
@@ -199,17 +211,22 @@ def kib(n: int) -> str:
 
 def size_table(rows: list[SizeRow], runs: int) -> str:
     lines = [
-        "| notes | plain text | index | index / text | index gzip | index per note | build | of which search | search page load + first query |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| notes | plain text | index | index / text | index gzip | index per note | build | of which search | load + query: first result | all results listed |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         lines.append(
             f"| {r.notes:,} | {kib(r.plain_bytes)} | {kib(r.index_bytes)} | {r.index_bytes / r.plain_bytes:.2f}× "
             f"| {kib(r.index_gzip_bytes)} | {r.index_bytes / r.notes:,.0f} B | {r.build_seconds:.1f} s "
-            f"| {r.search_build_seconds:.2f} s | {r.load_query_seconds * 1000:,.0f} ms |"
+            f"| {r.search_build_seconds:.2f} s | {r.load_first_seconds * 1000:,.0f} ms "
+            f"| {r.load_query_seconds * 1000:,.0f} ms ({r.results} results) |"
         )
     lines.append("")
-    lines.append(f"First query: `{QUERY}`; load + query time is the median of {runs} fresh tabs.")
+    lines.append(
+        f"Query: `{QUERY}`, opened as `search.html?q=...` in a fresh tab (empty cache); times from navigation start,"
+        f" median of {runs} tabs. The build runs with 2 processes; \"of which search\" is the time the builder"
+        " spends feeding pages to the indexer and writing `searchindex.js`."
+    )
     return "\n".join(lines)
 
 
@@ -226,14 +243,22 @@ def compare_table(rows: list[CompareRow], cases: int) -> str:
     return "\n".join(lines)
 
 
+BEGIN, END = "<!-- bench_search.py: begin -->", "<!-- bench_search.py: end -->"
+
+
 def write_section(path: Path, body: str) -> None:
+    """Put the tables between the markers of FILE's ``## Search`` section.
+
+    Text of the section outside the markers is kept; without a section, one
+    is appended.
+    """
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    section = f"## Search\n\n{body.strip()}\n"
-    pattern = re.compile(r"^## Search\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text).rstrip() + "\n"
+    block = f"{BEGIN}\n\n{body.strip()}\n\n{END}"
+    markers = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
+    if markers.search(text):
+        text = markers.sub(lambda _: block, text)
     else:
-        text = text.rstrip() + "\n\n" + section
+        text = text.rstrip() + f"\n\n## Search\n\n{block}\n"
     path.write_text(text, encoding="utf-8", newline="\n")
 
 
@@ -242,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[16, 1000, 5000])
     parser.add_argument("--runs", type=int, default=3, help="fresh tabs per size (default 3)")
     parser.add_argument("--no-compare", action="store_true", help="skip the comparison with Sphinx's zh search")
-    parser.add_argument("--write", type=Path, help="replace the '## Search' section of this Markdown file")
+    parser.add_argument("--write", type=Path, help="write the tables into the '## Search' section of this Markdown file")
     parser.add_argument("--build-one", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--lang", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -41,6 +41,7 @@ const prnotesTokens = (text) => {
 };
 
 const PrnotesSearch = {
+  MAX_RESULTS: 50,
   _lookups: new Map(),  // stemmed term -> Map(file index -> weight); per index
   _index: null,
 
@@ -97,7 +98,7 @@ const PrnotesSearch = {
    * 1 + ln(pages / pages with the term), times the share of the query's
    * rarity it covers. A page must cover at least half of it, so one wrong
    * word does not empty the results and one common word does not list the
-   * whole site.
+   * whole site. At most MAX_RESULTS pages, the best, are listed.
    */
   performTermsSearch: (searchTerms, excludedTerms) => {
     const index = Search._index;
@@ -131,7 +132,11 @@ const PrnotesSearch = {
         SearchResultKind.text,
       ]);
     });
-    return results;
+    // Only the best ones: searchtools.js lists one result per 5 ms and
+    // fetches each page for its snippet, so a common word on a large site
+    // would keep the browser busy for minutes.
+    results.sort((a, b) => b[4] - a[4] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    return results.slice(0, PrnotesSearch.MAX_RESULTS);
   },
 
   /**

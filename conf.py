@@ -37,6 +37,10 @@ docutils_settings = {"raw_enabled": False, "file_insertion_enabled": False}
 # Smart quotes would rewrite the advice text ("" -> “”, -- -> –).
 smartquotes = False
 
+# Chinese by CJK bigrams on both the index and the query side, with code
+# identifiers and PR numbers: scripts/prnotes/sphinxext/search/.
+html_search_language = "zh_prnotes"
+
 html_theme = "pydata_sphinx_theme"
 html_title = "PR 精读笔记"
 html_show_sourcelink = False

@@ -1,10 +1,11 @@
-"""Sphinx side of prnotes: PR roles, sidebar, reading-list summaries, previous/next links, feed, sitemap, meta tags."""
+"""Sphinx side of prnotes: PR roles, sidebar, reading-list summaries, previous/next links,
+feed, sitemap, meta tags, print tweaks and the Chinese search."""
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import feed, latex_print, metatags, navigation, prevnext, prlinks, sitemap, summaries
+from . import feed, latex_print, metatags, navigation, prevnext, prlinks, search, sitemap, summaries
 
 
 def setup(app: Sphinx) -> dict:
@@ -16,4 +17,5 @@ def setup(app: Sphinx) -> dict:
     feed.setup(app)
     sitemap.setup(app)
     metatags.setup(app)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 3}
+    search.setup(app)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 4}

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Benchmark the site search at several sizes; compare it with Sphinx's own.
+
+    .venv/bin/python scripts/bench_search.py [--sizes 16 1000 5000] [--runs 3]
+        [--no-compare] [--write BENCHMARKS.md]
+
+For each size (16 is the real seeds; larger sizes are synthetic notes from
+scripts/gen_corpus.py) it converts and builds a copy of the project once and
+reports: the search index size, in total and per note, next to the notes'
+plain text (title, upstream title and advice, UTF-8); the build time spent
+in search indexing (feeding pages to the indexer, writing searchindex.js);
+and the time from opening ``search.html?q=...`` in headless Chromium to the
+last result on the page (median of ``--runs`` fresh tabs).
+
+The comparison builds the real seeds with Sphinx's own Chinese search
+(``html_search_language = "zh"``, jieba) and with the site's, and runs the
+evaluation set (tests/search_eval.tsv) through the search page of each.
+
+With ``--write FILE`` the tables go between the markers in the ``## Search``
+section of FILE (the section is appended when missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import io
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from prnotes.cli import load, main as convert_main  # noqa: E402
+from prnotes.searchbrowser import search_page  # noqa: E402
+from prnotes.searcheval import Ranked, load_cases, recall_at  # noqa: E402
+
+PROJECT_FILES = ("conf.py", "taxonomy.toml", "_static", "_templates")
+QUERY = "前缀缓存"
+
+
+@dataclass(frozen=True)
+class SizeRow:
+    notes: int
+    plain_bytes: int
+    index_bytes: int
+    index_gzip_bytes: int
+    build_seconds: float
+    search_build_seconds: float
+    load_first_seconds: float
+    load_query_seconds: float
+    results: int
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    name: str
+    recall1: float
+    recall3: float
+    index_bytes: int
+    missed: tuple[str, ...]
+
+
+def make_project(dest: Path, seeds: Path) -> Path:
+    dest.mkdir(parents=True)
+    for name in PROJECT_FILES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name)
+        elif src.exists():
+            shutil.copy2(src, dest / name)
+    (dest / "scripts").symlink_to(ROOT / "scripts")
+    shutil.copytree(seeds, dest / "seeds")
+    assert convert_main(["--root", str(dest), "-q"]) == 0
+    return dest
+
+
+def plain_text_bytes(proj: Path) -> int:
+    site = load(proj)
+    return sum(len(f"{n.title}\n{n.upstream_title or ''}\n{n.body}".encode()) for n in site.notes)
+
+
+class _SearchTimer:
+    """Adds up the time the HTML builder spends on the search index."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    @contextlib.contextmanager
+    def installed(self):
+        from sphinx.builders.html import StandaloneHTMLBuilder
+
+        originals = {name: getattr(StandaloneHTMLBuilder, name) for name in ("index_page", "dump_search_index")}
+
+        def timed(fn):
+            def wrapper(*args, **kwargs):
+                start = time.perf_counter()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    self.seconds += time.perf_counter() - start
+
+            return wrapper
+
+        for name, fn in originals.items():
+            setattr(StandaloneHTMLBuilder, name, timed(fn))
+        try:
+            yield self
+        finally:
+            for name, fn in originals.items():
+                setattr(StandaloneHTMLBuilder, name, fn)
+
+
+def build(proj: Path, lang: str | None = None) -> tuple[float, float]:
+    """Build HTML with 2 processes, in a fresh Python; returns (total, search) seconds."""
+    cmd = [sys.executable, __file__, "--build-one", str(proj)] + (["--lang", lang] if lang else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    total, search = out.split()
+    return float(total), float(search)
+
+
+def _build_here(proj: Path, **overrides) -> tuple[float, float]:
+    from sphinx.application import Sphinx
+
+    timer = _SearchTimer()
+    start = time.perf_counter()
+    with timer.installed():
+        app = Sphinx(
+            proj,
+            proj,
+            proj / "_build/html",
+            proj / "_build/doctrees",
+            "html",
+            parallel=2,
+            confoverrides=overrides,
+            status=io.StringIO(),
+            warning=io.StringIO(),
+            freshenv=True,
+        )
+        app.build()
+    total = time.perf_counter() - start
+    if app.statuscode or app._warncount:
+        raise SystemExit(f"build of {proj} failed or warned:\n{app._warning.getvalue()}")
+    return total, timer.seconds
+
+
+def load_and_query(html: Path, runs: int) -> tuple[float, float, int]:
+    """Medians over fresh tabs: (to the first result, to the last), result count."""
+    found = []
+    with search_page(html) as tab:
+        for _ in range(runs):
+            tab.fresh()
+            found.append(tab.search(QUERY))
+    return (
+        statistics.median(r.first_seconds for r in found),
+        statistics.median(r.seconds for r in found),
+        len(found[-1].docnames),
+    )
+
+
+def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
+    if notes == 16:
+        seeds = ROOT / "seeds"
+    else:
+        corpus = work / f"corpus-{notes}"
+        subprocess.run([sys.executable, str(ROOT / "scripts/gen_corpus.py"), "--notes", str(notes), "--out", str(corpus)], check=True)
+        seeds = corpus / "seeds"
+    proj = make_project(work / f"site-{notes}", seeds)
+    count = len(load(proj).notes)
+    total, search = build(proj)
+    index = (proj / "_build/html/searchindex.js").read_bytes()
+    first, last, results = load_and_query(proj / "_build/html", runs)
+    return SizeRow(
+        notes=count,
+        plain_bytes=plain_text_bytes(proj),
+        index_bytes=len(index),
+        index_gzip_bytes=len(gzip.compress(index, 9, mtime=0)),
+        build_seconds=total,
+        search_build_seconds=search,
+        load_first_seconds=first,
+        load_query_seconds=last,
+        results=results,
+    )
+
+
+def compare(work: Path) -> list[CompareRow]:
+    cases = load_cases(ROOT / "tests/search_eval.tsv")
+    rows = []
+    for name, lang in (("Sphinx zh (jieba)", "zh"), ("zh_prnotes (bigrams)", "zh_prnotes")):
+        proj = make_project(work / f"compare-{lang}", ROOT / "seeds")
+        build(proj, lang)
+        html = proj / "_build/html"
+        with search_page(html) as tab:
+            ranked = [Ranked(c, tab.search(c.query).docnames) for c in cases]
+        missed = tuple(r.case.query for r in ranked if not (r.rank and r.rank <= 3))
+        rows.append(CompareRow(name, recall_at(ranked, 1), recall_at(ranked, 3), (html / "searchindex.js").stat().st_size, missed))
+    return rows
+
+
+def kib(n: int) -> str:
+    return f"{n / 1024:,.1f} KiB"
+
+
+def size_table(rows: list[SizeRow], runs: int) -> str:
+    lines = [
+        "| notes | plain text | index | index / text | index gzip | index per note | build | of which search | load + query: first result | all results listed |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.notes:,} | {kib(r.plain_bytes)} | {kib(r.index_bytes)} | {r.index_bytes / r.plain_bytes:.2f}× "
+            f"| {kib(r.index_gzip_bytes)} | {r.index_bytes / r.notes:,.0f} B | {r.build_seconds:.1f} s "
+            f"| {r.search_build_seconds:.2f} s | {r.load_first_seconds * 1000:,.0f} ms "
+            f"| {r.load_query_seconds * 1000:,.0f} ms ({r.results} results) |"
+        )
+    lines.append("")
+    lines.append(
+        f"Query: `{QUERY}`, opened as `search.html?q=...` in a fresh tab (empty cache); times from navigation start,"
+        f" median of {runs} tabs. The build runs with 2 processes; \"of which search\" is the time the builder"
+        " spends feeding pages to the indexer and writing `searchindex.js`."
+    )
+    return "\n".join(lines)
+
+
+def compare_table(rows: list[CompareRow], cases: int) -> str:
+    lines = [
+        f"Evaluation set: {cases} queries (`tests/search_eval.tsv`), real seeds (16 notes), through the search page in headless Chromium.",
+        "",
+        "| search | recall@1 | recall@3 | index | missed (not in top 3) |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    for r in rows:
+        missed = "、".join(f"`{q}`" for q in r.missed) or "—"
+        lines.append(f"| {r.name} | {r.recall1:.3f} | {r.recall3:.3f} | {kib(r.index_bytes)} | {missed} |")
+    return "\n".join(lines)
+
+
+BEGIN, END = "<!-- bench_search.py: begin -->", "<!-- bench_search.py: end -->"
+
+
+def write_section(path: Path, body: str) -> None:
+    """Put the tables between the markers of FILE's ``## Search`` section.
+
+    Text of the section outside the markers is kept; without a section, one
+    is appended.
+    """
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    block = f"{BEGIN}\n\n{body.strip()}\n\n{END}"
+    markers = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
+    if markers.search(text):
+        text = markers.sub(lambda _: block, text)
+    else:
+        text = text.rstrip() + f"\n\n## Search\n\n{block}\n"
+    path.write_text(text, encoding="utf-8", newline="\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[16, 1000, 5000])
+    parser.add_argument("--runs", type=int, default=3, help="fresh tabs per size (default 3)")
+    parser.add_argument("--no-compare", action="store_true", help="skip the comparison with Sphinx's zh search")
+    parser.add_argument("--write", type=Path, help="write the tables into the '## Search' section of this Markdown file")
+    parser.add_argument("--build-one", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--lang", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.build_one:
+        # jieba (Sphinx's zh search) caches its dictionary in the temp dir.
+        tempfile.tempdir = str(args.build_one)
+        overrides = {"html_search_language": args.lang} if args.lang else {}
+        print(*_build_here(args.build_one, **overrides))
+        return 0
+
+    with tempfile.TemporaryDirectory(prefix="bench-search-") as tmp:
+        work = Path(tmp)
+        rows = []
+        for n in args.sizes:
+            rows.append(measure_size(work, n, args.runs))
+            print(f"measured {rows[-1].notes} notes", file=sys.stderr)
+        out = [size_table(rows, args.runs)]
+        if not args.no_compare:
+            cases = len(load_cases(ROOT / "tests/search_eval.tsv"))
+            out.append(compare_table(compare(work), cases))
+    report = "\n\n".join(out)
+    print(report)
+    if args.write:
+        write_section(args.write, report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""Search for the notes site: :mod:`.language` splits text and queries,
+:mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
+repeated lists out, :mod:`.indexfile` writes the index compactly."""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+from . import derived, indexfile, titles
+from .language import SearchPrnotes
+
+
+def setup(app: Sphinx) -> None:
+    app.add_search_language(SearchPrnotes)
+    app.connect("builder-inited", indexfile.use_utf8_index)
+    app.connect("doctree-resolved", titles.promote)
+    app.connect("doctree-resolved", derived.mark)

@@ -1,0 +1,46 @@
+"""Write searchindex.js as UTF-8 text instead of ``\\uXXXX`` escapes.
+
+Sphinx's writer escapes every non-ASCII character: six bytes for each CJK
+character of every term and title, where UTF-8 needs three. The HTML builder
+writes the file as UTF-8 already and every page declares UTF-8, so the
+browser reads the characters as they are.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
+
+from .language import LANG
+
+
+class Utf8JavaScriptIndex:
+    """``Search.setIndex({...})`` with the JSON in UTF-8, keys sorted."""
+
+    PREFIX = "Search.setIndex("
+    SUFFIX = ")"
+
+    def dumps(self, data: Any) -> str:
+        return self.PREFIX + json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + self.SUFFIX
+
+    def loads(self, s: str) -> Any:
+        if not s.startswith(self.PREFIX) or not s.endswith(self.SUFFIX):
+            raise ValueError("invalid data")
+        return json.loads(s[len(self.PREFIX) : -len(self.SUFFIX)])
+
+    def dump(self, data: Any, f) -> None:
+        f.write(self.dumps(data))
+
+    def load(self, f) -> Any:
+        return self.loads(f.read())
+
+
+def use_utf8_index(app: Sphinx) -> None:
+    """On ``builder-inited``: HTML builders with our search language write UTF-8."""
+    builder = app.builder
+    lang = app.config.html_search_language or app.config.language
+    if isinstance(builder, StandaloneHTMLBuilder) and builder.indexer_dumps_unicode and lang == LANG:
+        builder.indexer_format = Utf8JavaScriptIndex()

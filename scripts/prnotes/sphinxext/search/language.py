@@ -1,0 +1,41 @@
+"""The site's search language: bigram Chinese plus identifier-aware English.
+
+Registered as ``zh_prnotes`` (``html_search_language`` in ``conf.py``). The
+Python side splits indexed text with :func:`.tokens.tokens`; the JavaScript
+side (``search.js``, inserted into ``language_data.js``) splits queries the
+same way, ranks results and highlights what the reader typed.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from sphinx.search import SearchLanguage
+from sphinx.search._stopwords.en import ENGLISH_STOPWORDS
+
+from .tokens import tokens
+
+LANG = "zh_prnotes"
+
+
+class SearchPrnotes(SearchLanguage):
+    """Chinese by CJK bigrams; ASCII words whole and in parts; PR numbers."""
+
+    lang = LANG
+    language_name = "Chinese (bigrams)"
+    # No stemming: Sphinx's JavaScript English stemmer and the Python
+    # snowballstemmer disagree on some words ("internal"), stemming mangles
+    # identifiers, and the search (search.js) matches a query term inside longer
+    # terms anyway ("race" finds "races"). The base class's js_stemmer_code
+    # is the identity, as stem() below is.
+    js_splitter_code = resources.files(__package__).joinpath("search.js").read_text(encoding="utf-8")
+    stopwords = ENGLISH_STOPWORDS
+
+    def split(self, input: str) -> list[str]:
+        return tokens(input)
+
+    def stem(self, word: str) -> str:
+        return word.lower()
+
+    def word_filter(self, word: str) -> bool:
+        return bool(word) and word not in self.stopwords

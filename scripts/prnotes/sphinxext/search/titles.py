@@ -1,0 +1,51 @@
+"""Count a note's upstream English title and PR number as title terms.
+
+A note page shows the upstream title and the PR number in its field list
+(``render/note.py``), which Sphinx indexes as body text. Readers who type
+words of the upstream title or the number look for that note, so the words
+go into the index's title terms, where searchtools.js ranks them like words
+of the page title.
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.search import IndexBuilder
+
+from .language import SearchPrnotes
+
+# Field names as render/note.py writes them.
+TITLE_FIELDS = frozenset({"上游标题", "PR"})
+
+
+def title_field_text(doctree: nodes.document) -> list[str]:
+    """Texts of the note's title-like fields, in document order."""
+    out = []
+    for field in doctree.findall(nodes.field):
+        name, body = field.children[:2]
+        if name.astext().strip() in TITLE_FIELDS:
+            out.append(body.astext())
+    return out
+
+
+def promote(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Add the title-like fields' terms to the index's title terms for ``docname``.
+
+    Runs on ``doctree-resolved``, which the HTML builder emits just before it
+    feeds the same doctree to its indexer. ``IndexBuilder.feed`` leaves out of
+    the body terms any word already among the page's title terms, so each
+    word is stored once, as a title term.
+    """
+    indexer = getattr(app.builder, "indexer", None)
+    if not isinstance(indexer, IndexBuilder) or not isinstance(indexer.lang, SearchPrnotes):
+        return
+    lang = indexer.lang
+    # IndexBuilder has no public way to add title terms; _title_mapping is
+    # the stemmed-term -> docnames map that feed() fills from <title> nodes.
+    mapping = indexer._title_mapping
+    for text in title_field_text(doctree):
+        for word in lang.split(text):
+            stemmed = lang.stem(word).lower()
+            if lang.word_filter(stemmed):
+                mapping.setdefault(stemmed, set()).add(docname)

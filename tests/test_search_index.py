@@ -1,0 +1,61 @@
+"""The search index a build writes: terms, title terms, no jieba."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sphinx.testing.util import SphinxTestApp
+
+from conftest import convert, make_project
+
+SEEDS = {
+    "000.txt": "o/r\n\n默认固定种子，跨节点前缀缓存开箱即用\n\n值得精读。核心是 `resolve_none_hash_seed`，并且 prefix 一词只在正文。\n\n"
+    "禁用自动维护 (#456)\n\n值得精读，结合 #123 看。\n",
+    "prs.toml": '["o/r"]\n"默认固定种子，跨节点前缀缓存开箱即用" = { number = 123, upstream_title = "[Core] Make NONE_HASH deterministic" }\n',
+}
+
+
+def load_index(outdir: Path) -> dict:
+    text = (outdir / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(text.removeprefix("Search.setIndex(").removesuffix(")"))
+
+
+def docs_of(mapping: dict, term: str) -> set[int]:
+    value = mapping.get(term, [])
+    return {value} if isinstance(value, int) else set(value)
+
+
+def test_index_terms(tmp_path):
+    proj = make_project(tmp_path / "p", SEEDS)
+    assert convert(proj) == 0
+    app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build")
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert app.warning.getvalue() == ""
+    assert "jieba" not in app.status.getvalue().lower()
+    index = load_index(app.outdir)
+    note = index["docnames"].index("notes/o/r/pr-123")
+    titleterms, terms = index["titleterms"], index["terms"]
+    # Page title: bigrams.
+    for term in ("前缀", "缀缓", "缓存", "跨节"):
+        assert note in docs_of(titleterms, term), term
+    # Upstream title and PR number count as title terms, and only as those.
+    for term in ("none_hash", "none", "hash", "deterministic", "#123"):
+        assert note in docs_of(titleterms, term), term
+        assert note not in docs_of(terms, term), term
+    # Body: identifier whole and in parts, English words.
+    for term in ("resolve_none_hash_seed", "resolve", "seed", "prefix"):
+        assert note in docs_of(terms, term), term
+    assert note not in docs_of(titleterms, "prefix")
+    # Lists that repeat other notes' titles are not indexed: the 相关 section
+    # of #456 and the hub pages' lists name #123's title, but only #123 has it.
+    for term in ("跨节", "开箱"):
+        assert docs_of(terms, term) | docs_of(titleterms, term) == {note}, term
+    other = index["docnames"].index("notes/o/r/pr-456")
+    assert other in docs_of(terms, "#123")  # the advice text's own reference stays
+    # Written as UTF-8, not as \\uXXXX escapes.
+    raw = (app.outdir / "searchindex.js").read_text(encoding="utf-8")
+    assert "前缀" in raw and "\\u524d" not in raw

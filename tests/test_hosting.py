@@ -58,8 +58,11 @@ def test_pages_workflow():
     steps = flow["jobs"]["build"]["steps"]
     python = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
     assert python["with"]["python-version"] == project_python()
-    runs = [s["run"] for s in steps if "run" in s]
-    assert runs == ["make html"]
+    runs = [s for s in steps if "run" in s]
+    assert [s["run"] for s in runs] == ["make html"]
+    # conf.py reads the published address from PRNOTES_BASEURL.
+    assert "PRNOTES_BASEURL" in runs[0]["env"]
+    assert 'os.environ.get("PRNOTES_BASEURL")' in (ROOT / "conf.py").read_text(encoding="utf-8")
     assert "html" in make_targets()
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == "_build/html"

@@ -37,7 +37,12 @@ def render_subsystem(sub: Subsystem, notes: tuple[Note, ...]) -> str:
         escape(sub.intro),
         "",
         f"本页共 {len(notes)} 篇笔记（{verdict_counts(notes)}），按 PR 编号从新到旧排列；"
-        "没有 PR 编号的笔记排在最后，按标题排序。“上一篇/下一篇”也按这个顺序。",
+        "没有 PR 编号的笔记排在最后，按标题排序。",
+        "",
+        # The book has no previous/next links; only the site says so.
+        "```{only} html",
+        "笔记页底部的“上一篇/下一篇”也按这个顺序，只在本子系统内前后移动。",
+        "```",
         "",
         *(note_item(n, docname) for n in notes),
         "",

@@ -40,6 +40,13 @@ def test_unspaced_chinese_words_find_the_note_as_spaced_ones_do(page):
     assert note in page.search("权重 生命周期").docnames[:3]
 
 
+def test_a_note_outranks_hub_pages_that_match_as_well(page):
+    # "前缀缓存" is also in the title of the KV cache subsystem page.
+    docnames = page.search("前缀缓存").docnames
+    assert docnames[0] == "notes/vllm-project/vllm/pr-51875"
+    assert "notes/subsystem/kv-cache" in docnames
+
+
 def _samples(proj: Path) -> list[str]:
     """Seed text and upstream titles, plus random mixes of the tricky characters."""
     site = load(proj)

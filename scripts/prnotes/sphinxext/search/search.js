@@ -6,6 +6,9 @@
  * them in a browser).
  */
 
+// Note pages are notes/<owner>/<repo>/<pr-N or t-hash> (prnotes.naming).
+const PRNOTES_NOTE_DOCNAME = /^notes\/[^/]+\/[^/]+\/(pr|t)-[^/]+$/;
+const PRNOTES_HUB_WEIGHT = 0.6;
 const PRNOTES_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
 const PRNOTES_RUN = new RegExp(
   `[A-Za-z0-9_]+(?:[.\\-][A-Za-z0-9_]+)*|[${PRNOTES_CJK}]+`, "g");
@@ -122,12 +125,15 @@ const PrnotesSearch = {
     scores.forEach((score, f) => {
       const share = covered.get(f) / total;
       if (share < 0.5 || excluded.has(f)) return;
+      // Notes are the answers; hub pages (subsystems, lists, indexes) only
+      // point at them, so a note outranks a hub page that matches as well.
+      const weight = PRNOTES_NOTE_DOCNAME.test(index.docnames[f]) ? 1 : PRNOTES_HUB_WEIGHT;
       results.push([
         index.docnames[f],
         index.titles[f],
         "",
         null,
-        Math.round(10 * score * share) / 10,
+        Math.round(10 * score * share * weight) / 10,
         index.filenames[f],
         SearchResultKind.text,
       ]);

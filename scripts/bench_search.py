@@ -27,7 +27,6 @@ import contextlib
 import gzip
 import io
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -41,9 +40,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from prnotes.cli import load, main as convert_main  # noqa: E402
 from prnotes.searchbrowser import search_page  # noqa: E402
+from prnotes.sandbox import copy_project  # noqa: E402
 from prnotes.searcheval import Ranked, load_cases, recall_at  # noqa: E402
 
-PROJECT_FILES = ("conf.py", "taxonomy.toml", "_static", "_templates")
 QUERY = "前缀缓存"
 
 
@@ -70,15 +69,8 @@ class CompareRow:
 
 
 def make_project(dest: Path, seeds: Path) -> Path:
-    dest.mkdir(parents=True)
-    for name in PROJECT_FILES:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name)
-        elif src.exists():
-            shutil.copy2(src, dest / name)
-    (dest / "scripts").symlink_to(ROOT / "scripts")
-    shutil.copytree(seeds, dest / "seeds")
+    """A converted copy of the project with the given seeds folder."""
+    copy_project(dest, seeds)
     assert convert_main(["--root", str(dest), "-q"]) == 0
     return dest
 

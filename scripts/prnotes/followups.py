@@ -22,6 +22,7 @@ Each follow-up is one clause, without its enumerator and trailing separator.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -55,15 +56,24 @@ def is_follow_up(clause: Clause) -> bool:
     return bool(clause.lead) and bool(WATCH_LEAD_RE.search(clause.lead) or FOLLOW_UP_RE.search(clause.lead))
 
 
+def _may_hold_follow_up(text: str) -> bool:
+    # A clause and its lead-in are parts of the sentence: if no rule matches
+    # the whole sentence, none matches a part. Most sentences stop here.
+    return bool(FOLLOW_UP_RE.search(text) or WATCH_QUESTION_RE.search(text) or WATCH_LEAD_RE.search(text))
+
+
 def follow_ups_in(pieces: tuple[Inline, ...]) -> tuple[FollowUp, ...]:
     """Every follow-up clause of an advice text, in text order."""
     return tuple(
         FollowUp(clause.pieces)
         for sentence in sentences(pieces)
+        if _may_hold_follow_up(plain_text(sentence))
         for clause in clauses(sentence)
         if is_follow_up(clause)
     )
 
 
+@functools.lru_cache(maxsize=None)
 def follow_ups(note: Note) -> tuple[FollowUp, ...]:
+    """A note's follow-ups; cached, as the note page and the watch list both show them."""
     return follow_ups_in(note.pieces)

@@ -83,30 +83,36 @@ def _text_of(atoms: list[Atom]) -> str:
     return "".join(a if isinstance(a, str) else a.text for a in atoms)
 
 
+_SENTENCE_END_RE = re.compile("[" + "".join(sorted(SENTENCE_END)) + "][" + "".join(sorted(CLOSERS)) + "]*")
+
+
 def sentences(pieces: tuple[Inline, ...]) -> list[tuple[Inline, ...]]:
-    """The sentences of an advice text, in order, each with its end mark."""
+    """The sentences of an advice text, in order, each with its end mark.
+
+    Only plain text is cut: a sentence ends after an end mark and the closing
+    quotes or brackets right after it, or at a line break.
+    """
     out: list[tuple[Inline, ...]] = []
-    current: list[Atom] = []
-    atoms = _atoms(pieces)
+    current: list[Inline] = []
 
     def flush() -> None:
-        if _text_of(current).strip():
-            out.append(_pieces(current))
+        if plain_text(tuple(current)).strip():
+            out.append(tuple(current))
         current.clear()
 
-    i = 0
-    while i < len(atoms):
-        atom = atoms[i]
-        i += 1
-        if isinstance(atom, Break):
+    for piece in pieces:
+        if isinstance(piece, Break):
             flush()
-            continue
-        current.append(atom)
-        if isinstance(atom, str) and atom in SENTENCE_END:
-            while i < len(atoms) and isinstance(atoms[i], str) and atoms[i] in CLOSERS:
-                current.append(atoms[i])
-                i += 1
-            flush()
+        elif not isinstance(piece, Text):
+            current.append(piece)
+        else:
+            text, pos = piece.text, 0
+            for match in _SENTENCE_END_RE.finditer(text):
+                current.append(Text(text[pos : match.end()]))
+                pos = match.end()
+                flush()
+            if pos < len(text):
+                current.append(Text(text[pos:]))
     flush()
     return out
 

@@ -12,6 +12,8 @@ secondary subsystems in taxonomy order.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 
 from .model import Note, Site
@@ -25,6 +27,7 @@ class Tag:
     subsystem: str | None  # the subsystem this tag stands for, if any
 
 
+@functools.lru_cache(maxsize=8)
 def all_tags(taxonomy: Taxonomy) -> tuple[Tag, ...]:
     """Every tag a note can have, in display order."""
     subsystem_slugs = {s.slug for s in taxonomy.subsystems}
@@ -41,8 +44,10 @@ def secondary_subsystems(note: Note, taxonomy: Taxonomy) -> tuple[str, ...]:
     return tuple(s.slug for s in taxonomy.subsystems if s.slug in hit)
 
 
+@functools.lru_cache(maxsize=None)
 def tags_of_note(note: Note, taxonomy: Taxonomy) -> tuple[Tag, ...]:
-    """The note's tags, in display order (see the module docstring)."""
+    """The note's tags, in display order (see the module docstring); cached, as
+    the note page and the tag pages both need them."""
     slugs = set(note.tags) | set(secondary_subsystems(note, taxonomy))
     return tuple(t for t in all_tags(taxonomy) if t.slug in slugs and t.slug != note.subsystem)
 

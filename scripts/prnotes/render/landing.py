@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import naming
 from ..classify import VERDICT_BY_SLUG
 from ..model import Site
-from .myst import badge, doc_link, escape, inline, marker
+from .myst import badge, doc_link, escape, hidden_toctree, inline, marker
 from .readinglists import audience_heading, audiences_used, cjk_join, verdicts_used
 from .subsystem import verdict_counts
 
@@ -108,29 +108,8 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         f"- [PR 索引]({naming.PR_INDEX}.md)：站内每个 PR 编号，以及提到它的笔记。",
         "- {prnotes-feed}`订阅更新（Atom）`：新笔记按摘要到达的顺序出现，最新的在前。",
         "",
-        "```{toctree}",
-        ":hidden:",
-        ":caption: 子系统",
-        "",
-        *(naming.subsystem_docname(s) for s in subsystems),
-        "```",
-        "",
-        "```{toctree}",
-        ":hidden:",
-        ":caption: 阅读与跟进",
-        "",
-        naming.READING_INDEX,
-        naming.WATCHLIST,
-        "```",
-        "",
-        "```{toctree}",
-        ":hidden:",
-        ":caption: 索引",
-        "",
-        naming.SYMBOLS,
-        naming.TAGS_INDEX,
-        naming.PR_INDEX,
-        "```",
-        "",
+        *hidden_toctree((naming.subsystem_docname(s) for s in subsystems), "子系统"),
+        *hidden_toctree((naming.READING_INDEX, naming.WATCHLIST), "阅读与跟进"),
+        *hidden_toctree((naming.SYMBOLS, naming.TAGS_INDEX, naming.PR_INDEX), "索引"),
     ]
     return "\n".join(lines)

@@ -83,5 +83,18 @@ def marker(source: str) -> str:
     return f"{MARKER} from {source}; edit the source, not this page."
 
 
+def hidden_toctree(entries, caption: str = "") -> list[str]:
+    """Lines of a hidden toctree: it makes the page tree, the page shows its own list."""
+    return [
+        "```{toctree}",
+        ":hidden:",
+        *([f":caption: {caption}"] if caption else []),
+        "",
+        *entries,
+        "```",
+        "",
+    ]
+
+
 def badge(colour: str, text: str) -> str:
     return f"{{bdg-{colour}}}`{text}`"

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from .. import naming
 from ..classify import VERDICT_BY_SLUG, VERDICTS
 from ..model import Note, Site
-from .myst import badge, doc_link, escape, inline, marker
+from .myst import badge, doc_link, escape, hidden_toctree, inline, marker
 from .subsystem import verdict_counts
 
 SUMMARY_ROLE = "prnotes-summary"
@@ -134,13 +134,10 @@ def render_reading_index(site: Site) -> str:
             lines.append(f"- {link}（{count} 篇）")
     lines += [
         "",
-        "```{toctree}",
-        ":hidden:",
-        "",
-        *(naming.verdict_docname(s).rsplit("/", 1)[1] for s in verdicts_used(site)),
-        *(naming.audience_docname(s).rsplit("/", 1)[1] for s in audiences),
-        "```",
-        "",
+        *hidden_toctree(
+            [naming.verdict_docname(s).rsplit("/", 1)[1] for s in verdicts_used(site)]
+            + [naming.audience_docname(s).rsplit("/", 1)[1] for s in audiences]
+        ),
     ]
     return "\n".join(lines)
 

@@ -6,7 +6,7 @@ from .. import naming
 from ..classify import VERDICT_BY_SLUG, VERDICTS
 from ..model import Note, Site
 from ..taxonomy import Subsystem
-from .myst import badge, doc_link, escape, inline, marker, relative
+from .myst import badge, doc_link, escape, hidden_toctree, inline, marker, relative
 
 
 def note_item(note: Note, from_doc: str) -> str:
@@ -46,13 +46,7 @@ def render_subsystem(sub: Subsystem, notes: tuple[Note, ...]) -> str:
         "",
         *(note_item(n, docname) for n in notes),
         "",
-        "```{toctree}",
-        ":hidden:",
-        ":maxdepth: 1",
-        "",
-        *(relative(docname, n.docname) for n in notes),
-        "```",
-        "",
+        *hidden_toctree(relative(docname, n.docname) for n in notes),
     ]
     return "\n".join(lines)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import naming
 from ..model import Note, Site
 from ..tags import Tag, all_tags, tag_index, tags_of_note
-from .myst import badge, doc_link, escape, marker
+from .myst import badge, doc_link, escape, hidden_toctree, marker
 from .subsystem import note_item, verdict_counts
 
 INTRO = (
@@ -53,15 +53,7 @@ def render_tags(site: Site) -> dict[str, str]:
         lines.append(f"- {tag_badge(tag)}（{len(index[tag.slug])} 篇）")
     if not tags:
         lines.append("目前没有笔记带标签。")
-    lines += [
-        "",
-        "```{toctree}",
-        ":hidden:",
-        "",
-        *(naming.tag_docname(t.slug).rsplit("/", 1)[1] for t in tags),
-        "```",
-        "",
-    ]
+    lines += ["", *hidden_toctree(naming.tag_docname(t.slug).rsplit("/", 1)[1] for t in tags)]
     pages = {f"{docname}.md": "\n".join(lines)}
     for tag in tags:
         pages[f"{naming.tag_docname(tag.slug)}.md"] = render_tag_page(site, tag, index[tag.slug])

@@ -2,9 +2,10 @@
 # Both set up everything first: the .venv from requirements.txt, and (for the
 # tests and the PDF) the Debian packages, through scripts/bootstrap.sh.
 
-VENV   := .venv
+VENV   ?= .venv
 PY     := $(VENV)/bin/python
-SPHINX := $(PY) -m sphinx -W --keep-going -j auto
+SPHINXOPTS ?= -q
+SPHINX := $(PY) -m sphinx -W --keep-going -j auto $(SPHINXOPTS)
 BUILD  := _build
 PORT   ?= 8000
 
@@ -18,12 +19,21 @@ NOTES_FLAGS ?=
 
 notes: $(VENV)/.installed
 	$(PY) scripts/build_notes.py $(NOTES_FLAGS)
+	@mkdir -p $(BUILD) && touch $(NOTES_STAMP)
+
+# `make html` converts only when a seed, the taxonomy or the converter changed
+# since the last conversion: a no-op `make html` is then Sphinx's check alone.
+NOTES_STAMP  := $(BUILD)/.notes-converted
+NOTES_INPUTS := $(wildcard seeds/*) taxonomy.toml $(shell find scripts/prnotes -name '*.py' 2>/dev/null)
+$(NOTES_STAMP): $(NOTES_INPUTS) $(VENV)/.installed
+	$(PY) scripts/build_notes.py $(NOTES_FLAGS)
+	@mkdir -p $(BUILD) && touch $@
 
 check-notes: $(VENV)/.installed
 	$(PY) scripts/build_notes.py --check
 
-html: notes
-	$(SPHINX) -q -b html . $(BUILD)/html
+html: $(NOTES_STAMP)
+	$(SPHINX) -b html . $(BUILD)/html
 	@echo "site: $(BUILD)/html/index.html"
 
 apt-browser:

@@ -92,10 +92,15 @@ def reread(output: str) -> int:
     return int(match.group(1)) + int(match.group(2)) if match else -1
 
 
-def make_html(proj: Path, out: Path) -> str:
-    """What `make html` runs once the venv exists: convert, then build."""
-    subprocess.run([PYTHON, str(proj / "scripts/build_notes.py"), "-q"], check=True)
-    return sphinx(proj, out, "auto")
+def make_html(proj: Path) -> str:
+    """`make html` in the project copy, with this venv; returns Sphinx's status output."""
+    venv = Path(PYTHON).parent.parent
+    proc = subprocess.run(
+        ["make", "-C", str(proj), "html", f"VENV={venv}", "SPHINXOPTS="], capture_output=True, text=True, check=False
+    )
+    if proc.returncode:
+        raise SystemExit(f"make html failed in {proj}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    return proc.stdout
 
 
 def mtimes(proj: Path) -> dict[str, int]:
@@ -107,7 +112,7 @@ def tree_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and ".doctrees" not in p.parts)
 
 
-def bench_size(n: int, work: Path, repeat: int) -> Row:
+def bench_size(n: int, work: Path, repeat: int, baseline: bool = True) -> Row:
     corpus = generate(n)
     proj = copy_project(work / f"n{n}", corpus)
     entries = n
@@ -127,22 +132,24 @@ def bench_size(n: int, work: Path, repeat: int) -> Row:
     build_j1 = median_time(lambda: full("1"), repeat)
     build_jauto = median_time(lambda: full("auto"), repeat)
 
-    base = work / f"n{n}-baseline"
-    base.mkdir()
-    (base / "conf.py").write_text(BASELINE_CONF, encoding="utf-8")
-    shutil.copytree(proj / "notes", base / "notes")
-    shutil.copy2(proj / "index.md", base / "index.md")
-    baseline_j1 = median_time(lambda: full("1", base, strict=False), repeat)
+    baseline_j1 = float("nan")
+    if baseline:
+        base = work / f"n{n}-baseline"
+        base.mkdir()
+        (base / "conf.py").write_text(BASELINE_CONF, encoding="utf-8")
+        shutil.copytree(proj / "notes", base / "notes")
+        shutil.copy2(proj / "index.md", base / "index.md")
+        baseline_j1 = median_time(lambda: full("1", base, strict=False), repeat)
 
     out = proj / "_build" / "html"
     shutil.rmtree(proj / "_build", ignore_errors=True)
-    make_html(proj, out)
+    make_html(proj)
     out_bytes = tree_bytes(out)
     index_bytes = (out / "searchindex.js").stat().st_size
 
     before = mtimes(proj)
     start = time.perf_counter()
-    noop_out = make_html(proj, out)
+    noop_out = make_html(proj)
     noop = time.perf_counter() - start
     after = mtimes(proj)
     rewrote = sum(1 for k in before if after.get(k) != before[k])
@@ -153,7 +160,7 @@ def bench_size(n: int, work: Path, repeat: int) -> Row:
     lines[4] += "（补充说明一句。）"
     first.write_text("\n".join(lines), encoding="utf-8")
     start = time.perf_counter()
-    edit_out = make_html(proj, out)
+    edit_out = make_html(proj)
     edit = time.perf_counter() - start
 
     # A new digest of 10 entries: the corpus for n + 10 has one more file.
@@ -163,7 +170,7 @@ def bench_size(n: int, work: Path, repeat: int) -> Row:
         (proj / "seeds" / name).write_text(bigger[name], encoding="utf-8")
     (proj / "seeds/prs.toml").write_text(bigger["prs.toml"], encoding="utf-8")
     start = time.perf_counter()
-    add_out = make_html(proj, out)
+    add_out = make_html(proj)
     add = time.perf_counter() - start
 
     return Row(
@@ -217,12 +224,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--large-repeat", type=int, default=1, help="runs per build figure above 1,000 notes")
     parser.add_argument("--write", type=Path, help="replace the Scale section of this Markdown file")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the bare Sphinx builds (slow at 5,000 notes)")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory(prefix="prnotes-bench-") as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
             runs = args.repeat if n <= 1000 else args.large_repeat
-            row = bench_size(n, Path(tmp), runs)
+            row = bench_size(n, Path(tmp), runs, baseline=not args.no_baseline)
             rows.append(row)
             print(table([row]).split("\n")[-1], flush=True)
     result = table(rows)

@@ -6,8 +6,9 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# What a copy needs besides its seeds; scripts/ is linked, not copied.
-PROJECT_FILES = ("conf.py", "taxonomy.toml", "_static", "_templates")
+# What a copy needs besides its seeds; scripts/ is linked, not copied. The
+# Makefile and requirements.txt let `make html VENV=...` run in the copy.
+PROJECT_FILES = ("conf.py", "taxonomy.toml", "_static", "_templates", "Makefile", "requirements.txt")
 
 
 def copy_project(dest: Path, seeds: Path | dict[str, str | bytes] | None = None) -> Path:

@@ -29,16 +29,26 @@ def project(tmp_path: Path) -> Path:
     return proj
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory, make_app_session=None):
-    """The real seeds built to HTML once per session: ``(project, app)``."""
+def sphinx_build(proj: Path, builder: str = "html", *, freshenv: bool = False, parallel: int = 0, listeners=()):
+    """Build ``proj`` into ``proj/_build`` with sphinx.testing; return the app.
+
+    ``listeners`` are ``(event, callback)`` pairs connected before the build.
+    """
     from sphinx.testing.util import SphinxTestApp
 
-    proj = make_project(tmp_path_factory.mktemp("site") / "proj")
-    assert convert(proj) == 0
-    app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build")
+    app = SphinxTestApp(builder, srcdir=proj, builddir=proj / "_build", freshenv=freshenv, parallel=parallel)
+    for event, callback in listeners:
+        app.connect(event, callback)
     try:
         app.build()
     finally:
         app.cleanup()
-    return proj, app
+    return app
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """The real seeds built to HTML once per session: ``(project, app)``."""
+    proj = make_project(tmp_path_factory.mktemp("site") / "proj")
+    assert convert(proj) == 0
+    return proj, sphinx_build(proj)

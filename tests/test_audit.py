@@ -6,9 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from sphinx.testing.util import SphinxTestApp
 
-from conftest import convert, make_project
+from conftest import convert, make_project, sphinx_build
 from prnotes.audit import Finding, audit, check_pdf_text, seed_entries
 from prnotes.audit_cli import main as audit_main
 
@@ -76,11 +75,7 @@ def test_note_in_zero_or_two_toctrees(tmp_path):
     # Take #1 out of its subsystem's toctree and list #2 in the landing page's too.
     edit(proj / "notes/subsystem/ci.md", "\n../o/r/pr-1\n", "\n")
     edit(proj / "index.md", ":caption: 索引\n\n", ":caption: 索引\n\nnotes/o/r/pr-2\n")
-    app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build")
-    try:
-        app.build()
-    finally:
-        app.cleanup()
+    sphinx_build(proj)
     assert [str(f) for f in audit(proj).findings] == [
         "seeds/a.txt:3: exactly one subsystem toctree (listed by: none) missing from HTML notes/o/r/pr-1.html",
         "seeds/a.txt:7: exactly one subsystem toctree (listed by: index, notes/subsystem/ci) "
@@ -173,11 +168,7 @@ def test_real_pdf(tmp_path):
 
     proj = make_project(tmp_path / "p", PDF_SEED)
     assert convert(proj) == 0
-    app = SphinxTestApp("latex", srcdir=proj, builddir=proj / "_build")
-    try:
-        app.build()
-    finally:
-        app.cleanup()
+    sphinx_build(proj, "latex")
     latex = proj / "_build/latex"
     subprocess.run(["make", "-C", str(latex), "LATEXMKOPTS=-silent"], check=True, capture_output=True)
     (pdf,) = latex.glob("*.pdf")

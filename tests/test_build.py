@@ -10,7 +10,7 @@ import pytest
 from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
-from conftest import convert, make_project
+from conftest import convert, make_project, sphinx_build
 from prnotes.cli import load
 from prnotes.refs import plain_text
 
@@ -36,12 +36,7 @@ HOSTILE_BODY = "\n".join(
 
 
 def build(proj: Path, builder: str = "html", freshenv: bool = True) -> SphinxTestApp:
-    app = SphinxTestApp(builder, srcdir=proj, builddir=proj / "_build", freshenv=freshenv)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return app
+    return sphinx_build(proj, builder, freshenv=freshenv)
 
 
 def advice_text(app: SphinxTestApp, docname: str) -> str:

@@ -7,20 +7,16 @@ from pathlib import Path
 
 from sphinx.testing.util import SphinxTestApp
 
-from conftest import convert, make_project
+from conftest import convert, make_project, sphinx_build
 
 NOTE = "notes/vllm-project/vllm/pr-52810"
 
 
 def build(proj: Path, parallel: int = 0, freshenv: bool = False) -> tuple[SphinxTestApp, list[str]]:
     """Build incrementally; return the app and the docnames Sphinx read."""
-    app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build", freshenv=freshenv, parallel=parallel)
     read: list[str] = []
-    app.connect("env-before-read-docs", lambda app, env, docnames: read.extend(docnames))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
+    listeners = [("env-before-read-docs", lambda app, env, docnames: read.extend(docnames))]
+    app = sphinx_build(proj, freshenv=freshenv, parallel=parallel, listeners=listeners)
     assert app.warning.getvalue() == ""
     return app, sorted(read)
 

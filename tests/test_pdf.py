@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, convert, make_project
+from conftest import ROOT, convert, make_project, sphinx_build
 from prnotes.cli import load
 from prnotes.classify import VERDICT_BY_SLUG
 from prnotes.pdf import TEX_NAME, missing_characters
@@ -270,15 +270,9 @@ def test_unknown_choice_names_the_valid_ones(tmp_path):
 
 def test_landing_page_cards_print_as_linked_titles(tmp_path):
     """The book does not use the landing page, but a plain LaTeX build does."""
-    from sphinx.testing.util import SphinxTestApp
-
     proj = make_project(tmp_path / "p")
     assert convert(proj) == 0
-    app = SphinxTestApp("latex", srcdir=proj, builddir=proj / "_build")
-    try:
-        app.build()
-    finally:
-        app.cleanup()
+    app = sphinx_build(proj, "latex")
     assert app.warning.getvalue() == ""
     tex = (proj / "_build/latex" / f"{TEX_NAME}.tex").read_text(encoding="utf-8")
     cards = tex.split(r"\begin{sphinxuseclass}{sd-card}")[1:]

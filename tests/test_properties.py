@@ -24,9 +24,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from sphinx.testing.util import SphinxTestApp
 
-from conftest import ROOT, convert, make_project
+from conftest import ROOT, convert, make_project, sphinx_build
 from prnotes import naming
 from prnotes.audit import audit, page_text, section_text, squash
 from prnotes.diagnostics import InputError
@@ -215,11 +214,7 @@ def check_built_project(files: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proj = make_project(Path(tmp) / "p", files)
         assert convert(proj) == 0
-        app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build")
-        try:
-            app.build()
-        finally:
-            app.cleanup()
+        app = sphinx_build(proj)
         assert app.warning.getvalue() == ""
         for name, text in files.items():
             for entry in parse_seed(f"seeds/{name}", text.encode()).entries:

@@ -12,7 +12,7 @@ import pytest
 from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
-from conftest import convert, make_project
+from conftest import convert, make_project, sphinx_build
 from prnotes import naming
 from prnotes.cli import load
 from prnotes.followups import follow_ups
@@ -180,13 +180,8 @@ def test_open_graph_tags_and_404_page(built_site):
 
 
 def _build(proj: Path, read: list[str] | None = None) -> SphinxTestApp:
-    app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build", freshenv=read is None)
-    if read is not None:
-        app.connect("source-read", lambda app, docname, source: read.append(docname))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
+    listeners = [] if read is None else [("source-read", lambda app, docname, source: read.append(docname))]
+    app = sphinx_build(proj, freshenv=read is None, listeners=listeners)
     assert app.warning.getvalue() == ""
     return app
 

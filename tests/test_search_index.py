@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sphinx.testing.util import SphinxTestApp
 
-from conftest import convert, make_project
+from conftest import convert, make_project, sphinx_build
 
 SEEDS = {
     "000.txt": "o/r\n\n默认固定种子，跨节点前缀缓存开箱即用\n\n值得精读。核心是 `resolve_none_hash_seed`，并且 prefix 一词只在正文。\n\n"
@@ -29,11 +28,7 @@ def docs_of(mapping: dict, term: str) -> set[int]:
 def test_index_terms(tmp_path):
     proj = make_project(tmp_path / "p", SEEDS)
     assert convert(proj) == 0
-    app = SphinxTestApp("html", srcdir=proj, builddir=proj / "_build")
-    try:
-        app.build()
-    finally:
-        app.cleanup()
+    app = sphinx_build(proj)
     assert app.warning.getvalue() == ""
     assert "jieba" not in app.status.getvalue().lower()
     index = load_index(app.outdir)

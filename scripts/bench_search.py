@@ -115,7 +115,8 @@ def build(proj: Path, lang: str | None = None) -> tuple[float, float]:
     """Build HTML with 2 processes, in a fresh Python; returns (total, search) seconds."""
     cmd = [sys.executable, __file__, "--build-one", str(proj)] + (["--lang", lang] if lang else [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    total, search = out.split()
+    # The last line: extensions may print to stdout while they load.
+    total, search = out.strip().splitlines()[-1].split()
     return float(total), float(search)
 
 

@@ -19,8 +19,11 @@ from sphinx.environment import BuildEnvironment
 from sphinx.roles import XRefRole
 
 from .. import naming
+from .docdata import DocData, rewrite_dependents
 
 REFTYPES = {"pr": "pull", "issue": "issues"}
+# docname -> the note docnames its PR references point at
+MENTIONS = DocData("prnotes_mentions")
 
 
 class PrRole(XRefRole):
@@ -74,42 +77,11 @@ def record_mentions(app: Sphinx, doctree: nodes.document) -> None:
             parsed = naming.parse_target(node["reftarget"])
             if parsed:
                 targets.add(naming.note_docname(*parsed, ""))
-    mentions = _mentions(env)
+    mentions = MENTIONS.of(env)
     if targets:
         mentions[env.docname] = targets
     else:
         mentions.pop(env.docname, None)
-
-
-def _mentions(env: BuildEnvironment) -> dict[str, set[str]]:
-    if not hasattr(env, "prnotes_mentions"):
-        env.prnotes_mentions = {}
-    return env.prnotes_mentions
-
-
-def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _mentions(env).pop(docname, None)
-
-
-def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
-    ours = _mentions(env)
-    for docname, targets in _mentions(other).items():
-        if docname in docnames:
-            ours[docname] = targets
-
-
-def note_changes(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
-    """Remember which notes appear or disappear in this build."""
-    app._prnotes_toggled = set(added) | set(removed)  # per build, not persisted
-    return []
-
-
-def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Documents whose PR links change target because a note came or went."""
-    toggled = getattr(app, "_prnotes_toggled", set())
-    if not toggled:
-        return []
-    return sorted(d for d, targets in _mentions(env).items() if targets & toggled and d in env.all_docs)
 
 
 def setup(app: Sphinx) -> None:
@@ -118,7 +90,6 @@ def setup(app: Sphinx) -> None:
         app.add_role(f"{name}-code", PrRole(reftype, code=True))
     app.connect("missing-reference", resolve)
     app.connect("doctree-read", record_mentions)
-    app.connect("env-purge-doc", purge)
-    app.connect("env-merge-info", merge)
-    app.connect("env-get-outdated", note_changes)
-    app.connect("env-updated", pages_to_rewrite)
+    MENTIONS.connect(app)
+    # A page's PR links change target when the note for that PR comes or goes.
+    rewrite_dependents(app, MENTIONS, include_changed=False)

@@ -15,12 +15,16 @@ import importlib
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
-from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .. import naming
 from ..summary import first_sentence_span
+from .docdata import DocData, rewrite_dependents
 from .metatags import quote_only
+
+# note docname -> its summary (frozen nodes); page docname -> notes it summarises
+SUMMARIES = DocData("prnotes_summaries")
+USERS = DocData("prnotes_summary_users")
 
 ROLE = "prnotes-summary"
 # The note section that holds the advice (see prnotes.render.note).
@@ -90,15 +94,9 @@ def summary_nodes(paragraphs: list[nodes.paragraph]) -> list[nodes.Node]:
     return out
 
 
-def _store(env: BuildEnvironment, name: str) -> dict:
-    if not hasattr(env, name):
-        setattr(env, name, {})
-    return getattr(env, name)
-
-
 def collect(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
-    summaries, users = _store(env, "prnotes_summaries"), _store(env, "prnotes_summary_users")
+    summaries, users = SUMMARIES.of(env), USERS.of(env)
     if naming.is_note_docname(env.docname):
         found = summary_nodes(advice_paragraphs(doctree))
         summaries[env.docname] = tuple(freeze(n) for n in found)
@@ -118,7 +116,7 @@ class FillSummaries(SphinxPostTransform):
     default_priority = 5
 
     def run(self, **kwargs) -> None:
-        summaries = getattr(self.env, "prnotes_summaries", {})
+        summaries = SUMMARIES.of(self.env)
         for node in list(self.document.findall(summary_placeholder)):
             wrapper = nodes.inline(classes=["prnotes-summary"])
             for frozen in summaries.get(node["target"], ()):
@@ -131,35 +129,10 @@ class FillSummaries(SphinxPostTransform):
 
 def meta_description(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """A note's summary as its ``<meta name="description">``."""
-    found = getattr(app.env, "prnotes_summaries", {}).get(pagename)
+    found = SUMMARIES.of(app.env).get(pagename)
     if found:
         text = quote_only("".join(thaw(n).astext() for n in found))  # metatags.py escapes it
         context["metatags"] = context.get("metatags", "") + f'\n<meta name="description" content="{text}">'
-
-
-def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _store(env, "prnotes_summaries").pop(docname, None)
-    _store(env, "prnotes_summary_users").pop(docname, None)
-
-
-def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
-    for name in ("prnotes_summaries", "prnotes_summary_users"):
-        ours = _store(env, name)
-        for docname, value in _store(other, name).items():
-            if docname in docnames:
-                ours[docname] = value
-
-
-def note_changes(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
-    app._prnotes_summary_sources = set(added) | set(changed) | set(removed)  # per build, not persisted
-    return []
-
-
-def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Pages that show the summary of a note read (or removed) in this build."""
-    changed = getattr(app, "_prnotes_summary_sources", set())
-    users = _store(env, "prnotes_summary_users")
-    return sorted(d for d, targets in users.items() if targets & changed and d in env.all_docs)
 
 
 def setup(app: Sphinx) -> None:
@@ -168,8 +141,8 @@ def setup(app: Sphinx) -> None:
     app.add_role(ROLE, summary_role)
     app.add_post_transform(FillSummaries)
     app.connect("doctree-read", collect)
-    app.connect("env-purge-doc", purge)
-    app.connect("env-merge-info", merge)
-    app.connect("env-get-outdated", note_changes)
-    app.connect("env-updated", pages_to_rewrite)
+    SUMMARIES.connect(app)
+    USERS.connect(app)
+    # A reading list shows its notes' summaries: write it again when one changes.
+    rewrite_dependents(app, USERS, include_changed=True)
     app.connect("html-page-context", meta_description)

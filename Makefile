@@ -1,40 +1,50 @@
 # PR 精读笔记. `make html` builds the site, `make test` runs every test.
-# Both set up everything first: the .venv from requirements.txt, and (for the
-# tests and the PDF) the Debian packages, through scripts/bootstrap.sh.
+# Both set up everything first: the .venv from the pinned dependency group
+# (requirements/site.txt, or requirements/test.txt for the tests) and, for the
+# tests and the PDF, the Debian packages, through scripts/bootstrap.sh.
+# `make help` lists the targets.
 
-VENV   ?= .venv
-PY     := $(VENV)/bin/python
-SPHINXOPTS ?= -q
-SPHINX := $(PY) -m sphinx -W --keep-going -j auto $(SPHINXOPTS)
-BUILD  := _build
-PORT   ?= 8000
-
-.PHONY: html notes check-notes test pdf serve bench clean apt-browser apt-pdf audit
-
-$(VENV)/.installed: requirements.txt scripts/bootstrap.sh
-	scripts/bootstrap.sh venv
-
+VENV        ?= .venv
+PY          := $(VENV)/bin/python
+PRNOTES     := $(VENV)/bin/prnotes
+SPHINXBUILD ?= $(VENV)/bin/sphinx-build
+SPHINXOPTS  ?= -q
+SOURCEDIR   := .
+BUILDDIR    ?= _build
+PORT        ?= 8000
 # `make test` sets --strict: a warning of the conversion is an error there.
 NOTES_FLAGS ?=
+# -W: a warning is a bug. -j auto: the extension is parallel-safe.
+STRICT      := -W --keep-going -j auto
 
-notes: $(VENV)/.installed
-	$(PY) scripts/build_notes.py $(NOTES_FLAGS)
-	@mkdir -p $(BUILD) && touch $(NOTES_STAMP)
+.PHONY: help html notes check-notes test pdf latexpdf serve bench audit clean apt-browser apt-pdf Makefile
 
-# `make html` converts only when a seed, the taxonomy or the converter changed
-# since the last conversion: a no-op `make html` is then Sphinx's check alone.
-NOTES_STAMP  := $(BUILD)/.notes-converted
-NOTES_INPUTS := $(wildcard seeds/*) taxonomy.toml $(shell find scripts/prnotes -name '*.py' 2>/dev/null)
-$(NOTES_STAMP): $(NOTES_INPUTS) $(VENV)/.installed
-	$(PY) scripts/build_notes.py $(NOTES_FLAGS)
-	@mkdir -p $(BUILD) && touch $@
+help:
+	@echo "make html         convert seeds/ into notes/ and build the site in $(BUILDDIR)/html"
+	@echo "make test         every test, then the strict site, the PDF book and the audit"
+	@echo "make notes        only the conversion: seeds/ -> notes/ and index.md"
+	@echo "make check-notes  exit 1 if notes/ is out of date"
+	@echo "make pdf          the PDF book (VERDICT=精读, SUBSYSTEM=ci); make latexpdf is the same"
+	@echo "make audit        exit 1 if the build lost or kept a note that seeds/ does not hold"
+	@echo "make serve        live preview on port $(PORT)"
+	@echo "make bench        the scale benchmark; rewrites BENCHMARKS.md"
+	@echo "make clean        remove $(BUILDDIR)/"
+	@echo "make <builder>    any other Sphinx builder, e.g. linkcheck, epub, text (sphinx-build -M)"
 
-check-notes: $(VENV)/.installed
-	$(PY) scripts/build_notes.py --check
+$(VENV)/.installed-%: requirements/%.txt pyproject.toml scripts/bootstrap.sh
+	scripts/bootstrap.sh venv $*
 
-html: $(NOTES_STAMP)
-	$(SPHINX) -b html . $(BUILD)/html
-	@echo "site: $(BUILD)/html/index.html"
+# The converter runs every time: it decides from the content of seeds/,
+# taxonomy.toml and its own code, and writes nothing when nothing changed.
+notes: $(VENV)/.installed-site
+	$(PRNOTES) notes $(NOTES_FLAGS)
+
+check-notes: $(VENV)/.installed-site
+	$(PRNOTES) notes --check
+
+html: notes
+	$(SPHINXBUILD) $(STRICT) -b html $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
+	@echo "site: $(BUILDDIR)/html/index.html"
 
 apt-browser:
 	scripts/bootstrap.sh apt browser
@@ -42,28 +52,37 @@ apt-browser:
 apt-pdf:
 	scripts/bootstrap.sh apt pdf
 
-test: $(VENV)/.installed apt-browser apt-pdf
+test: $(VENV)/.installed-test apt-browser apt-pdf
+	$(MAKE) notes NOTES_FLAGS=--strict
 	$(PY) -m pytest
-	$(MAKE) html NOTES_FLAGS=--strict
+	$(MAKE) html
 	$(MAKE) pdf
 	$(MAKE) audit
 
-# Every seed entry must be in the built HTML (and in the PDF, when one exists).
-audit: $(VENV)/.installed
-	$(PY) scripts/audit.py
+# Every seed entry must be in the built HTML (and in the PDF, when one exists),
+# and nothing else may be published as a note.
+audit: $(VENV)/.installed-site
+	$(PRNOTES) audit --build $(BUILDDIR)
 
 # The PDF book, or a part of it: make pdf [VERDICT=精读] [SUBSYSTEM=ci]
-pdf: $(VENV)/.installed apt-pdf
-	$(PY) scripts/build_pdf.py $(if $(VERDICT),--verdict '$(VERDICT)') $(if $(SUBSYSTEM),--subsystem '$(SUBSYSTEM)')
+pdf: notes apt-pdf
+	$(PRNOTES) pdf $(if $(VERDICT),--verdict '$(VERDICT)') $(if $(SUBSYSTEM),--subsystem '$(SUBSYSTEM)')
 
-serve: notes
+latexpdf: pdf
+
+serve: notes $(VENV)/.installed-serve
 	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \
 	  --re-ignore '(\.venv|\.git|_build|__pycache__|\.pytest_cache|\.hypothesis)/' \
-	  --pre-build "$(PY) scripts/build_notes.py -q" --port $(PORT) . $(BUILD)/html
+	  --pre-build "$(PRNOTES) notes -q" --port $(PORT) $(SOURCEDIR) $(BUILDDIR)/html
 
 # Scale benchmark: minutes, not seconds. Writes the Scale table of BENCHMARKS.md.
-bench: $(VENV)/.installed
-	$(PY) scripts/bench.py --write BENCHMARKS.md
+bench: $(VENV)/.installed-bench $(VENV)/.installed-test
+	$(PRNOTES) bench scale --write BENCHMARKS.md
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILDDIR)
+
+# Any other Sphinx builder (linkcheck, epub, text, ...), as sphinx-quickstart's
+# Makefile does it.
+%: notes
+	$(SPHINXBUILD) -M $@ $(SOURCEDIR) $(BUILDDIR) $(SPHINXOPTS)

@@ -1,11 +1,7 @@
 """Sphinx configuration of PR 精读笔记."""
 
 import os
-import sys
-from pathlib import Path
 from urllib.parse import urlsplit
-
-sys.path.insert(0, str(Path(__file__).parent / "scripts"))
 
 project = "PR 精读笔记"
 author = "PR 精读笔记"
@@ -67,10 +63,10 @@ html_theme_options = {
 
 # The PDF book: `make pdf` (scripts/build_pdf.py) builds a staged copy of the
 # notes whose root page lists the subsystems, one chapter each. xelatex with
-# ctex/xeCJK; the fonts, headings and badges are set in prnotes-book.sty.
+# ctex/xeCJK; the fonts, headings and badges are set in prnotes-book.sty,
+# which the extension ships with the LaTeX sources.
 latex_engine = "xelatex"
 latex_documents = [(root_doc, "prnotes.tex", project, "", "manual")]
-latex_additional_files = ["scripts/prnotes/sphinxext/prnotes-book.sty"]
 latex_use_xindy = False  # no general index: the book has none, and xindy is slow
 latex_show_urls = "no"
 latex_elements = {

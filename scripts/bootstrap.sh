@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Install what the project needs on a fresh machine.
 #
-#   scripts/bootstrap.sh venv              create .venv from requirements.txt
+#   scripts/bootstrap.sh venv GROUP        create .venv with a dependency group
+#                                          (site, test, bench, serve): its pins
+#                                          from requirements/GROUP.txt, then the
+#                                          prnotes package itself, editable
 #   scripts/bootstrap.sh apt browser|pdf   install the Debian packages for the
 #                                          browser tests or the PDF book
 #
@@ -10,13 +13,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_browser="chromium fonts-noto-cjk"
+APT_browser="chromium fonts-noto-cjk default-jre-headless"
 APT_pdf="texlive-xetex texlive-lang-cjk texlive-lang-chinese texlive-latex-extra \
 texlive-fonts-recommended latexmk fonts-noto-cjk fonts-freefont-otf poppler-utils"
 
 find_python() {
   # Sphinx's Chinese search needs Sphinx >= 9.1, which needs Python >= 3.12;
-  # requirements.txt is pinned on 3.12, so 3.12 comes first.
+  # requirements/ is pinned on 3.12, so 3.12 comes first.
   local candidates=("${PYTHON:-}")
   for minor in 12 13 14; do
     candidates+=("python3.$minor")
@@ -35,13 +38,18 @@ find_python() {
 }
 
 venv() {
-  local py
+  local group=$1 py
+  [[ -f requirements/$group.txt ]] || { echo "bootstrap: unknown dependency group '$group'" >&2; exit 2; }
   py=$(find_python)
   if [[ ! -x .venv/bin/python ]]; then
     "$py" -m venv .venv
   fi
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-  touch .venv/.installed
+  local pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
+  "${pip[@]}" -r "requirements/$group.txt"
+  # The package itself, editable: `prnotes` and `import prnotes` use this checkout.
+  "${pip[@]}" --no-deps -e .
+  # Every group's lock holds the site group's pins too.
+  touch ".venv/.installed-$group" .venv/.installed-site
 }
 
 apt() {
@@ -65,7 +73,7 @@ apt() {
 }
 
 case "${1:-}" in
-  venv) venv ;;
+  venv) venv "${2:?group: site, test, bench or serve}" ;;
   apt) apt "${2:?group: browser or pdf}" ;;
-  *) echo "usage: $0 venv | apt browser|pdf" >&2; exit 2 ;;
+  *) echo "usage: $0 venv site|test|bench|serve | apt browser|pdf" >&2; exit 2 ;;
 esac

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import convert, make_project
+from tests.support.sandbox import convert, copy_project
 
 SEEDS = {
     "000_a.txt": "o/r\n\nA CI (#1)\n\n值得精读。见 #2。\n\nB CI (#2)\n\n值得精读。\n\nC 平台\n\n值得快速浏览：ROCm。\n",
@@ -36,7 +36,7 @@ def contents(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def converted(tmp_path) -> Path:
-    proj = make_project(tmp_path / "p", SEEDS)
+    proj = copy_project(tmp_path / "p", SEEDS)
     assert convert(proj) == 0
     return proj
 
@@ -101,7 +101,7 @@ class Killed(BaseException):
 
 
 def reference(tmp_path: Path, seeds: dict[str, str]) -> dict[str, bytes]:
-    ref = make_project(tmp_path / "ref", seeds)
+    ref = copy_project(tmp_path / "ref", seeds)
     assert convert(ref) == 0
     return contents(ref)
 
@@ -149,7 +149,7 @@ def test_killed_run_is_repaired_by_the_next(converted, tmp_path, monkeypatch, wh
 
 
 def _pages(root: Path) -> dict[str, str]:
-    from prnotes.cli import load
+    from prnotes.project import load
     from prnotes.render import render_site
 
     return render_site(load(root))

@@ -7,9 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import convert, make_project, sphinx_build
+from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes.audit import Finding, audit, check_pdf_text, seed_entries
-from prnotes.audit_cli import main as audit_main
+from prnotes.cli import main as cli_main
+
+
+def audit_main(argv: list[str]) -> int:
+    return cli_main(["audit", *argv])
 
 PAGE = "notes/vllm-project/vllm/pr-51368.html"
 SEED = "seeds/000_50c46ef36472ac24.txt"
@@ -70,7 +74,7 @@ def test_missing_pr_number(tampered):
 
 def test_note_in_zero_or_two_toctrees(tmp_path):
     seed = "o/r\n\nA CI (#1)\n\n值得精读。\n\nB CI (#2)\n\n值得精读。\n\nC CI (#3)\n\n值得精读。\n"
-    proj = make_project(tmp_path / "p", {"a.txt": seed})
+    proj = copy_project(tmp_path / "p", {"a.txt": seed})
     assert convert(proj) == 0
     # Take #1 out of its subsystem's toctree and list #2 in the landing page's too.
     edit(proj / "notes/subsystem/ci.md", "\n../o/r/pr-1\n", "\n")
@@ -93,16 +97,16 @@ def test_command_names_losses_and_exits_1(tampered, capsys):
 
 
 def test_command_without_a_build(tmp_path, capsys):
-    proj = make_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。\n"})
+    proj = copy_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。\n"})
     assert audit_main(["--root", str(proj)]) == 1
-    assert capsys.readouterr().err == f"audit: no {proj / '_build/html/index.html'}; build the HTML first\n"
+    assert capsys.readouterr().err == f"prnotes audit: no {proj / '_build/html/index.html'}; build the HTML first\n"
 
 
 def test_command_with_bad_seeds(tmp_path, capsys):
-    proj = make_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n"})
+    proj = copy_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n"})
     assert audit_main(["--root", str(proj)]) == 1
     assert capsys.readouterr().err == (
-        "error: seeds/a.txt:3: title 'A (#1)' has no body\naudit: the seeds do not parse; nothing checked\n"
+        "error: seeds/a.txt:3: title 'A (#1)' has no body\nprnotes audit: 1 error(s); the seeds do not parse; nothing checked\n"
     )
 
 
@@ -119,7 +123,7 @@ PDF_SEED = {
 
 
 def pdf_entries(tmp_path):
-    return seed_entries(make_project(tmp_path / "p", PDF_SEED))
+    return seed_entries(copy_project(tmp_path / "p", PDF_SEED))
 
 
 # What pdftotext gives for a two-page book: a running header, page numbers in
@@ -166,7 +170,7 @@ def test_real_pdf(tmp_path):
 
     from prnotes.audit import pdf_pages
 
-    proj = make_project(tmp_path / "p", PDF_SEED)
+    proj = copy_project(tmp_path / "p", PDF_SEED)
     assert convert(proj) == 0
     sphinx_build(proj, "latex")
     latex = proj / "_build/latex"
@@ -183,4 +187,4 @@ def test_command_without_sphinx_environment(tampered, capsys):
     proj, build = tampered
     (build / "doctrees/environment.pickle").unlink()
     assert audit_main(["--root", str(proj), "--build", str(build)]) == 1
-    assert capsys.readouterr().err == f"audit: no environment.pickle under {build}; build the HTML first\n"
+    assert capsys.readouterr().err == f"prnotes audit: no environment.pickle under {build}; build the HTML first\n"

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import ROOT
+from tests.support.sandbox import ROOT
 from prnotes.model import build_site
 from prnotes.parse import parse_prs, parse_seed
 from prnotes.render import render_site

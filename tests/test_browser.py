@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from playwright import sync_api as playwright
 
-from conftest import ROOT
+from tests.support.sandbox import ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "_build" / "screenshots"

@@ -10,8 +10,8 @@ import pytest
 from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
-from conftest import convert, make_project, sphinx_build
-from prnotes.cli import load
+from tests.support.sandbox import convert, copy_project, sphinx_build
+from prnotes.project import load
 from prnotes.refs import plain_text
 
 HOSTILE_BODY = "\n".join(
@@ -99,7 +99,7 @@ def test_aliased_issue_does_not_go_to_vllm(built_site):
 
 
 def test_reference_to_a_note_on_the_site_is_internal_and_follows_new_notes(tmp_path):
-    proj = make_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读，结合 #2 与 `#3` 看。\n"})
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读，结合 #2 与 `#3` 看。\n"})
     assert convert(proj) == 0
     build(proj)
     page = proj / "_build/html/notes/o/r/pr-1.html"
@@ -118,7 +118,7 @@ def test_reference_to_a_note_on_the_site_is_internal_and_follows_new_notes(tmp_p
 
 def test_hostile_seed_is_literal_text(tmp_path):
     title = "<script>alert(1)</script> {eval-rst}`x` $y$ [a](b) *c*"
-    proj = make_project(tmp_path / "p", {"000.txt": f"o/r\n\n{title} (#1)\n\n{HOSTILE_BODY}\n"})
+    proj = copy_project(tmp_path / "p", {"000.txt": f"o/r\n\n{title} (#1)\n\n{HOSTILE_BODY}\n"})
     assert convert(proj) == 0
     app = build(proj)
     assert app.warning.getvalue() == ""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
-from prnotes.cli import load
+from tests.support.sandbox import ROOT
+from prnotes.project import load
 from prnotes.followups import follow_ups, follow_ups_in
 from prnotes.refs import Code, Ref, Text, segment
 from prnotes.sentences import Clause, clauses, sentences

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sphinx.testing.util import SphinxTestApp
 
-from conftest import convert, make_project, sphinx_build
+from tests.support.sandbox import convert, copy_project, sphinx_build
 
 NOTE = "notes/vllm-project/vllm/pr-52810"
 
@@ -29,7 +29,7 @@ def edit_body(proj: Path, old: str, new: str) -> None:
 
 
 def test_rereads_after_no_change_edit_and_new_digest(tmp_path):
-    proj = make_project(tmp_path / "p")
+    proj = copy_project(tmp_path / "p")
     assert convert(proj) == 0
     build(proj, freshenv=True)
 
@@ -59,8 +59,8 @@ def test_rereads_after_no_change_edit_and_new_digest(tmp_path):
 
 
 def test_parallel_build_matches_serial(tmp_path):
-    serial = make_project(tmp_path / "serial")
-    parallel = make_project(tmp_path / "parallel")
+    serial = copy_project(tmp_path / "serial")
+    parallel = copy_project(tmp_path / "parallel")
     for proj in (serial, parallel):
         assert convert(proj) == 0
     app1, _ = build(serial, freshenv=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, convert, make_project
+from tests.support.sandbox import ROOT, convert, copy_project
 from prnotes.diagnostics import InputError
 from prnotes.parse import parse_prs
 from prnotes.taxonomy import load_taxonomy
@@ -155,7 +155,7 @@ def run(proj: Path, capsys, *args: str) -> tuple[int, list[str]]:
 
 
 def test_failing_run_prints_every_problem_and_a_summary(tmp_path, capsys):
-    proj = make_project(
+    proj = copy_project(
         tmp_path / "p",
         {
             "a.txt": "o/r\n\nA (#1)\n\n值得精读。\n\nA\n\n值得精读。\n",
@@ -168,7 +168,7 @@ def test_failing_run_prints_every_problem_and_a_summary(tmp_path, capsys):
         1,
         [
             "error: seeds/c.txt:3: title 'C' has no body",
-            "build_notes: 1 error(s); nothing written",
+            "prnotes notes: 1 error(s); nothing written",
         ],
     )
     (proj / "seeds/c.txt").unlink()
@@ -177,14 +177,14 @@ def test_failing_run_prints_every_problem_and_a_summary(tmp_path, capsys):
         [
             "error: seeds/a.txt:3: title says #1 but 'o/r' in prs.toml (line 2) says #2",
             "error: seeds/a.txt:7: duplicate title 'A' in o/r (first at seeds/a.txt:3)",
-            "build_notes: 2 error(s); nothing written",
+            "prnotes notes: 2 error(s); nothing written",
         ],
     )
     assert not (proj / "notes").exists()
 
 
 def test_shared_page_is_an_error(tmp_path, capsys):
-    proj = make_project(
+    proj = copy_project(
         tmp_path / "p", {"a.txt": "o/a-b\n\nA (#1)\n\n值得精读。\n", "b.txt": "o/a_b\n\nB (#1)\n\n值得精读。\n"}
     )
     assert run(proj, capsys) == (
@@ -192,23 +192,23 @@ def test_shared_page_is_an_error(tmp_path, capsys):
         [
             "error: seeds/b.txt:3: o/a_b and o/a-b would share the page notes/o/a-b/pr-1.md "
             "(first used by seeds/a.txt:3)",
-            "build_notes: 1 error(s); nothing written",
+            "prnotes notes: 1 error(s); nothing written",
         ],
     )
 
 
 def test_unreadable_seed(tmp_path, capsys):
-    proj = make_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。\n"})
+    proj = copy_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。\n"})
     (proj / "seeds/b.txt").mkdir()
     assert run(proj, capsys) == (
         1,
-        ["error: seeds/b.txt:1: cannot read the file: Is a directory", "build_notes: 1 error(s); nothing written"],
+        ["error: seeds/b.txt:1: cannot read the file: Is a directory", "prnotes notes: 1 error(s); nothing written"],
     )
 
 
 def test_warnings_and_strict(tmp_path, capsys):
     seeds = {"a.txt": "o/r\n\n无关\n\n一段话。\n", "prs.toml": '["o/r"]\n"别的" = { number = 3 }\n'}
-    proj = make_project(tmp_path / "p", seeds)
+    proj = copy_project(tmp_path / "p", seeds)
     warnings = [
         "seeds/a.txt:3: no subsystem rule matches '无关'; filed under 'other'",
         "seeds/a.txt:5: no reading verdict found in the advice of '无关'",
@@ -216,17 +216,17 @@ def test_warnings_and_strict(tmp_path, capsys):
     ]
     assert run(proj, capsys, "--strict") == (
         1,
-        [f"error: {w}" for w in warnings] + ["build_notes: 3 warning(s) under --strict; nothing written"],
+        [f"error: {w}" for w in warnings] + ["prnotes notes: 3 warning(s) under --strict; nothing written"],
     )
     assert not (proj / "notes").exists()
     assert run(proj, capsys) == (0, [f"warning: {w}" for w in warnings])
 
 
 def test_check_and_summary_lines(tmp_path, capsys):
-    proj = make_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。CI 门禁。\n\nB (#2)\n\n值得精读。CI。\n"})
+    proj = copy_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。CI 门禁。\n\nB (#2)\n\n值得精读。CI。\n"})
     assert main_output(proj, capsys) == (
         0,
-        "build_notes: 2 notes, 10 pages: 10 written, 0 unchanged, 0 removed\n",
+        "prnotes notes: 2 notes, 10 pages: 10 written, 0 unchanged, 0 removed\n",
     )
     (proj / "seeds/a.txt").write_text("o/r\n\nA (#1)\n\n值得精读。CI 门禁，改了。\n", encoding="utf-8")
     assert run(proj, capsys, "--check") == (
@@ -239,7 +239,7 @@ def test_check_and_summary_lines(tmp_path, capsys):
             "out of date: notes/reading/index.md",
             "out of date: notes/subsystem/ci.md",
             "stale: notes/o/r/pr-2.md",
-            "build_notes: notes/ is out of date; run `make notes`",
+            "prnotes notes: notes/ is out of date; run `make notes`",
         ],
     )
 
@@ -247,7 +247,7 @@ def test_check_and_summary_lines(tmp_path, capsys):
 def main_output(proj: Path, capsys) -> tuple[int, str]:
     from prnotes.cli import main
 
-    code = main(["--root", str(proj)])
+    code = main(["notes", "--root", str(proj)])
     return code, capsys.readouterr().out
 
 
@@ -259,12 +259,12 @@ def main_output(proj: Path, capsys) -> tuple[int, str]:
 def test_seed_file_name_with_a_control_character(tmp_path, capsys, name, shown):
     # Found by the audit: the name is on every page, and a newline in it
     # started a heading there.
-    proj = make_project(tmp_path / "p", {name: "o/r\n\nA (#1)\n\n值得精读。\n"})
+    proj = copy_project(tmp_path / "p", {name: "o/r\n\nA (#1)\n\n值得精读。\n"})
     assert run(proj, capsys) == (
         1,
         [
             f"error: seeds/{shown}:1: the file name has a control character; rename the file",
-            "build_notes: 1 error(s); nothing written",
+            "prnotes notes: 1 error(s); nothing written",
         ],
     )
 

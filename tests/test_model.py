@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
-from prnotes.cli import load
+from tests.support.sandbox import ROOT
+from prnotes.project import load
 from prnotes.diagnostics import InputError
 from prnotes.model import build_site
 from prnotes.parse import parse_prs, parse_seed

@@ -13,15 +13,14 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, convert, make_project, sphinx_build
-from prnotes.cli import load
+from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
+from prnotes.project import load
 from prnotes.classify import VERDICT_BY_SLUG
 from prnotes.pdf import TEX_NAME, missing_characters
 from prnotes.refs import plain_text
 from prnotes.render.book import render_book
 from prnotes.subset import Selection, parse_selection, select
 
-BUILD_PDF = ROOT / "scripts" / "build_pdf.py"
 
 
 @dataclass(frozen=True)
@@ -56,11 +55,11 @@ class Built:
 
 
 def run_build_pdf(project: Path, tmpdir: Path, *args: str) -> subprocess.CompletedProcess:
-    """scripts/build_pdf.py as `make pdf` runs it, with a TMPDIR of its own."""
+    """`prnotes pdf` as `make pdf` runs it, with a TMPDIR of its own."""
     tmpdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, TMPDIR=str(tmpdir))
     return subprocess.run(
-        [sys.executable, str(BUILD_PDF), "--root", str(project), "-j", "1", *args],
+        [sys.executable, "-m", "prnotes.cli", "pdf", "--root", str(project), "-j", "1", *args],
         env=env, capture_output=True, text=True,
     )  # fmt: skip
 
@@ -126,7 +125,7 @@ def strip_number(title: str) -> str:
 def real_books(tmp_path_factory):
     """The real seeds as the whole book and as one subset (CI, 按需)."""
     base = tmp_path_factory.mktemp("pdf")
-    proj = make_project(base / "proj")
+    proj = copy_project(base / "proj")
     full = build(proj, base / "tmp")
     subset = build(proj, base / "tmp", "--subsystem", "ci", "--verdict", "按需")
     return proj, full, subset
@@ -136,7 +135,7 @@ def real_books(tmp_path_factory):
 def linked_books(tmp_path_factory):
     """A tiny project where note #1 mentions note #2 and PR #3 (no note)."""
     base = tmp_path_factory.mktemp("pdflinks")
-    proj = make_project(
+    proj = copy_project(
         base / "proj",
         {
             "000.txt": "o/r\n\nA 甲 (#1)\n\n值得精读，结合 #2 与 `#3` 看。\n\n"
@@ -254,7 +253,7 @@ def test_latex_build_leaves_tmpdir_alone(real_books):
 
 def test_missing_glyph_fails_the_build(tmp_path):
     # U+13000 (an Egyptian hieroglyph) is in none of the book's fonts.
-    proj = make_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读：\U00013000。\n"})
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读：\U00013000。\n"})
     proc = run_build_pdf(proj, tmp_path / "tmp")
     assert proc.returncode == 1
     assert "Missing character" in proc.stderr and "U+13000" in proc.stderr
@@ -262,7 +261,7 @@ def test_missing_glyph_fails_the_build(tmp_path):
 
 
 def test_unknown_choice_names_the_valid_ones(tmp_path):
-    proj = make_project(tmp_path / "p")
+    proj = copy_project(tmp_path / "p")
     proc = run_build_pdf(proj, tmp_path / "tmp", "--subsystem", "nope")
     assert proc.returncode == 2
     assert "unknown subsystem 'nope'" in proc.stderr and "ci" in proc.stderr
@@ -270,7 +269,7 @@ def test_unknown_choice_names_the_valid_ones(tmp_path):
 
 def test_landing_page_cards_print_as_linked_titles(tmp_path):
     """The book does not use the landing page, but a plain LaTeX build does."""
-    proj = make_project(tmp_path / "p")
+    proj = copy_project(tmp_path / "p")
     assert convert(proj) == 0
     app = sphinx_build(proj, "latex")
     assert app.warning.getvalue() == ""
@@ -322,7 +321,7 @@ def test_selection_names_and_describes_the_book(site):
 
 def test_select_keeps_only_mentions_among_chosen_notes(tmp_path):
     seed = "o/r\n\nA (#1)\n\n值得精读，见 #2。\n\nB (#2)\n\n值得快速浏览，见 #1。\n"
-    site = load(make_project(tmp_path / "p", {"000.txt": seed}))
+    site = load(copy_project(tmp_path / "p", {"000.txt": seed}))
     assert site.mentioned_by[("o/r", 1)] == ("notes/o/r/pr-2",)
     close = select(site, Selection(verdicts=("close",)))
     assert [n.number for n in close.notes] == [1]

@@ -25,7 +25,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, convert, make_project, sphinx_build
+from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 from prnotes import naming
 from prnotes.audit import audit, page_text, section_text, squash
 from prnotes.diagnostics import InputError
@@ -212,7 +212,7 @@ def test_prs_toml_numbers_and_warnings_never_crash(files, drop_numbers):
 
 def check_built_project(files: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        proj = make_project(Path(tmp) / "p", files)
+        proj = copy_project(Path(tmp) / "p", files)
         assert convert(proj) == 0
         app = sphinx_build(proj)
         assert app.warning.getvalue() == ""

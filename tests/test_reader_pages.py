@@ -12,9 +12,9 @@ import pytest
 from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
-from conftest import convert, make_project, sphinx_build
+from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes import naming
-from prnotes.cli import load
+from prnotes.project import load
 from prnotes.followups import follow_ups
 from prnotes.refs import plain_text
 from prnotes.sphinxext.summaries import advice_paragraphs, freeze, summary_nodes, thaw
@@ -187,7 +187,7 @@ def _build(proj: Path, read: list[str] | None = None) -> SphinxTestApp:
 
 
 def test_editing_a_note_rereads_only_what_shows_its_text(tmp_path):
-    proj = make_project(tmp_path / "p")
+    proj = copy_project(tmp_path / "p")
     assert convert(proj) == 0
     _build(proj)
     seed = next((proj / "seeds").glob("001_*.txt"))
@@ -209,7 +209,7 @@ def test_editing_a_note_rereads_only_what_shows_its_text(tmp_path):
 
 
 def test_adding_a_digest_rereads_no_other_note(tmp_path):
-    proj = make_project(tmp_path / "p")
+    proj = copy_project(tmp_path / "p")
     assert convert(proj) == 0
     _build(proj)
     old_notes = {n.docname for n in load(proj).notes}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
+from tests.support.sandbox import ROOT
 from prnotes import naming
-from prnotes.cli import load
+from prnotes.project import load
 from prnotes.model import build_site
 from prnotes.parse import parse_prs, parse_seed
 from prnotes.render import render_site

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from prnotes.cli import load
-from prnotes.searchbrowser import search_page
-from prnotes.searcheval import Ranked, load_cases, recall_at, report
+from prnotes.project import load
+from tests.support.searchbrowser import search_page
+from tests.support.searcheval import Ranked, load_cases, recall_at, report
 from prnotes.sphinxext.search.language import SearchPrnotes
 from prnotes.sphinxext.search.tokens import tokens
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 
-from conftest import convert, make_project, sphinx_build
+from tests.support.sandbox import convert, copy_project, sphinx_build
 
 SEEDS = {
     "000.txt": "o/r\n\n默认固定种子，跨节点前缀缓存开箱即用\n\n值得精读。核心是 `resolve_none_hash_seed`，并且 prefix 一词只在正文。\n\n"
@@ -26,7 +26,7 @@ def docs_of(mapping: dict, term: str) -> set[int]:
 
 
 def test_index_terms(tmp_path):
-    proj = make_project(tmp_path / "p", SEEDS)
+    proj = copy_project(tmp_path / "p", SEEDS)
     assert convert(proj) == 0
     app = sphinx_build(proj)
     assert app.warning.getvalue() == ""

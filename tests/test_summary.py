@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
-from prnotes.cli import load
+from tests.support.sandbox import ROOT
+from prnotes.project import load
 from prnotes.refs import segment
 from prnotes.summary import first_sentence
 

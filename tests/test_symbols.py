@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
-from prnotes.cli import load
+from tests.support.sandbox import ROOT
+from prnotes.project import load
 from prnotes.symbols import Symbol, symbol_index, symbol_of, symbols_of
 
 P, E, I = "path", "env", "identifier"

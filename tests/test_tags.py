@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
-from prnotes.cli import load
+from tests.support.sandbox import ROOT
+from prnotes.project import load
 from prnotes.tags import secondary_subsystems, tag_index, tags_of_note
 
 # PR number -> (secondary subsystems, every tag slug in display order).

@@ -1,8 +1,14 @@
-"""Command line: ``python scripts/build_notes.py [--check] [--strict]``.
+"""The ``prnotes`` command: one entry point, a subcommand per job.
 
-Reads ``seeds/`` and ``taxonomy.toml``, validates everything, and only then
-writes ``notes/`` and ``index.md``. On bad input it prints ``file:line: what``
-for every problem, exits 1 and leaves every file as it was.
+    prnotes notes [--check] [--strict] [-q]   seeds/ -> notes/ and index.md
+    prnotes pdf [--verdict …] [--subsystem …] the PDF book
+    prnotes audit [--build DIR]               check a build against seeds/
+    prnotes bench …                           the benchmarks (a checkout's bench/)
+
+Every subcommand takes ``--root`` (see :mod:`prnotes.project`). Problems in
+the input are printed here, one ``file:line: what`` per line, whatever the
+subcommand; the exit status is 1 for bad input or a failed build, 2 for a
+bad command line.
 """
 
 from __future__ import annotations
@@ -11,58 +17,44 @@ import argparse
 import sys
 from pathlib import Path
 
-from .diagnostics import InputError
-from .model import Site, build_site
-from .parse import read_seeds
-from .render import render_site
-from .taxonomy import load_taxonomy
-from .write import apply, plan
-
-ROOT = Path(__file__).resolve().parents[2]
+from .commands import COMMANDS
+from .diagnostics import CommandError, InputError
+from .project import NoProjectError, find_root
 
 
-def load(root: Path) -> Site:
-    """Parse and model the project at ``root``; raises :class:`InputError`."""
-    taxonomy = load_taxonomy(root / "taxonomy.toml")
-    seeds, prs = read_seeds(root / "seeds", root)
-    return build_site(seeds, prs, taxonomy)
+def report(tool: str, exc: InputError, what: str = "nothing written") -> None:
+    """The one way input problems reach the terminal."""
+    for problem in exc.problems:
+        print(f"error: {problem}", file=sys.stderr)
+    print(f"{tool}: {len(exc.problems)} error(s); {what}", file=sys.stderr)
 
 
-def main(argv: list[str] | None = None, default_root: Path = ROOT) -> int:
-    parser = argparse.ArgumentParser(prog="build_notes", description="Generate notes/ and index.md from seeds/.")
-    parser.add_argument("--root", type=Path, default=default_root, help="project folder (default: this project)")
-    parser.add_argument("--check", action="store_true", help="exit 1 if notes/ is out of date; write nothing")
-    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
-    args = parser.parse_args(argv)
-    root = args.root.resolve()
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="prnotes", description="PR 精读笔记: digests in seeds/ to a Sphinx site and a PDF book.")
+    subs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        sub = subs.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        sub.add_argument("--root", type=Path, help="project folder (default: the one holding the current folder)")
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run, tool=f"prnotes {command.NAME}")
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     try:
-        site = load(root)
-        for warning in site.warnings:
-            print(f"{'error' if args.strict else 'warning'}: {warning}", file=sys.stderr)
-        if args.strict and site.warnings:
-            print(f"build_notes: {len(site.warnings)} warning(s) under --strict; nothing written", file=sys.stderr)
-            return 1
-        pages = render_site(site)
-        the_plan = plan(root, pages)
+        args.root = args.root.resolve() if args.root else find_root()
+        return args.run(args)
+    except NoProjectError as exc:
+        print(f"{args.tool}: {exc}", file=sys.stderr)
+        return 2
     except InputError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
-        print(f"build_notes: {len(exc.problems)} error(s); nothing written", file=sys.stderr)
+        report(args.tool, exc, getattr(exc, "outcome", "nothing written"))
         return 1
-    if args.check:
-        for rel in the_plan.write:
-            print(f"out of date: {rel}", file=sys.stderr)
-        for rel in the_plan.remove:
-            print(f"stale: {rel}", file=sys.stderr)
-        if not the_plan.clean:
-            print("build_notes: notes/ is out of date; run `make notes`", file=sys.stderr)
-            return 1
-        return 0
-    apply(root, pages, the_plan)
-    if not args.quiet:
-        print(
-            f"build_notes: {len(site.notes)} notes, {len(pages)} pages: "
-            f"{len(the_plan.write)} written, {len(the_plan.unchanged)} unchanged, {len(the_plan.remove)} removed"
-        )
-    return 0
+    except CommandError as exc:
+        print(f"{args.tool}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -23,3 +23,7 @@ class InputError(Exception):
     def __init__(self, problems: list[Diagnostic]) -> None:
         self.problems = sorted(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class CommandError(Exception):
+    """A command failed for a reason other than bad input; the message says why."""

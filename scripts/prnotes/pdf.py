@@ -1,6 +1,4 @@
-"""Command line: ``python scripts/build_pdf.py [--verdict 精读] [--subsystem ci]``.
-
-Builds the PDF book in four steps:
+"""The PDF book (``prnotes pdf``), built in four steps:
 
 1. stage the selected notes' pages, with a book root page, in
    ``_build/pdf/<name>/src`` (only changed pages are rewritten);
@@ -12,7 +10,6 @@ Builds the PDF book in four steps:
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -22,8 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cli import ROOT, load
-from .diagnostics import InputError
+from .project import load
 from .render.book import render_book
 from .subset import Selection, parse_selection, select
 from .write import apply, plan
@@ -109,29 +105,3 @@ def build_book(root: Path, selection: Selection, parallel: str = "auto") -> Book
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(latex / f"{TEX_NAME}.pdf", out)
     return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=len(XELATEX_RUN.findall(output)))
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="build_pdf", description="Build the PDF book of the notes.")
-    parser.add_argument("--root", type=Path, default=ROOT, help="project folder (default: this project)")
-    parser.add_argument("--verdict", default="", help="only these verdicts, comma-separated: 精读, 速读, 按需")
-    parser.add_argument("--subsystem", default="", help="only these subsystems, comma-separated slugs, e.g. ci")
-    parser.add_argument("-j", "--jobs", default="auto", help="Sphinx's -j (default: auto)")
-    args = parser.parse_args(argv)
-    root = args.root.resolve()
-    try:
-        selection = parse_selection(args.verdict, args.subsystem, load(root).taxonomy)
-        book = build_book(root, selection, args.jobs)
-    except ValueError as exc:
-        print(f"build_pdf: {exc}", file=sys.stderr)
-        return 2
-    except InputError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
-        return 1
-    except BuildError as exc:
-        print(f"build_pdf: {exc}", file=sys.stderr)
-        return 1
-    steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)
-    print(f"build_pdf: {book.notes} notes -> {book.pdf.relative_to(root)} ({steps}; {book.xelatex_runs} xelatex runs)")
-    return 0

@@ -23,7 +23,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from ..classify import VERDICT_BY_SLUG
-from ..cli import load
+from ..project import load
 from ..model import Site
 from ..refs import plain_text
 from ..summary import first_sentence

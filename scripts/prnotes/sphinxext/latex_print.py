@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -95,7 +97,17 @@ class PrintFieldLists(SphinxPostTransform):
             node.parent.replace(node, meta_lines(node))
 
 
+STYLE = Path(__file__).with_name("prnotes-book.sty")
+
+
+def add_style(app: Sphinx, config) -> None:
+    """Ship the book's style with the LaTeX sources (``\\usepackage{prnotes-book}``)."""
+    if str(STYLE) not in config.latex_additional_files:
+        config.latex_additional_files = [*config.latex_additional_files, str(STYLE)]
+
+
 def setup(app: Sphinx) -> None:
+    app.connect("config-inited", add_style)
     app.add_post_transform(PrintBadges)
     app.add_post_transform(PrintCards)
     app.add_post_transform(PrintFieldLists)

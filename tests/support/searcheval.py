@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import naming
+from prnotes import naming
 
 DEFAULT_REPO = "vllm-project/vllm"
 

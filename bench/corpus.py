@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write a synthetic corpus of digest seeds, for benchmarks and scale tests.
 
-    python scripts/gen_corpus.py --notes 1000 --out /tmp/corpus [--seed 1]
+    python -m bench.corpus --notes 1000 --out /tmp/corpus [--seed 1]
 
 writes ``/tmp/corpus/seeds/NNN_<id>.txt`` (digest files of up to
 ``--per-file`` entries, in the real seed format) and

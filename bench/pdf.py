@@ -2,9 +2,9 @@
 """PDF benchmark: build times of the book for the real seeds and for N
 synthetic notes.
 
-    python scripts/bench_pdf.py [--sizes 500] [--repeat 3] [--write BENCHMARKS.md]
+    python -m bench.pdf [--sizes 500] [--repeat 3] [--write BENCHMARKS.md]
 
-For the 16 real notes and for each N (a corpus from scripts/gen_corpus.py) it
+For the 16 real notes and for each N (a corpus from bench/corpus.py) it
 builds the book from scratch ``--repeat`` times in a fresh project copy and
 reports the median of the whole build and of its steps (Sphinx's LaTeX
 builder, latexmk), the xelatex passes, the pages and the PDF size; then a
@@ -26,13 +26,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-HERE = Path(__file__).absolute().parent
-sys.path.insert(0, str(HERE))
-
-from gen_corpus import generate  # noqa: E402
-from prnotes.pdf import TEX_NAME, build_book  # noqa: E402
-from prnotes.sandbox import ROOT, copy_project  # noqa: E402
-from prnotes.subset import Selection  # noqa: E402
+from bench.corpus import generate
+from prnotes.pdf import TEX_NAME, build_book
+from tests.support.sandbox import ROOT, copy_project
+from prnotes.subset import Selection
 
 SECTION = "## PDF"
 
@@ -118,7 +115,7 @@ def table(rows: list[Row], repeat: int) -> str:
     lines = [
         SECTION,
         "",
-        f"`python scripts/bench_pdf.py`: medians of {repeat} clean builds of the whole book, taken",
+        f"`python -m bench.pdf`: medians of {repeat} clean builds of the whole book, taken",
         "on a shared 2-core machine while other builds ran (wall times vary by ±30 %; the",
         "CPU column, user + system time of the build's processes, is steadier).",
         "",

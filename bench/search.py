@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Benchmark the site search at several sizes; compare it with Sphinx's own.
 
-    .venv/bin/python scripts/bench_search.py [--sizes 16 1000 5000] [--runs 3]
+    .venv/bin/python -m bench.search [--sizes 16 1000 5000] [--runs 3]
         [--no-compare] [--write BENCHMARKS.md]
 
 For each size (16 is the real seeds; larger sizes are synthetic notes from
-scripts/gen_corpus.py) it converts and builds a copy of the project once and
+bench/corpus.py) it converts and builds a copy of the project once and
 reports: the search index size, in total and per note, next to the notes'
 plain text (title, upstream title and advice, UTF-8); the build time spent
 in search indexing (feeding pages to the indexer, writing searchindex.js);
@@ -35,13 +35,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from prnotes.cli import load, main as convert_main  # noqa: E402
-from prnotes.searchbrowser import search_page  # noqa: E402
-from prnotes.sandbox import copy_project  # noqa: E402
-from prnotes.searcheval import Ranked, load_cases, recall_at  # noqa: E402
+from prnotes.cli import main as cli_main
+from prnotes.project import load
+from tests.support.searchbrowser import search_page
+from tests.support.sandbox import ROOT, copy_project
+from tests.support.searcheval import Ranked, load_cases, recall_at
 
 QUERY = "前缀缓存"
 
@@ -71,7 +69,7 @@ class CompareRow:
 def make_project(dest: Path, seeds: Path) -> Path:
     """A converted copy of the project with the given seeds folder."""
     copy_project(dest, seeds)
-    assert convert_main(["--root", str(dest), "-q"]) == 0
+    assert cli_main(["notes", "--root", str(dest), "-q"]) == 0
     return dest
 
 
@@ -164,7 +162,7 @@ def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
         seeds = ROOT / "seeds"
     else:
         corpus = work / f"corpus-{notes}"
-        subprocess.run([sys.executable, str(ROOT / "scripts/gen_corpus.py"), "--notes", str(notes), "--out", str(corpus)], check=True)
+        subprocess.run([sys.executable, "-m", "bench.corpus", "--notes", str(notes), "--out", str(corpus)], check=True)
         seeds = corpus / "seeds"
     proj = make_project(work / f"site-{notes}", seeds)
     count = len(load(proj).notes)

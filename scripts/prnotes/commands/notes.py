@@ -1,0 +1,54 @@
+"""``prnotes notes``: convert ``seeds/`` into ``notes/`` and ``index.md``.
+
+Reads the seeds and ``taxonomy.toml``, validates everything, and only then
+writes. On bad input every problem is printed as ``file:line: what`` and
+every file stays as it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..project import load
+from ..render import render_site
+from ..write import apply, plan
+
+NAME = "notes"
+HELP = "convert seeds/ into the MyST pages of notes/ and index.md"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--check", action="store_true", help="exit 1 if notes/ is out of date; write nothing")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+
+
+def run(args: argparse.Namespace) -> int:
+    root = args.root
+    site = load(root)
+    for warning in site.warnings:
+        print(f"{'error' if args.strict else 'warning'}: {warning}", file=sys.stderr)
+    if args.strict and site.warnings:
+        print(f"{args.tool}: {len(site.warnings)} warning(s) under --strict; nothing written", file=sys.stderr)
+        return 1
+    pages = render_site(site)
+    the_plan = plan(root, pages)
+    if args.check:
+        for rel in the_plan.write:
+            print(f"out of date: {rel}", file=sys.stderr)
+        for rel in the_plan.remove:
+            print(f"stale: {rel}", file=sys.stderr)
+        if not the_plan.clean:
+            print(f"{args.tool}: notes/ is out of date; run `make notes`", file=sys.stderr)
+            return 1
+        return 0
+    apply(root, pages, the_plan)
+    if not args.quiet:
+        print(
+            f"{args.tool}: {len(site.notes)} notes, {len(pages)} pages: "
+            f"{len(the_plan.write)} written, {len(the_plan.unchanged)} unchanged, {len(the_plan.remove)} removed"
+        )
+    return 0
+
+

@@ -1,0 +1,36 @@
+"""``prnotes pdf``: the PDF book, or a part of it (see :mod:`prnotes.pdf`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..diagnostics import CommandError
+from ..pdf import BuildError, build_book
+from ..project import load
+from ..subset import parse_selection
+
+NAME = "pdf"
+HELP = "build the PDF book: _build/latex/<name>.pdf"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--verdict", default="", help="only these verdicts, comma-separated: 精读, 速读, 按需")
+    parser.add_argument("--subsystem", default="", help="only these subsystems, comma-separated slugs, e.g. ci")
+    parser.add_argument("-j", "--jobs", default="auto", help="Sphinx's -j (default: auto)")
+
+
+def run(args: argparse.Namespace) -> int:
+    root = args.root
+    try:
+        selection = parse_selection(args.verdict, args.subsystem, load(root).taxonomy)
+    except ValueError as exc:
+        print(f"{args.tool}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        book = build_book(root, selection, args.jobs)
+    except BuildError as exc:
+        raise CommandError(str(exc)) from None
+    steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)
+    print(f"{args.tool}: {book.notes} notes -> {book.pdf.relative_to(root)} ({steps}; {book.xelatex_runs} xelatex runs)")
+    return 0

@@ -1,0 +1,40 @@
+"""The one rule for where a project is, and loading it.
+
+A project folder holds ``conf.py``, ``taxonomy.toml`` and ``seeds/``. Commands
+take ``--root``; without it they use the current folder or the nearest folder
+above it that is a project, as git finds its repository.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .model import Site, build_site
+from .parse import read_seeds
+from .taxonomy import load_taxonomy
+
+MARKERS = ("conf.py", "seeds")
+
+
+class NoProjectError(Exception):
+    """No project folder at or above the starting folder."""
+
+
+def is_project(path: Path) -> bool:
+    return all((path / name).exists() for name in MARKERS)
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The project folder at or above ``start`` (default: the current folder)."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if is_project(folder):
+            return folder
+    raise NoProjectError(f"{here} is not inside a project (a folder with conf.py and seeds/); pass --root")
+
+
+def load(root: Path) -> Site:
+    """Parse and model the project at ``root``; raises :class:`~prnotes.diagnostics.InputError`."""
+    taxonomy = load_taxonomy(root / "taxonomy.toml")
+    seeds, prs = read_seeds(root / "seeds", root)
+    return build_site(seeds, prs, taxonomy)

@@ -1,0 +1,70 @@
+"""Throw-away copies of the project, for tests and benchmarks."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# What a copy needs besides its seeds. The package is installed (editable), so
+# the copy has no code of its own; the Makefile with its prerequisites lets
+# `make html VENV=...` run in the copy.
+PROJECT_FILES = (
+    "conf.py",
+    "taxonomy.toml",
+    "_static",
+    "_templates",
+    "Makefile",
+    "pyproject.toml",
+    "requirements",
+    "scripts/bootstrap.sh",
+)
+
+
+def copy_project(dest: Path, seeds: Path | dict[str, str | bytes] | None = None) -> Path:
+    """Copy the project's configuration to ``dest`` with the given seeds.
+
+    ``seeds`` is a folder to copy, or ``{file name: content}``; by default the
+    project's own ``seeds/``.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        src, target = ROOT / name, dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, target)
+        elif src.exists():
+            shutil.copy2(src, target)
+    seeds_dir = dest / "seeds"
+    if seeds is None or isinstance(seeds, Path):
+        shutil.copytree(seeds or ROOT / "seeds", seeds_dir)
+    else:
+        seeds_dir.mkdir()
+        for name, content in seeds.items():
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            (seeds_dir / name).write_bytes(data)
+    return dest
+
+
+def convert(project: Path, *args: str) -> int:
+    """``prnotes notes`` on ``project``, quietly; returns the exit status."""
+    from prnotes.cli import main
+
+    return main(["notes", "--root", str(project), "-q", *args])
+
+
+def sphinx_build(proj: Path, builder: str = "html", *, freshenv: bool = False, parallel: int = 0, listeners=()):
+    """Build ``proj`` into ``proj/_build`` with sphinx.testing; return the app.
+
+    ``listeners`` are ``(event, callback)`` pairs connected before the build.
+    """
+    from sphinx.testing.util import SphinxTestApp
+
+    app = SphinxTestApp(builder, srcdir=proj, builddir=proj / "_build", freshenv=freshenv, parallel=parallel)
+    for event, callback in listeners:
+        app.connect(event, callback)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return app

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
-from prnotes import naming
+from prnotes import contract
 from prnotes.audit import audit, page_text, section_text, squash
 from prnotes.diagnostics import InputError
 from prnotes.model import build_site
@@ -218,7 +218,7 @@ def check_built_project(files: dict[str, str]) -> None:
         assert app.warning.getvalue() == ""
         for name, text in files.items():
             for entry in parse_seed(f"seeds/{name}", text.encode()).entries:
-                page = f"{naming.note_docname(entry.repo, entry.number, entry.title)}.html"
+                page = f"{contract.note_docname(entry.repo, entry.number, entry.title)}.html"
                 html = (proj / "_build/html" / page).read_text(encoding="utf-8")
                 title, _ = page_text(html)
                 assert squash(title) == squash(reader_text(entry.title)), entry.title

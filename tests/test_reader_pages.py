@@ -13,7 +13,7 @@ from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
 from tests.support.sandbox import convert, copy_project, sphinx_build
-from prnotes import naming
+from prnotes import contract
 from prnotes.project import load
 from prnotes.followups import follow_ups
 from prnotes.refs import plain_text
@@ -46,18 +46,18 @@ def test_reading_lists_show_each_note_with_its_first_sentence(built_site, site):
     proj, _ = built_site
     for verdict in ("close", "skim", "optional"):
         notes = [n for n in site.notes if n.verdict == verdict]
-        html = html_of(proj, naming.verdict_docname(verdict))
+        html = html_of(proj, contract.verdict_docname(verdict))
         expected = sorted(re.sub(r"\s+", "", first_sentence(n.pieces)) for n in notes)
         assert sorted(summaries_on(html)) == expected
         for note in notes:
             assert f'href="../{note.docname.removeprefix("notes/")}.html"' in html
-    html = html_of(proj, naming.audience_docname("ci-maintainers"))
+    html = html_of(proj, contract.audience_docname("ci-maintainers"))
     assert len(summaries_on(html)) == 3
     assert "写给CI维护者" in text_of(html)
 
 
 def test_summary_keeps_its_pr_links(built_site):
-    html = html_of(built_site[0], naming.verdict_docname("close"))
+    html = html_of(built_site[0], contract.verdict_docname("close"))
     assert 'href="https://github.com/vllm-project/vllm/pull/46646"' in html
 
 
@@ -73,7 +73,7 @@ def test_landing_page_leads_with_first_reads_as_cards(built_site, site):
 
 def test_watch_list_has_every_follow_up_under_its_note(built_site, site):
     proj, _ = built_site
-    html = html_of(proj, naming.WATCHLIST)
+    html = html_of(proj, contract.WATCHLIST)
     items = [text_of(li) for li in re.findall(r"<li(?: class=\"[^\"]*\")?><p>((?:(?!</p>).)*)</p></li>", html, re.S)]
     expected = [re.sub(r"\s+", "", f.text) for n in site.notes for f in follow_ups(n)]
     assert sorted(items) == sorted(expected)
@@ -96,7 +96,7 @@ def test_note_shows_its_follow_ups_in_a_box(built_site, site):
 
 
 def test_symbol_index_lists_every_symbol_with_its_notes(built_site, site):
-    html = html_of(built_site[0], naming.SYMBOLS)
+    html = html_of(built_site[0], contract.SYMBOLS)
     items = {
         text_of(code): sorted(re.findall(r'href="([^"]+)\.html"', rest))
         for code, rest in re.findall(r"<li(?: class=\"[^\"]*\")?><p>(<code.*?</code>)(.*?)</li>", html, re.S)
@@ -113,8 +113,8 @@ def test_tag_badges_link_to_tag_pages(built_site, site):
     for note in site.notes:
         html = html_of(proj, note.docname)
         for tag in tags_of_note(note, site.taxonomy):
-            assert f'href="../../tags/{tag.slug}.html#{naming.tag_label(tag.slug)}"' in html, (note.docname, tag)
-            assert note.docname.rsplit("/", 1)[1] in html_of(proj, naming.tag_docname(tag.slug))
+            assert f'href="../../tags/{tag.slug}.html#{contract.tag_label(tag.slug)}"' in html, (note.docname, tag)
+            assert note.docname.rsplit("/", 1)[1] in html_of(proj, contract.tag_docname(tag.slug))
 
 
 def _prev_next(html: str) -> dict[str, str]:
@@ -135,7 +135,7 @@ def test_previous_and_next_stay_within_the_subsystem(built_site, site):
 
 def test_pages_next_to_the_notes_do_not_link_into_them(built_site, site):
     proj, _ = built_site
-    assert "left-prev" not in _prev_next(html_of(proj, naming.READING_INDEX))
+    assert "left-prev" not in _prev_next(html_of(proj, contract.READING_INDEX))
     assert _prev_next(html_of(proj, "notes/subsystem/ci")) == {
         "left-prev": "../../index.html",
         "right-next": f"../vllm-project/vllm/{site.in_subsystem('ci')[0].docname.rsplit('/', 1)[1]}.html",
@@ -198,14 +198,14 @@ def test_editing_a_note_rereads_only_what_shows_its_text(tmp_path):
     # The first sentence changed: the note is re-read, the reading lists that
     # show that sentence are only written again.
     assert read == ["notes/vllm-project/vllm/pr-52326"]
-    for page in (naming.verdict_docname("optional"), naming.audience_docname("ci-maintainers")):
+    for page in (contract.verdict_docname("optional"), contract.audience_docname("ci-maintainers")):
         assert "简明示例" in html_of(proj, page)
     # A follow-up sentence changed: the note and the watch list.
     seed.write_text(seed.read_text(encoding="utf-8").replace("同步重平衡", "重新平衡"), encoding="utf-8")
     assert convert(proj) == 0
     read = []
     _build(proj, read)
-    assert sorted(read) == sorted(["notes/vllm-project/vllm/pr-52326", naming.WATCHLIST])
+    assert sorted(read) == sorted(["notes/vllm-project/vllm/pr-52326", contract.WATCHLIST])
 
 
 def test_adding_a_digest_rereads_no_other_note(tmp_path):
@@ -222,7 +222,7 @@ def test_adding_a_digest_rereads_no_other_note(tmp_path):
     _build(proj, read)
     assert "notes/vllm-project/vllm/pr-60001" in read
     assert not set(read) & old_notes
-    assert "VLLM_NEW_FLAG" in html_of(proj, naming.SYMBOLS)
+    assert "VLLM_NEW_FLAG" in html_of(proj, contract.SYMBOLS)
 
 
 def test_summary_nodes_survive_freezing(built_site):

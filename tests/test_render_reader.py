@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.sandbox import ROOT
-from prnotes import naming
+from prnotes import contract
 from prnotes.project import load
 from prnotes.model import build_site
 from prnotes.parse import parse_prs, parse_seed
@@ -26,11 +26,11 @@ def pages():
     "page",
     [
         "index.md",
-        f"{naming.WATCHLIST}.md",
-        f"{naming.SYMBOLS}.md",
-        f"{naming.verdict_docname('optional')}.md",
-        f"{naming.audience_docname('ci-maintainers')}.md",
-        f"{naming.tag_docname('deepseek')}.md",
+        f"{contract.WATCHLIST}.md",
+        f"{contract.SYMBOLS}.md",
+        f"{contract.verdict_docname('optional')}.md",
+        f"{contract.audience_docname('ci-maintainers')}.md",
+        f"{contract.tag_docname('deepseek')}.md",
         "notes/vllm-project/vllm/pr-52400.md",
     ],
 )
@@ -43,7 +43,7 @@ def test_reading_lists_hold_placeholders_not_advice_text(pages):
     # reading lists get the first sentence when Sphinx writes them.
     notes = load(ROOT).notes
     for path, text in pages.items():
-        if path.startswith(naming.READING_DIR) and not path.endswith("/index.md"):
+        if path.startswith(contract.READING_DIR) and not path.endswith("/index.md"):
             listed = [n for n in notes if f"{{prnotes-summary}}`{n.docname}`" in text]
             assert listed and text.count("{prnotes-summary}") == len(listed), path
             for note in notes:
@@ -71,10 +71,10 @@ def test_first_reads_show_the_newest_notes_of_a_subsystem_and_count_the_rest():
 def test_hostile_text_stays_escaped_on_reader_pages():
     site = _site(["[CI] <b>x</b> (#1)", "值得精读。关注后续 <script>alert(1)</script> 与 `<img src=x>` 何时修复。"])
     pages = render_site(site)
-    for path in (f"{naming.WATCHLIST}.md", f"{naming.SYMBOLS}.md", "notes/o/r/pr-1.md", "index.md"):
+    for path in (f"{contract.WATCHLIST}.md", f"{contract.SYMBOLS}.md", "notes/o/r/pr-1.md", "index.md"):
         assert "<script>" not in pages[path] and "<b>" not in pages[path], path
-    assert "- 关注后续 \\<script\\>alert\\(1\\)\\<\\/script\\> 与 `<img src=x>` 何时修复" in pages[f"{naming.WATCHLIST}.md"]
-    assert "- `<img src=x>`：" in pages[f"{naming.SYMBOLS}.md"]
+    assert "- 关注后续 \\<script\\>alert\\(1\\)\\<\\/script\\> 与 `<img src=x>` 何时修复" in pages[f"{contract.WATCHLIST}.md"]
+    assert "- `<img src=x>`：" in pages[f"{contract.SYMBOLS}.md"]
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from . import naming
+from . import contract
 from .parse import read_seeds
 from .refs import plain_text, segment
 
@@ -46,7 +46,7 @@ class Entry:
 
     @property
     def docname(self) -> str:
-        return naming.note_docname(self.repo, self.number, self.raw_title)
+        return contract.note_docname(self.repo, self.number, self.raw_title)
 
 
 @dataclass(frozen=True, order=True)
@@ -147,7 +147,7 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
     """Findings for the HTML build; also the number of entry pages found."""
     findings: list[Finding] = []
     pages = 0
-    subsystem_dir = naming.subsystem_docname("")
+    subsystem_dir = contract.subsystem_docname("")
     for entry in entries:
         docname = entry.docname
         rel = f"{docname}.html"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from . import naming
+from . import contract
 from .classify import audiences_of, subsystem_of, tags_of, verdict_of
 from .diagnostics import Diagnostic, InputError
 from .parse import PrInfo, RawEntry, SeedFile
@@ -39,11 +39,11 @@ class Note:
 
     @cached_property
     def docname(self) -> str:
-        return naming.note_docname(self.repo, self.number, self.title)
+        return contract.note_docname(self.repo, self.number, self.title)
 
     @cached_property
     def label(self) -> str:
-        return naming.note_label(self.repo, self.number, self.title)
+        return contract.note_label(self.repo, self.number, self.title)
 
     @cached_property
     def mentions(self) -> tuple[Ref, ...]:
@@ -153,7 +153,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                 numbers[nkey] = entry
             # Repository names that differ only in punctuation ("a-b", "a_b")
             # share a folder; two notes must never share a page.
-            docname = naming.note_docname(entry.repo, number, entry.title)
+            docname = contract.note_docname(entry.repo, number, entry.title)
             if docname in docnames:
                 first = docnames[docname]
                 problems.append(

@@ -4,7 +4,7 @@ Every file goes through :func:`write_if_changed`: compare, then write a
 temporary file and rename it over the target, so a page is either the old one
 or the new one, never half of each, and an unchanged page keeps its mtime
 (Sphinx then does not re-read it). Generated pages start with
-:data:`~prnotes.render.myst.MARKER`; only such pages are ever replaced or
+:data:`prnotes.contract.MARKER`; only such pages are ever replaced or
 removed, so hand-written pages are safe.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Diagnostic, InputError
-from .render.myst import MARKER
+from . import contract
 
 TMP_SUFFIX = ".prnotes-tmp"
 
@@ -36,7 +36,7 @@ class Plan:
 def is_generated(path: Path) -> bool:
     try:
         with path.open(encoding="utf-8", errors="replace") as fh:
-            return fh.readline().startswith(MARKER)
+            return fh.readline().startswith(contract.MARKER)
     except OSError:
         return False
 

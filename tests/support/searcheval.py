@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from prnotes import naming
+from prnotes import contract
 
 DEFAULT_REPO = "vllm-project/vllm"
 
@@ -45,7 +45,7 @@ def load_cases(path: Path, repo: str = DEFAULT_REPO) -> list[EvalCase]:
     for row in rows:
         expected = row["expected"]
         if re.fullmatch(r"\d+", expected):
-            expected = naming.note_docname(repo, int(expected), "")
+            expected = contract.note_docname(repo, int(expected), "")
         cases.append(EvalCase(row["query"], expected, row["kind"]))
     return cases
 

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..model import Site
 from .landing import render_landing
 from .note import render_note
@@ -23,13 +23,13 @@ def render_site(site: Site) -> dict[str, str]:
     for note in site.notes:
         pages[f"{note.docname}.md"] = render_note(note, site)
     for slug in used:
-        pages[f"{naming.subsystem_docname(slug)}.md"] = render_subsystem(
+        pages[f"{contract.subsystem_docname(slug)}.md"] = render_subsystem(
             site.taxonomy.subsystem(slug), site.in_subsystem(slug)
         )
-    pages[f"{naming.PR_INDEX}.md"] = render_prindex(site)
+    pages[f"{contract.PR_INDEX}.md"] = render_prindex(site)
     pages["index.md"] = render_landing(site, used)
     pages.update(render_reading_lists(site))
-    pages[f"{naming.WATCHLIST}.md"] = render_watchlist(site)
-    pages[f"{naming.SYMBOLS}.md"] = render_symbols(site)
+    pages[f"{contract.WATCHLIST}.md"] = render_watchlist(site)
+    pages[f"{contract.SYMBOLS}.md"] = render_symbols(site)
     pages.update(render_tags(site))
     return dict(sorted(pages.items()))

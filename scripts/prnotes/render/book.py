@@ -8,7 +8,7 @@ and a subset book holds only the pages of the notes it selects.
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..model import Site
 from .myst import marker
 from .note import render_note
@@ -28,7 +28,7 @@ def render_book_root(subsystems: list[str]) -> str:
             "```{toctree}",
             ":maxdepth: 2",
             "",
-            *(naming.subsystem_docname(s) for s in subsystems),
+            *(contract.subsystem_docname(s) for s in subsystems),
             "```",
             "",
         ]
@@ -40,7 +40,7 @@ def render_book(site: Site) -> dict[str, str]:
     used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
     pages = {f"{note.docname}.md": render_note(note, site, links=False) for note in site.notes}
     for slug in used:
-        pages[f"{naming.subsystem_docname(slug)}.md"] = render_subsystem(
+        pages[f"{contract.subsystem_docname(slug)}.md"] = render_subsystem(
             site.taxonomy.subsystem(slug), site.in_subsystem(slug)
         )
     pages["index.md"] = render_book_root(used)

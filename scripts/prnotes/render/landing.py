@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..model import Site
 from .myst import badge, doc_link, escape, hidden_toctree, inline, marker
@@ -31,7 +31,7 @@ def _first_reads(site: Site) -> list[str]:
         "## 先读这些",
         "",
         f"结论为{badge(close.badge, close.title)}的 {total} 篇笔记，按子系统分组，新 PR 在前。"
-        f"完整列表见{doc_link('精读清单', docname, naming.verdict_docname('close'))}。",
+        f"完整列表见{doc_link('精读清单', docname, contract.verdict_docname('close'))}。",
         "",
         ":::::{grid} 1 1 2 2",
         ":gutter: 2",
@@ -44,7 +44,7 @@ def _first_reads(site: Site) -> list[str]:
         lines += [f"- {doc_link(inline(n.title_pieces), docname, n.docname)}" for n in shown]
         more = len(notes) - len(shown)
         label = escape(cjk_join(sub.title, "的全部笔记")) + (f"（另有 {more} 篇精读）" if more else "")
-        lines += ["", ":::{card-footer}", doc_link(label, docname, naming.subsystem_docname(sub.slug)), ":::", "::::", ""]
+        lines += ["", ":::{card-footer}", doc_link(label, docname, contract.subsystem_docname(sub.slug)), ":::", "::::", ""]
     lines += [":::::", ""]
     return lines
 
@@ -70,11 +70,11 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
     ]
     for slug in verdicts_used(site):
         v = VERDICT_BY_SLUG[slug]
-        link = doc_link(f"{v.title}清单", "index", naming.verdict_docname(slug))
+        link = doc_link(f"{v.title}清单", "index", contract.verdict_docname(slug))
         lines.append(f"- {badge(v.badge, v.title)} {link}：{escape(v.meaning)}")
     for slug in audiences_used(site):
         title = escape(audience_heading(audience_titles[slug]))
-        lines.append(f"- {doc_link(title, 'index', naming.audience_docname(slug))}")
+        lines.append(f"- {doc_link(title, 'index', contract.audience_docname(slug))}")
     lines += [
         "",
         "## 子系统",
@@ -88,7 +88,7 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         notes = site.in_subsystem(slug)
         lines += [
             f":::{{grid-item-card}} {escape(sub.title)}",
-            f":link: {naming.subsystem_docname(slug)}",
+            f":link: {contract.subsystem_docname(slug)}",
             ":link-type: doc",
             "",
             escape(sub.intro),
@@ -102,14 +102,14 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         "",
         "## 索引",
         "",
-        f"- [跟进清单]({naming.WATCHLIST}.md)：笔记里提到的后续事项，按子系统分组。",
-        f"- [代码符号索引]({naming.SYMBOLS}.md)：笔记里出现的文件、环境变量、函数，以及提到它们的笔记。",
-        f"- [标签]({naming.TAGS_INDEX}.md)：硬件、模型、主题，以及笔记涉及的其他子系统。",
-        f"- [PR 索引]({naming.PR_INDEX}.md)：站内每个 PR 编号，以及提到它的笔记。",
+        f"- [跟进清单]({contract.WATCHLIST}.md)：笔记里提到的后续事项，按子系统分组。",
+        f"- [代码符号索引]({contract.SYMBOLS}.md)：笔记里出现的文件、环境变量、函数，以及提到它们的笔记。",
+        f"- [标签]({contract.TAGS_INDEX}.md)：硬件、模型、主题，以及笔记涉及的其他子系统。",
+        f"- [PR 索引]({contract.PR_INDEX}.md)：站内每个 PR 编号，以及提到它的笔记。",
         "- {prnotes-feed}`订阅更新（Atom）`：新笔记按摘要到达的顺序出现，最新的在前。",
         "",
-        *hidden_toctree((naming.subsystem_docname(s) for s in subsystems), "子系统"),
-        *hidden_toctree((naming.READING_INDEX, naming.WATCHLIST), "阅读与跟进"),
-        *hidden_toctree((naming.SYMBOLS, naming.TAGS_INDEX, naming.PR_INDEX), "索引"),
+        *hidden_toctree((contract.subsystem_docname(s) for s in subsystems), "子系统"),
+        *hidden_toctree((contract.READING_INDEX, contract.WATCHLIST), "阅读与跟进"),
+        *hidden_toctree((contract.SYMBOLS, contract.TAGS_INDEX, contract.PR_INDEX), "索引"),
     ]
     return "\n".join(lines)

@@ -13,9 +13,9 @@ import functools
 import posixpath
 import re
 
+from .. import contract
 from ..refs import Break, Code, Inline, Ref, Text
 
-MARKER = "% prnotes: generated"
 _PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 _PUNCT_RE = re.compile("([" + re.escape(_PUNCT) + "])")
 _BACKTICK_RUN = re.compile(r"`+")
@@ -80,7 +80,7 @@ def relative(from_doc: str, to_doc: str) -> str:
 
 def marker(source: str) -> str:
     """The first line of every generated page: what made it, from what."""
-    return f"{MARKER} from {source}; edit the source, not this page."
+    return f"{contract.MARKER} from {source}; edit the source, not this page."
 
 
 def hidden_toctree(entries, caption: str = "") -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..model import Note, Site
 from ..refs import Ref
@@ -25,21 +25,21 @@ def _meta_badges(note: Note, site: Site, links: bool) -> str:
 
 def _fields(note: Note, site: Site) -> list[str]:
     tax = site.taxonomy
-    fields = [f":仓库: {escape(note.repo)}"]
+    fields = [f":{contract.REPO_FIELD}: {escape(note.repo)}"]
     if note.number is not None:
-        fields.append(f":PR: {ref_role_for(note)}")
+        fields.append(f":{contract.PR_FIELD}: {ref_role_for(note)}")
     if note.upstream_title:
-        fields.append(f":上游标题: {escape(note.upstream_title)}")
+        fields.append(f":{contract.UPSTREAM_FIELD}: {escape(note.upstream_title)}")
     if note.verdict:
         v = VERDICT_BY_SLUG[note.verdict]
-        fields.append(f":阅读结论: {v.title}（{escape(v.meaning)}）")
+        fields.append(f":{contract.VERDICT_FIELD}: {v.title}（{escape(v.meaning)}）")
     else:
-        fields.append(":阅读结论: 未注明")
+        fields.append(f":{contract.VERDICT_FIELD}: 未注明")
     if note.audiences:
         names = {a.slug: a.title for a in tax.audiences}
-        fields.append(":适合读者: " + "、".join(escape(names[a]) for a in note.audiences))
+        fields.append(f":{contract.AUDIENCE_FIELD}: " + "、".join(escape(names[a]) for a in note.audiences))
     sub = tax.subsystem(note.subsystem)
-    fields.append(f":子系统: {doc_link(escape(sub.title), note.docname, naming.subsystem_docname(sub.slug))}")
+    fields.append(f":{contract.SUBSYSTEM_FIELD}: {doc_link(escape(sub.title), note.docname, contract.subsystem_docname(sub.slug))}")
     fields.append(f":来源: {code(f'{note.path}:{note.line}')}")
     return fields
 
@@ -92,12 +92,12 @@ def render_note(note: Note, site: Site, links: bool = True) -> str:
         "",
         *_fields(note, site),
         "",
-        "## 阅读建议",
+        f"## {contract.ADVICE_SECTION}",
         "",
         inline(note.pieces),
         "",
         *render_followup_box(note, links),
-        "## 相关",
+        f"## {contract.RELATED_SECTION}",
         *_related(note, site),
         "",
     ]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..model import Site
 from ..refs import Ref
 from .myst import doc_link, escape, inline, marker, ref_role
 
 
 def render_prindex(site: Site) -> str:
-    docname = naming.PR_INDEX
+    docname = contract.PR_INDEX
     notes = site.by_docname
     numbers: set[tuple[str, int]] = {(n.repo, n.number) for n in site.notes if n.number is not None}
     numbers |= set(site.mentioned_by)

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from .. import naming
+from .. import contract
 from ..classify import VERDICT_BY_SLUG, VERDICTS
 from ..model import Note, Site
 from .myst import badge, doc_link, escape, hidden_toctree, inline, marker
@@ -66,7 +66,7 @@ def _grouped(site: Site, notes: Iterable[Note], docname: str, show_verdict: bool
 
 def render_verdict_page(site: Site, verdict: str) -> str:
     v = VERDICT_BY_SLUG[verdict]
-    docname = naming.verdict_docname(verdict)
+    docname = contract.verdict_docname(verdict)
     notes = [n for n in site.notes if n.verdict == verdict]
     lines = [
         marker("seeds/"),
@@ -84,12 +84,12 @@ def render_verdict_page(site: Site, verdict: str) -> str:
 
 def render_audience_page(site: Site, audience: str) -> str:
     title = next(a.title for a in site.taxonomy.audiences if a.slug == audience)
-    docname = naming.audience_docname(audience)
+    docname = contract.audience_docname(audience)
     notes = [n for n in site.notes if audience in n.audiences]
     lines = [
         marker("taxonomy.toml and seeds/"),
         "",
-        f"(reading-for-{naming.slug(audience)})=",
+        f"(reading-for-{contract.slug(audience)})=",
         f"# {escape(audience_heading(title))}",
         "",
         escape(cjk_join("阅读建议里点名适合", title, "的笔记")) + f"，共 {len(notes)} 篇（{verdict_counts(tuple(notes))}），"
@@ -108,7 +108,7 @@ def verdicts_used(site: Site) -> list[str]:
 
 
 def render_reading_index(site: Site) -> str:
-    docname = naming.READING_INDEX
+    docname = contract.READING_INDEX
     titles = {a.slug: a.title for a in site.taxonomy.audiences}
     lines = [
         marker("taxonomy.toml and seeds/"),
@@ -123,20 +123,20 @@ def render_reading_index(site: Site) -> str:
     for slug in verdicts_used(site):
         v = VERDICT_BY_SLUG[slug]
         count = sum(1 for n in site.notes if n.verdict == slug)
-        link = doc_link(f"{v.title}清单", docname, naming.verdict_docname(slug))
+        link = doc_link(f"{v.title}清单", docname, contract.verdict_docname(slug))
         lines.append(f"- {badge(v.badge, v.title)} {link}（{count} 篇）：{escape(v.meaning)}")
     audiences = audiences_used(site)
     if audiences:
         lines += ["", "## 按读者", ""]
         for slug in audiences:
             count = sum(1 for n in site.notes if slug in n.audiences)
-            link = doc_link(escape(audience_heading(titles[slug])), docname, naming.audience_docname(slug))
+            link = doc_link(escape(audience_heading(titles[slug])), docname, contract.audience_docname(slug))
             lines.append(f"- {link}（{count} 篇）")
     lines += [
         "",
         *hidden_toctree(
-            [naming.verdict_docname(s).rsplit("/", 1)[1] for s in verdicts_used(site)]
-            + [naming.audience_docname(s).rsplit("/", 1)[1] for s in audiences]
+            [contract.verdict_docname(s).rsplit("/", 1)[1] for s in verdicts_used(site)]
+            + [contract.audience_docname(s).rsplit("/", 1)[1] for s in audiences]
         ),
     ]
     return "\n".join(lines)
@@ -144,10 +144,10 @@ def render_reading_index(site: Site) -> str:
 
 def render_reading_lists(site: Site) -> dict[str, str]:
     """Every reading-list page, ``{relative path: text}``."""
-    pages = {f"{naming.READING_INDEX}.md": render_reading_index(site)}
+    pages = {f"{contract.READING_INDEX}.md": render_reading_index(site)}
     for slug in verdicts_used(site):
-        pages[f"{naming.verdict_docname(slug)}.md"] = render_verdict_page(site, slug)
+        pages[f"{contract.verdict_docname(slug)}.md"] = render_verdict_page(site, slug)
     for slug in audiences_used(site):
-        pages[f"{naming.audience_docname(slug)}.md"] = render_audience_page(site, slug)
+        pages[f"{contract.audience_docname(slug)}.md"] = render_audience_page(site, slug)
     return pages
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..classify import VERDICT_BY_SLUG, VERDICTS
 from ..model import Note, Site
 from ..taxonomy import Subsystem
@@ -27,7 +27,7 @@ def verdict_counts(notes: tuple[Note, ...]) -> str:
 
 
 def render_subsystem(sub: Subsystem, notes: tuple[Note, ...]) -> str:
-    docname = naming.subsystem_docname(sub.slug)
+    docname = contract.subsystem_docname(sub.slug)
     lines = [
         marker("taxonomy.toml and seeds/"),
         "",

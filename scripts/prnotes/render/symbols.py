@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..model import Site
 from ..symbols import KINDS, symbol_index
 from .myst import code, doc_link, escape, inline, marker
@@ -15,7 +15,7 @@ INTRO = (
 
 
 def render_symbols(site: Site) -> str:
-    docname = naming.SYMBOLS
+    docname = contract.SYMBOLS
     index = symbol_index(site)
     notes = site.by_docname
     lines = [marker("seeds/"), "", "(symbols)=", "# 代码符号索引", "", INTRO]

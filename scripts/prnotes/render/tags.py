@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..model import Note, Site
 from ..tags import Tag, all_tags, tag_index, tags_of_note
 from .myst import badge, doc_link, escape, hidden_toctree, marker
@@ -16,7 +16,7 @@ INTRO = (
 
 def tag_badge(tag: Tag) -> str:
     """A badge that links to the tag's page."""
-    return f"{{bdg-ref-secondary-line}}`{tag.title} <{naming.tag_label(tag.slug)}>`"
+    return f"{{bdg-ref-secondary-line}}`{tag.title} <{contract.tag_label(tag.slug)}>`"
 
 
 def note_tag_badges(note: Note, site: Site, links: bool = True) -> list[str]:
@@ -26,18 +26,18 @@ def note_tag_badges(note: Note, site: Site, links: bool = True) -> list[str]:
 
 
 def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> str:
-    docname = naming.tag_docname(tag.slug)
+    docname = contract.tag_docname(tag.slug)
     lines = [
         marker("taxonomy.toml and seeds/"),
         "",
-        f"({naming.tag_label(tag.slug)})=",
+        f"({contract.tag_label(tag.slug)})=",
         f"# 标签：{escape(tag.title)}",
         "",
         f"{len(notes)} 篇笔记（{verdict_counts(notes)}），按 PR 编号从新到旧排列。",
     ]
     if tag.subsystem and site.in_subsystem(tag.subsystem):
         sub = site.taxonomy.subsystem(tag.subsystem)
-        link = doc_link(escape(sub.title), docname, naming.subsystem_docname(sub.slug))
+        link = doc_link(escape(sub.title), docname, contract.subsystem_docname(sub.slug))
         lines += ["", f"本页列出归在其他子系统、但也涉及这一方向的笔记；归在这里的笔记见子系统页{link}。"]
     lines += ["", *(note_item(n, docname) for n in notes), ""]
     return "\n".join(lines)
@@ -47,14 +47,14 @@ def render_tags(site: Site) -> dict[str, str]:
     """The tag index and every tag page, ``{relative path: text}``."""
     index = tag_index(site)
     tags = [t for t in all_tags(site.taxonomy) if t.slug in index]
-    docname = naming.TAGS_INDEX
+    docname = contract.TAGS_INDEX
     lines = [marker("taxonomy.toml and seeds/"), "", "(tags)=", "# 标签", "", INTRO, ""]
     for tag in tags:
         lines.append(f"- {tag_badge(tag)}（{len(index[tag.slug])} 篇）")
     if not tags:
         lines.append("目前没有笔记带标签。")
-    lines += ["", *hidden_toctree(naming.tag_docname(t.slug).rsplit("/", 1)[1] for t in tags)]
+    lines += ["", *hidden_toctree(contract.tag_docname(t.slug).rsplit("/", 1)[1] for t in tags)]
     pages = {f"{docname}.md": "\n".join(lines)}
     for tag in tags:
-        pages[f"{naming.tag_docname(tag.slug)}.md"] = render_tag_page(site, tag, index[tag.slug])
+        pages[f"{contract.tag_docname(tag.slug)}.md"] = render_tag_page(site, tag, index[tag.slug])
     return pages

@@ -6,7 +6,7 @@ PR references, so the references link as they do on the note.
 
 from __future__ import annotations
 
-from .. import naming
+from .. import contract
 from ..followups import follow_ups
 from ..model import Note, Site
 from .myst import doc_link, escape, inline, marker
@@ -32,9 +32,9 @@ def render_followup_box(note: Note, links: bool = True) -> list[str]:
     items = follow_ups(note)
     if not items:
         return []
-    see_also = [f"全站的待跟进事项见{doc_link('跟进清单', note.docname, naming.WATCHLIST)}。"] if links else []
+    see_also = [f"全站的待跟进事项见{doc_link('跟进清单', note.docname, contract.WATCHLIST)}。"] if links else []
     return [
-        ":::{admonition} 待跟进",
+        f":::{{admonition}} {contract.FOLLOWUPS_SECTION}",
         ":class: tip prnotes-followups",
         "",
         *(f"- {inline(item.pieces)}" for item in items),
@@ -46,7 +46,7 @@ def render_followup_box(note: Note, links: bool = True) -> list[str]:
 
 
 def render_watchlist(site: Site) -> str:
-    docname = naming.WATCHLIST
+    docname = contract.WATCHLIST
     lines = [marker("seeds/"), "", "(followups)=", "# 跟进清单", "", INTRO, "", RULES]
     total = 0
     for sub in site.taxonomy.subsystems:

@@ -15,9 +15,9 @@ import html
 
 from sphinx.application import Sphinx
 
-from .. import naming
+from .. import contract
 
-SUBSYSTEM_PREFIX = naming.subsystem_docname("")
+SUBSYSTEM_PREFIX = contract.subsystem_docname("")
 
 
 def _subsystem(docname: str | None, relations: dict) -> str | None:
@@ -36,7 +36,7 @@ def restrict_prev_next(app: Sphinx, pagename: str, templatename: str, context: d
         return
     _, prev, nxt = relations[pagename]
     for key, neighbour in (("prev", prev), ("next", nxt)):
-        if not neighbour or not (naming.is_note_docname(pagename) or naming.is_note_docname(neighbour)):
+        if not neighbour or not (contract.is_note_docname(pagename) or contract.is_note_docname(neighbour)):
             continue
         if _subsystem(neighbour, relations) != _subsystem(pagename, relations):
             context[key] = None
@@ -47,7 +47,7 @@ def restrict_prev_next(app: Sphinx, pagename: str, templatename: str, context: d
 def _page_before_notes(app: Sphinx, docname: str, relations: dict, context: dict) -> dict | None:
     """Walk back over the previous subsystem's notes to the page before them."""
     seen = 0
-    while docname and naming.is_note_docname(docname) and seen <= len(relations):
+    while docname and contract.is_note_docname(docname) and seen <= len(relations):
         docname = relations.get(docname, (None, None))[1]
         seen += 1
     if not docname or docname not in app.env.titles:

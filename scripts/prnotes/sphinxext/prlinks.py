@@ -3,7 +3,7 @@
 The roles make ``pending_xref`` nodes; :func:`resolve` (the
 ``missing-reference`` handler) is the one place that decides where they go:
 the site's note for that PR when there is one, else GitHub. Whether a note
-exists follows from its docname alone (:func:`prnotes.naming.note_docname`).
+exists follows from its docname alone (:func:`prnotes.contract.note_docname`).
 
 When a build adds or removes a note, pages that mention its PR must be written
 again even though their source did not change; :func:`pages_to_rewrite`
@@ -18,7 +18,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.roles import XRefRole
 
-from .. import naming
+from .. import contract
 from .docdata import DocData, rewrite_dependents
 
 REFTYPES = {"pr": "pull", "issue": "issues"}
@@ -46,12 +46,12 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, con
     """Our page if it exists, else GitHub."""
     if node.get("reftype") not in REFTYPES:
         return None
-    parsed = naming.parse_target(node["reftarget"])
+    parsed = contract.parse_target(node["reftarget"])
     if parsed is None:
         return None  # Sphinx warns: the converter never writes such a target
     repo, number = parsed
     if node["reftype"] == "pr":
-        docname = naming.note_docname(repo, number, "")
+        docname = contract.note_docname(repo, number, "")
         if docname in env.all_docs:
             uri = app.builder.get_relative_uri(node["refdoc"], docname)
             ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=f"{repo}#{number}")
@@ -61,7 +61,7 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, con
         "",
         "",
         internal=False,
-        refuri=naming.github_url(repo, number, REFTYPES[node["reftype"]]),
+        refuri=contract.github_url(repo, number, REFTYPES[node["reftype"]]),
         reftitle=f"{repo}#{number}（GitHub）",
     )
     ref += contnode
@@ -74,9 +74,9 @@ def record_mentions(app: Sphinx, doctree: nodes.document) -> None:
     targets = set()
     for node in doctree.findall(addnodes.pending_xref):
         if node.get("reftype") == "pr":
-            parsed = naming.parse_target(node["reftarget"])
+            parsed = contract.parse_target(node["reftarget"])
             if parsed:
-                targets.add(naming.note_docname(*parsed, ""))
+                targets.add(contract.note_docname(*parsed, ""))
     mentions = MENTIONS.of(env)
     if targets:
         mentions[env.docname] = targets

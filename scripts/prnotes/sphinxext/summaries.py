@@ -17,7 +17,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .. import naming
+from .. import contract
 from ..summary import first_sentence_span
 from .docdata import DocData, rewrite_dependents
 from .metatags import quote_only
@@ -27,8 +27,6 @@ SUMMARIES = DocData("prnotes_summaries")
 USERS = DocData("prnotes_summary_users")
 
 ROLE = "prnotes-summary"
-# The note section that holds the advice (see prnotes.render.note).
-ADVICE_TITLE = "阅读建议"
 
 
 class summary_placeholder(nodes.Inline, nodes.Element):
@@ -41,7 +39,7 @@ def summary_role(name, rawtext, text, lineno, inliner, options=None, content=Non
 
 def advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:
     for section in doctree.findall(nodes.section):
-        if section.children and isinstance(section[0], nodes.title) and section[0].astext() == ADVICE_TITLE:
+        if section.children and isinstance(section[0], nodes.title) and section[0].astext() == contract.ADVICE_SECTION:
             return [child for child in section.children[1:] if isinstance(child, nodes.paragraph)]
     return []
 
@@ -97,7 +95,7 @@ def summary_nodes(paragraphs: list[nodes.paragraph]) -> list[nodes.Node]:
 def collect(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
     summaries, users = SUMMARIES.of(env), USERS.of(env)
-    if naming.is_note_docname(env.docname):
+    if contract.is_note_docname(env.docname):
         found = summary_nodes(advice_paragraphs(doctree))
         summaries[env.docname] = tuple(freeze(n) for n in found)
         # The summary is also the page's Open Graph description: sphinxext-opengraph

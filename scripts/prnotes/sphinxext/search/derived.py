@@ -13,24 +13,16 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 
-from ... import naming
+from ... import contract
 
-# Section title of the related-notes list, as render/note.py writes it.
-RELATED_SECTION = "相关"
-
-
-def is_note(docname: str) -> bool:
-    """Note docnames are ``notes/<owner>/<repo>/<name>``; hub pages are shallower."""
-    parts = docname.split("/")
-    return len(parts) == 4 and parts[0] == naming.NOTES_DIR
 
 
 def derived_nodes(doctree: nodes.document, docname: str) -> list[nodes.Element]:
-    if is_note(docname):
+    if contract.is_note_docname(docname):
         return [
             s
             for s in doctree.findall(nodes.section)
-            if s.children and isinstance(s[0], nodes.title) and s[0].astext() == RELATED_SECTION
+            if s.children and isinstance(s[0], nodes.title) and s[0].astext() == contract.RELATED_SECTION
         ]
     found: list[nodes.Element] = [n for n in doctree.findall(nodes.list_item)]
     found += [n for n in doctree.findall(addnodes.compact_paragraph) if "toctree-wrapper" in n["classes"]]

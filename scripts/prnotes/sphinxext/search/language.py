@@ -8,12 +8,20 @@ same way, ranks results and highlights what the reader typed.
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 
 from sphinx.search import SearchLanguage
 from sphinx.search._stopwords.en import ENGLISH_STOPWORDS
 
+from ... import contract
 from .tokens import tokens
+
+
+def contract_js() -> str:
+    """What the search script takes from the page contract."""
+    pattern = json.dumps(f"^{contract.NOTE_DOCNAME_PATTERN}$")
+    return f"const PRNOTES_NOTE_DOCNAME = new RegExp({pattern});\n"
 
 LANG = "zh_prnotes"
 
@@ -28,7 +36,7 @@ class SearchPrnotes(SearchLanguage):
     # identifiers, and the search (search.js) matches a query term inside longer
     # terms anyway ("race" finds "races"). The base class's js_stemmer_code
     # is the identity, as stem() below is.
-    js_splitter_code = resources.files(__package__).joinpath("search.js").read_text(encoding="utf-8")
+    js_splitter_code = contract_js() + resources.files(__package__).joinpath("search.js").read_text(encoding="utf-8")
     stopwords = ENGLISH_STOPWORDS
 
     def split(self, input: str) -> list[str]:

@@ -6,8 +6,8 @@
  * them in a browser).
  */
 
-// Note pages are notes/<owner>/<repo>/<pr-N or t-hash> (prnotes.naming).
-const PRNOTES_NOTE_DOCNAME = /^notes\/[^/]+\/[^/]+\/(pr|t)-[^/]+$/;
+// PRNOTES_NOTE_DOCNAME, the test for note pages, is defined before this
+// file from prnotes.contract (see language.py).
 const PRNOTES_HUB_WEIGHT = 0.6;
 const PRNOTES_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
 const PRNOTES_RUN = new RegExp(

@@ -13,18 +13,18 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.search import IndexBuilder
 
+from ... import contract
 from .language import SearchPrnotes
 
-# Field names as render/note.py writes them.
-TITLE_FIELDS = frozenset({"上游标题", "PR"})
 
 
 def title_field_text(doctree: nodes.document) -> list[str]:
     """Texts of the note's title-like fields, in document order."""
     out = []
+    fields = contract.title_fields()
     for field in doctree.findall(nodes.field):
         name, body = field.children[:2]
-        if name.astext().strip() in TITLE_FIELDS:
+        if name.astext().strip() in fields:
             out.append(body.astext())
     return out
 

@@ -1,7 +1,11 @@
-"""The one recipe for file names, docnames, labels and URLs.
+"""The page contract: what the converter writes and the Sphinx side reads.
 
-The converter and the Sphinx extension both derive names from here, so a PR
-reference can be resolved from its repository and number alone.
+The converter (renderers and writer) and the Sphinx extension (summaries,
+search, feed, audit) agree on these and on nothing else: the generated-page
+marker, the section titles and field names of a note page, and the one recipe
+for file names, docnames, labels and URLs. Every module reads them from here
+at the time of use (``contract.ADVICE_SECTION``, not a copy), so renaming a
+section here renames it everywhere; ``tests/test_contract.py`` does that.
 """
 
 from __future__ import annotations
@@ -9,6 +13,30 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+
+# The first line of every generated page starts with this; only such pages are
+# ever replaced or removed.
+MARKER = "% prnotes: generated"
+
+# Section titles of a note page.
+ADVICE_SECTION = "阅读建议"  # the advice, verbatim: summaries and the audit read it
+FOLLOWUPS_SECTION = "待跟进"  # the note's follow-up box
+RELATED_SECTION = "相关"  # mentions and back-links: left out of the search index
+
+# Field names of a note page's metadata.
+REPO_FIELD = "仓库"
+PR_FIELD = "PR"
+UPSTREAM_FIELD = "上游标题"
+VERDICT_FIELD = "阅读结论"
+AUDIENCE_FIELD = "适合读者"
+SUBSYSTEM_FIELD = "子系统"
+DIGEST_FIELD = "收录于"
+
+
+def title_fields() -> frozenset[str]:
+    """Fields whose words the search ranks like words of the page title."""
+    return frozenset({PR_FIELD, UPSTREAM_FIELD})
+
 
 NOTES_DIR = "notes"
 GITHUB = "https://github.com"
@@ -71,7 +99,10 @@ WATCHLIST = f"{NOTES_DIR}/followups"
 SYMBOLS = f"{NOTES_DIR}/symbols"
 TAGS_DIR = f"{NOTES_DIR}/tags"
 TAGS_INDEX = f"{TAGS_DIR}/index"
-_NOTE_DOCNAME_RE = re.compile(rf"{NOTES_DIR}/[a-z0-9-]+/[a-z0-9-]+/(?:pr-[0-9]+|t-[0-9a-f]{{12}})")
+# Also the search script's (JavaScript) test for note pages: keep it to the
+# syntax both languages share.
+NOTE_DOCNAME_PATTERN = rf"{NOTES_DIR}/[a-z0-9-]+/[a-z0-9-]+/(?:pr-[0-9]+|t-[0-9a-f]{{12}})"
+_NOTE_DOCNAME_RE = re.compile(NOTE_DOCNAME_PATTERN)
 
 
 def verdict_docname(verdict_slug: str) -> str:

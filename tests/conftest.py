@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.sandbox import convert, copy_project, sphinx_build
+from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 
@@ -25,7 +25,16 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
-    """The real seeds built to HTML once per session: ``(project, app)``."""
+    """The fixture project built to HTML once per session: ``(project, app)``."""
     proj = copy_project(tmp_path_factory.mktemp("site") / "proj")
+    assert convert(proj) == 0
+    return proj, sphinx_build(proj)
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory):
+    """The project's own seeds, whatever digests they hold, built to HTML once
+    per session: ``(project, app)``. Tests on it check invariants only."""
+    proj = copy_project(tmp_path_factory.mktemp("real") / "proj", ROOT / "seeds")
     assert convert(proj) == 0
     return proj, sphinx_build(proj)

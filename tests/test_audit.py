@@ -34,11 +34,18 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(html.replace(old, new), encoding="utf-8")
 
 
-def test_real_site_loses_nothing(built_site):
+def test_fixture_site_loses_nothing(built_site):
     proj, _ = built_site
     report = audit(proj)
     assert report.findings == ()
     assert report.summary == "16 entries, 16 pages, 0 missing"
+
+
+def test_real_site_loses_nothing(real_site):
+    proj, _ = real_site
+    report = audit(proj)
+    assert report.findings == ()
+    assert report.entries == report.pages > 0
 
 
 def test_deleted_page(tampered):

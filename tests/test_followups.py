@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import ROOT, fixture_site
 from prnotes.project import load
 from prnotes.followups import follow_ups, follow_ups_in
 from prnotes.refs import Code, Ref, Text, segment
@@ -43,7 +43,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def site():
-    return load(ROOT)
+    return fixture_site()
 
 
 def test_every_seed_entry_yields_exactly_its_follow_ups(site):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import ROOT, fixture_site
 from prnotes.project import load
 from prnotes.diagnostics import InputError
 from prnotes.model import build_site
@@ -34,7 +34,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def site():
-    return load(ROOT)
+    return fixture_site()
 
 
 def test_every_seed_entry_is_read_as_expected(site):

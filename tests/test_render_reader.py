@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import ROOT, fixture_site
 from prnotes import contract
 from prnotes.project import load
 from prnotes.model import build_site
@@ -19,7 +19,7 @@ from prnotes.taxonomy import load_taxonomy
 
 @pytest.fixture(scope="module")
 def pages():
-    return render_site(load(ROOT))
+    return render_site(fixture_site())
 
 
 @pytest.mark.parametrize(
@@ -41,7 +41,7 @@ def test_reader_page_snapshot(pages, page, file_regression):
 def test_reading_lists_hold_placeholders_not_advice_text(pages):
     # A note's text lives on the note (and its follow-ups on the watch list);
     # reading lists get the first sentence when Sphinx writes them.
-    notes = load(ROOT).notes
+    notes = fixture_site().notes
     for path, text in pages.items():
         if path.startswith(contract.READING_DIR) and not path.endswith("/index.md"):
             listed = [n for n in notes if f"{{prnotes-summary}}`{n.docname}`" in text]

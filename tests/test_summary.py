@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import ROOT, fixture_site
 from prnotes.project import load
 from prnotes.refs import segment
 from prnotes.summary import first_sentence
@@ -31,7 +31,7 @@ EXPECTED = {
 
 
 def test_every_seed_entry_has_its_summary():
-    assert {n.number: first_sentence(n.pieces) for n in load(ROOT).notes} == EXPECTED
+    assert {n.number: first_sentence(n.pieces) for n in fixture_site().notes} == EXPECTED
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import ROOT, fixture_site
 from prnotes.project import load
 from prnotes.symbols import Symbol, symbol_index, symbol_of, symbols_of
 
@@ -42,7 +42,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def site():
-    return load(ROOT)
+    return fixture_site()
 
 
 def test_every_seed_entry_yields_exactly_its_symbols(site):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import ROOT, fixture_site
 from prnotes.project import load
 from prnotes.tags import secondary_subsystems, tag_index, tags_of_note
 
@@ -31,7 +31,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def site():
-    return load(ROOT)
+    return fixture_site()
 
 
 def test_every_seed_entry_has_exactly_its_tags(site):

@@ -6,6 +6,12 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# Fixture projects: seeds (and, optionally, a taxonomy of their own) whose
+# outputs the tests pin exactly. The project's own seeds/ grows every day, so
+# tests over it check only invariants.
+ROOTS = ROOT / "tests" / "roots"
+# The project's first two digests, frozen: 16 notes from vllm-project/vllm.
+FIXTURE = ROOTS / "vllm16"
 # What a copy needs besides its seeds. The package is installed (editable), so
 # the copy has no code of its own; the Makefile with its prerequisites lets
 # `make html VENV=...` run in the copy.
@@ -25,7 +31,8 @@ def copy_project(dest: Path, seeds: Path | dict[str, str | bytes] | None = None)
     """Copy the project's configuration to ``dest`` with the given seeds.
 
     ``seeds`` is a folder to copy, or ``{file name: content}``; by default the
-    project's own ``seeds/``.
+    fixture's (:data:`FIXTURE`). A fixture's own ``taxonomy.toml`` replaces the
+    project's.
     """
     dest.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
@@ -37,7 +44,10 @@ def copy_project(dest: Path, seeds: Path | dict[str, str | bytes] | None = None)
             shutil.copy2(src, target)
     seeds_dir = dest / "seeds"
     if seeds is None or isinstance(seeds, Path):
-        shutil.copytree(seeds or ROOT / "seeds", seeds_dir)
+        seeds = seeds or FIXTURE / "seeds"
+        shutil.copytree(seeds, seeds_dir)
+        if (seeds.parent / "taxonomy.toml").is_file() and seeds.parent.is_relative_to(ROOTS):
+            shutil.copy2(seeds.parent / "taxonomy.toml", dest / "taxonomy.toml")
     else:
         seeds_dir.mkdir()
         for name, content in seeds.items():
@@ -68,3 +78,14 @@ def sphinx_build(proj: Path, builder: str = "html", *, freshenv: bool = False, p
     finally:
         app.cleanup()
     return app
+
+
+def fixture_site(fixture: Path = FIXTURE):
+    """The site model of a fixture project, read in place."""
+    from prnotes.model import build_site
+    from prnotes.parse import read_seeds
+    from prnotes.taxonomy import load_taxonomy
+
+    taxonomy = fixture / "taxonomy.toml"
+    seeds, prs = read_seeds(fixture / "seeds", fixture)
+    return build_site(seeds, prs, load_taxonomy(taxonomy if taxonomy.is_file() else ROOT / "taxonomy.toml"))

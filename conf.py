@@ -92,6 +92,19 @@ latex_elements = {
 html_baseurl = (
     os.environ.get("PRNOTES_BASEURL") or os.environ.get("READTHEDOCS_CANONICAL_URL") or "https://prnotes.example.org/"
 ).rstrip("/") + "/"
+# Where each note's 编辑来源 link points: the repository of this project on
+# GitHub (its seed file, at the line). On GitHub Actions and Read the Docs it
+# is the repository being built; elsewhere git's `origin`, or PRNOTES_SOURCE_URL.
+prnotes_source_url = (
+    os.environ.get("PRNOTES_SOURCE_URL")
+    or (
+        f"{os.environ['GITHUB_SERVER_URL']}/{os.environ['GITHUB_REPOSITORY']}"
+        if os.environ.get("GITHUB_SERVER_URL") and os.environ.get("GITHUB_REPOSITORY")
+        else ""
+    )
+    or os.environ.get("READTHEDOCS_GIT_CLONE_URL", "")
+)
+prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "main")
 sitemap_url_scheme = "{link}"
 sitemap_excludes = ["404.html", "search.html", "genindex.html"]
 ogp_site_url = html_baseurl

@@ -6,7 +6,7 @@ import pytest
 
 from tests.support.sandbox import ROOT, fixture_site
 from prnotes.project import load
-from prnotes.followups import follow_ups, follow_ups_in
+from prnotes.followups import follow_ups_in
 from prnotes.refs import Code, Ref, Text, segment
 from prnotes.sentences import Clause, clauses, sentences
 
@@ -47,19 +47,19 @@ def site():
 
 
 def test_every_seed_entry_yields_exactly_its_follow_ups(site):
-    got = {n.number: tuple(f.text for f in follow_ups(n)) for n in site.notes}
+    got = {n.number: tuple(f.text for f in n.follow_ups) for n in site.notes}
     assert got == EXPECTED
 
 
 def test_follow_ups_keep_code_spans_and_references(site):
-    items = follow_ups(site.note_for("vllm-project/vllm", 52400))
+    items = site.note_for("vllm-project/vllm", 52400).follow_ups
     assert items[0].pieces == (
         Text("aiter 侧 include 优先级缺陷（issue "),
         Ref("#4770", "ROCm/aiter", 4770, kind="issues"),
         Text("）何时在 JIT 工具链中修复"),
     )
     assert items[1].pieces[0] == Ref("#49925", "vllm-project/vllm", 49925)
-    code = [p for p in follow_ups(site.note_for("vllm-project/vllm", 49515))[0].pieces if isinstance(p, Code)]
+    code = [p for p in site.note_for("vllm-project/vllm", 49515).follow_ups[0].pieces if isinstance(p, Code)]
     assert code == [Code("cpu_platform_plugin()"), Code("VLLM_TARGET_DEVICE=cpu"), Code("None")]
 
 

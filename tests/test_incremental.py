@@ -65,12 +65,11 @@ def test_parallel_build_matches_serial(tmp_path):
         assert convert(proj) == 0
     app1, _ = build(serial, freshenv=True)
     app2, _ = build(parallel, parallel=2, freshenv=True)
-    assert app2.env.prnotes_mentions == app1.env.prnotes_mentions
-    # The note links its own PR number and the PR its advice mentions.
-    assert app1.env.prnotes_mentions["notes/vllm-project/vllm/pr-51368"] == {
-        "notes/vllm-project/vllm/pr-51368",
-        "notes/vllm-project/vllm/pr-52626",
-    }
+    for store in ("prnotes_mentions", "prnotes_note_facts", "prnotes_summaries", "prnotes_buildtime_users"):
+        assert getattr(app2.env, store) == getattr(app1.env, store), store
+    # The note links the PR its advice mentions; its own number goes to GitHub.
+    assert app1.env.prnotes_mentions["notes/vllm-project/vllm/pr-51368"] == {"notes/vllm-project/vllm/pr-52626"}
+    assert len(app1.env.prnotes_note_facts) == 16
     for page in ("notes/vllm-project/vllm/pr-51368.html", "notes/pr-index.html", "index.html"):
         a = (serial / "_build/html" / page).read_text(encoding="utf-8")
         b = (parallel / "_build/html" / page).read_text(encoding="utf-8")

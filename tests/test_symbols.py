@@ -6,7 +6,7 @@ import pytest
 
 from tests.support.sandbox import ROOT, fixture_site
 from prnotes.project import load
-from prnotes.symbols import Symbol, symbol_index, symbol_of, symbols_of
+from prnotes.symbols import Symbol, symbol_index, symbol_of
 
 P, E, I = "path", "env", "identifier"
 # PR number -> (kind, name) of every symbol its note mentions, in index order.
@@ -46,7 +46,7 @@ def site():
 
 
 def test_every_seed_entry_yields_exactly_its_symbols(site):
-    got = {n.number: tuple((s.kind, s.name) for s in symbols_of(n)) for n in site.notes}
+    got = {n.number: tuple((s.kind, s.name) for s in n.symbols) for n in site.notes}
     assert got == EXPECTED
 
 

@@ -5,6 +5,9 @@ page, its title, its whole advice text (markup stripped, whitespace ignored),
 its PR number and its place in exactly one subsystem toctree; and, when a PDF
 was built, for the title, advice text and PR number in the PDF's text.
 
+It also lists every note page the build publishes that no seed entry holds
+(a digest was deleted or renamed and the site still shows its notes).
+
 It reads the seeds with the converter's parser (the seed format is defined
 there) but nothing of the converter's model, so an entry the model drops is
 still expected. Each finding names the seed entry's ``file:line``.
@@ -62,17 +65,33 @@ class Finding:
         return f"{self.path}:{self.line}: {self.what} missing from {self.where}"
 
 
+@dataclass(frozen=True, order=True)
+class Stale:
+    """A note the build publishes that no seed entry holds (its digest was deleted or renamed)."""
+
+    path: str  # the page, relative to the build folder
+
+    def __str__(self) -> str:
+        return f"{self.path}:1: published note that no seed entry holds; rebuild with `make html`"
+
+
 @dataclass(frozen=True)
 class Report:
     entries: int
     pages: int
     pdfs: int
     findings: tuple[Finding, ...]
+    stale: tuple[Stale, ...] = ()
 
     @property
     def summary(self) -> str:
         pdf = f", {self.pdfs} PDF" if self.pdfs else ""
-        return f"{self.entries} entries, {self.pages} pages{pdf}, {len(self.findings)} missing"
+        stale = f", {len(self.stale)} stale" if self.stale else ""
+        return f"{self.entries} entries, {self.pages} pages{pdf}, {len(self.findings)} missing{stale}"
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings and not self.stale
 
 
 def seed_entries(root: Path) -> list[Entry]:
@@ -176,6 +195,23 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
     return pages, findings
 
 
+def published_notes(html_dir: Path) -> list[str]:
+    """Docnames of the note pages in an HTML build."""
+    root = html_dir / contract.NOTES_DIR
+    found = []
+    for page in root.rglob("*.html") if root.is_dir() else ():
+        docname = page.relative_to(html_dir).as_posix().removesuffix(".html")
+        if contract.is_note_docname(docname):
+            found.append(docname)
+    return sorted(found)
+
+
+def check_stale(entries: list[Entry], html_dir: Path) -> list[Stale]:
+    """Note pages the build publishes that no seed entry names."""
+    expected = {entry.docname for entry in entries}
+    return [Stale(f"html/{d}.html") for d in published_notes(html_dir) if d not in expected]
+
+
 # --- PDF --------------------------------------------------------------------
 
 
@@ -275,4 +311,5 @@ def audit(root: Path, build: Path | None = None) -> Report:
     pdfs = sorted((build / "latex").glob("*.pdf"))
     for pdf in pdfs:
         findings += check_pdf_text(entries, pdf_pages(pdf), f"PDF {pdf.relative_to(build).as_posix()}")
-    return Report(len(entries), pages, len(pdfs), tuple(sorted(findings)))
+    stale = check_stale(entries, html_dir)
+    return Report(len(entries), pages, len(pdfs), tuple(sorted(findings)), tuple(stale))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import urllib.parse
 
 # The first line of every generated page starts with this; only such pages are
 # ever replaced or removed.
@@ -31,6 +32,13 @@ VERDICT_FIELD = "阅读结论"
 AUDIENCE_FIELD = "适合读者"
 SUBSYSTEM_FIELD = "子系统"
 DIGEST_FIELD = "收录于"
+
+
+# Roles and directives the converter writes and the extension defines.
+SUMMARY_ROLE = "prnotes-summary"  # a note's first sentence, filled in at write time
+DIGEST_DATE_ROLE = "prnotes-digest-date"  # a digest's date, from git at build time
+SOURCE_ROLE = "prnotes-source"  # the 编辑来源 link of a note
+NOTE_DIRECTIVE = "prnotes-note"  # a note's facts for the feed: digest, position, verdict, subsystem
 
 
 def title_fields() -> frozenset[str]:
@@ -71,6 +79,47 @@ def note_label(repo: str, number: int | None, title: str) -> str:
     if number is not None:
         return f"pr-{slug(owner)}-{slug(name)}-{number}"
     return f"note-{slug(owner)}-{slug(name)}-{note_docname(repo, None, title).rsplit('-', 1)[1]}"
+
+
+DIGESTS_DIR = f"{NOTES_DIR}/digests"
+DIGESTS_INDEX = f"{DIGESTS_DIR}/index"
+_CLEAN_STEM_RE = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def digest_docname(seed_path: str) -> str:
+    """Docname of a digest page, from its seed file's name.
+
+    ``seeds/000_50c46ef36472ac24.txt`` -> ``notes/digests/000_50c46ef36472ac24``.
+    A name that is not already lower-case ASCII (spaces, colons, capitals,
+    other scripts) is slugged and given a hash of the whole name, so two
+    names never share a page.
+    """
+    stem = seed_path.rsplit("/", 1)[-1].removesuffix(".txt")
+    if _CLEAN_STEM_RE.fullmatch(stem) and stem != "index":
+        return f"{DIGESTS_DIR}/{stem}"
+    digest = hashlib.sha1(stem.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{DIGESTS_DIR}/{slug(stem)}-{digest}"
+
+
+def digest_label(seed_path: str) -> str:
+    return "digest-" + digest_docname(seed_path).rsplit("/", 1)[1]
+
+
+def subsystem_label(slug_: str) -> str:
+    return f"subsystem-{slug_}"
+
+
+def quote_path(path: str) -> str:
+    """A seed path as role content and directive options carry it: ASCII, no markup."""
+    return urllib.parse.quote(path, safe="/._-")
+
+
+def unquote_path(text: str) -> str:
+    return urllib.parse.unquote(text.strip())
+
+
+def github_repo_url(repo: str) -> str:
+    return f"{GITHUB}/{repo}"
 
 
 def subsystem_docname(slug_: str) -> str:

@@ -22,11 +22,9 @@ Each follow-up is one clause, without its enumerator and trailing separator.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
-from .model import Note
 from .refs import Inline, plain_text
 from .sentences import Clause, clauses, sentences
 
@@ -71,9 +69,3 @@ def follow_ups_in(pieces: tuple[Inline, ...]) -> tuple[FollowUp, ...]:
         for clause in clauses(sentence)
         if is_follow_up(clause)
     )
-
-
-@functools.lru_cache(maxsize=None)
-def follow_ups(note: Note) -> tuple[FollowUp, ...]:
-    """A note's follow-ups; cached, as the note page and the watch list both show them."""
-    return follow_ups_in(note.pieces)

@@ -13,8 +13,11 @@ from functools import cached_property
 from . import contract
 from .classify import audiences_of, subsystem_of, tags_of, verdict_of
 from .diagnostics import Diagnostic, InputError
+from .followups import FollowUp, follow_ups_in
 from .parse import PrInfo, RawEntry, SeedFile
 from .refs import Inline, Ref, Text, segment
+from .summary import first_sentence
+from .symbols import Symbol, symbols_in, sort_key as symbol_sort_key
 from .taxonomy import Taxonomy
 
 
@@ -36,6 +39,11 @@ class Note:
     path: str
     line: int
     seq: int  # arrival order: seed file name order, then position in the file
+    digest: str = ""  # docname of the digest page that lists it
+    position: int = 0  # 1-based place in its digest
+    follow_ups: tuple[FollowUp, ...] = ()
+    symbols: tuple[Symbol, ...] = ()
+    summary: str = ""  # the first sentence that says more than the verdict
 
     @cached_property
     def docname(self) -> str:
@@ -59,6 +67,21 @@ class Note:
 
 
 @dataclass(frozen=True)
+class Digest:
+    """A seed file: one issue (第 N 期) of the digest, its notes in seed order."""
+
+    path: str  # seeds/<file>.txt
+    number: int  # 1-based, in file-name order
+    repo: str
+    docname: str
+    notes: tuple[str, ...]  # docnames, in the order the file lists them
+
+    @property
+    def title(self) -> str:
+        return f"第 {self.number} 期"
+
+
+@dataclass(frozen=True)
 class Site:
     """Every note plus the indexes built over them."""
 
@@ -67,6 +90,20 @@ class Site:
     warnings: tuple[Diagnostic, ...] = ()
     # (repo, number) -> docnames of notes that mention that PR or issue
     mentioned_by: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    digests: tuple[Digest, ...] = ()  # in file-name order, oldest first
+
+    @cached_property
+    def repos(self) -> tuple[str, ...]:
+        """Repositories of the notes, sorted case-insensitively."""
+        return tuple(sorted({n.repo for n in self.notes}, key=lambda r: (r.lower(), r)))
+
+    def pr_text(self, repo: str, number: int) -> str:
+        """How a PR reference reads in a list: ``#N`` on a one-repository site, else ``owner/repo#N``."""
+        return f"#{number}" if self.repos == (repo,) else f"{repo}#{number}"
+
+    @cached_property
+    def digest_by_docname(self) -> dict[str, Digest]:
+        return {d.docname: d for d in self.digests}
 
     @cached_property
     def by_docname(self) -> dict[str, Note]:
@@ -105,8 +142,18 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
     numbers: dict[tuple[str, int], RawEntry] = {}
     docnames: dict[str, RawEntry] = {}
     notes: list[Note] = []
+    digests: list[Digest] = []
+    digest_docnames: dict[str, str] = {}
     seq = 0
     for seed in seeds:
+        digest_doc = contract.digest_docname(seed.path)
+        if digest_doc in digest_docnames:
+            problems.append(
+                Diagnostic(seed.path, 1, f"{seed.path} and {digest_docnames[digest_doc]} would share the page {digest_doc}.md; rename one")
+            )
+            continue
+        digest_docnames[digest_doc] = seed.path
+        members: list[str] = []
         for entry in seed.entries:
             seq += 1
             key = (entry.repo, entry.title)
@@ -177,6 +224,9 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                 warnings.append(
                     Diagnostic(entry.path, entry.body_line, f"no reading verdict found in the advice of {entry.title!r}")
                 )
+            pieces = segment(entry.body, entry.repo, taxonomy.aliases)
+            title_pieces = _title_pieces(entry.title, entry.repo)
+            members.append(docname)
             notes.append(
                 Note(
                     repo=entry.repo,
@@ -184,8 +234,8 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                     number=number,
                     upstream_title=upstream,
                     body=entry.body,
-                    pieces=segment(entry.body, entry.repo, taxonomy.aliases),
-                    title_pieces=_title_pieces(entry.title, entry.repo),
+                    pieces=pieces,
+                    title_pieces=title_pieces,
                     verdict=verdict,
                     audiences=audiences_of(entry.body, taxonomy),
                     subsystem=subsystem,
@@ -193,8 +243,14 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                     path=entry.path,
                     line=entry.line,
                     seq=seq,
+                    digest=digest_doc,
+                    position=len(members),
+                    follow_ups=follow_ups_in(pieces),
+                    symbols=tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key)),
+                    summary=first_sentence(pieces),
                 )
             )
+        digests.append(Digest(seed.path, len(digests) + 1, seed.repo, digest_doc, tuple(members)))
     for key, info in sorted(prs.items(), key=lambda kv: kv[1].line):
         if key not in used_prs:
             warnings.append(
@@ -214,5 +270,6 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
         taxonomy=taxonomy,
         warnings=tuple(sorted(warnings)),
         mentioned_by={k: tuple(sorted(v)) for k, v in sorted(mentioned.items())},
+        digests=tuple(digests),
     )
 

@@ -27,7 +27,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .model import Note, Site
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import Site
 from .refs import Code, Inline, Text
 
 
@@ -86,21 +89,16 @@ def symbols_in(pieces: tuple[Inline, ...]) -> set[Symbol]:
     return found
 
 
-def symbols_of(note: Note) -> tuple[Symbol, ...]:
-    """Distinct symbols of a note's title and advice, sorted."""
-    return tuple(sorted(symbols_in(note.title_pieces) | symbols_in(note.pieces), key=sort_key))
-
-
 def sort_key(symbol: Symbol) -> tuple:
     # Kind order first; leading "." or "_" would otherwise pull a name to the
     # top; ties (names differing only in case) fall back to the exact text.
     return ([k.slug for k in KINDS].index(symbol.kind), symbol.name.lstrip("._").lower(), symbol.name)
 
 
-def symbol_index(site: Site) -> dict[Symbol, tuple[str, ...]]:
+def symbol_index(site: "Site") -> dict[Symbol, tuple[str, ...]]:
     """Every symbol on the site with the docnames of the notes that mention it."""
     index: dict[Symbol, set[str]] = {}
     for note in site.notes:
-        for symbol in symbols_of(note):
+        for symbol in note.symbols:
             index.setdefault(symbol, set()).add(note.docname)
     return {s: tuple(sorted(index[s])) for s in sorted(index, key=sort_key)}

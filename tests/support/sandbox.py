@@ -63,14 +63,18 @@ def convert(project: Path, *args: str) -> int:
     return main(["notes", "--root", str(project), "-q", *args])
 
 
-def sphinx_build(proj: Path, builder: str = "html", *, freshenv: bool = False, parallel: int = 0, listeners=()):
+def sphinx_build(
+    proj: Path, builder: str = "html", *, freshenv: bool = False, parallel: int = 0, listeners=(), confoverrides=None
+):
     """Build ``proj`` into ``proj/_build`` with sphinx.testing; return the app.
 
     ``listeners`` are ``(event, callback)`` pairs connected before the build.
     """
     from sphinx.testing.util import SphinxTestApp
 
-    app = SphinxTestApp(builder, srcdir=proj, builddir=proj / "_build", freshenv=freshenv, parallel=parallel)
+    app = SphinxTestApp(
+        builder, srcdir=proj, builddir=proj / "_build", freshenv=freshenv, parallel=parallel, confoverrides=confoverrides
+    )
     for event, callback in listeners:
         app.connect(event, callback)
     try:

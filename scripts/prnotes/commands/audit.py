@@ -1,7 +1,8 @@
 """``prnotes audit``: check a finished build against ``seeds/``.
 
 Prints each loss as ``file:line: what missing from where`` (the seed entry's
-location), then one summary line; exits 1 on any loss or unusable input.
+location), each page published for a note no seed holds, then one summary
+line; exits 1 on any of them or unusable input.
 """
 
 from __future__ import annotations
@@ -31,5 +32,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     for finding in report.findings:
         print(f"missing: {finding}", file=sys.stderr)
+    for stale in report.stale:
+        print(f"stale: {stale}", file=sys.stderr)
     print(report.summary)
-    return 1 if report.findings else 0
+    return 0 if report.ok else 1

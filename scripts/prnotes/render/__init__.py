@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import contract
 from ..model import Site
+from .digests import render_digests
 from .landing import render_landing
 from .note import render_note
 from .prindex import render_prindex
@@ -24,7 +25,7 @@ def render_site(site: Site) -> dict[str, str]:
         pages[f"{note.docname}.md"] = render_note(note, site)
     for slug in used:
         pages[f"{contract.subsystem_docname(slug)}.md"] = render_subsystem(
-            site.taxonomy.subsystem(slug), site.in_subsystem(slug)
+            site, site.taxonomy.subsystem(slug), site.in_subsystem(slug)
         )
     pages[f"{contract.PR_INDEX}.md"] = render_prindex(site)
     pages["index.md"] = render_landing(site, used)
@@ -32,4 +33,5 @@ def render_site(site: Site) -> dict[str, str]:
     pages[f"{contract.WATCHLIST}.md"] = render_watchlist(site)
     pages[f"{contract.SYMBOLS}.md"] = render_symbols(site)
     pages.update(render_tags(site))
+    pages.update(render_digests(site))
     return dict(sorted(pages.items()))

@@ -41,7 +41,7 @@ def render_book(site: Site) -> dict[str, str]:
     pages = {f"{note.docname}.md": render_note(note, site, links=False) for note in site.notes}
     for slug in used:
         pages[f"{contract.subsystem_docname(slug)}.md"] = render_subsystem(
-            site.taxonomy.subsystem(slug), site.in_subsystem(slug)
+            site, site.taxonomy.subsystem(slug), site.in_subsystem(slug), book=True
         )
     pages["index.md"] = render_book_root(used)
     return dict(sorted(pages.items()))

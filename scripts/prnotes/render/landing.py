@@ -5,9 +5,10 @@ from __future__ import annotations
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..model import Site
-from .myst import badge, doc_link, escape, hidden_toctree, inline, marker
+from .digests import render_latest
+from .lists import note_link, verdict_counts
+from .myst import badge, doc_link, escape, hidden_toctree, marker
 from .readinglists import audience_heading, audiences_used, cjk_join, verdicts_used
-from .subsystem import verdict_counts
 
 INTRO = (
     "每个 PR 一页阅读笔记：值不值得细读、读什么、读完之后跟进什么。"
@@ -41,7 +42,7 @@ def _first_reads(site: Site) -> list[str]:
     for sub, notes in groups:
         shown = notes[:FIRST_READS_PER_SUBSYSTEM]
         lines += [f"::::{{grid-item-card}} {escape(sub.title)}", ""]
-        lines += [f"- {doc_link(inline(n.title_pieces), docname, n.docname)}" for n in shown]
+        lines += [f"- {note_link(n, docname)}" for n in shown]
         more = len(notes) - len(shown)
         label = escape(cjk_join(sub.title, "的全部笔记")) + (f"（另有 {more} 篇精读）" if more else "")
         lines += ["", ":::{card-footer}", doc_link(label, docname, contract.subsystem_docname(sub.slug)), ":::", "::::", ""]
@@ -62,8 +63,9 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         INTRO,
         "",
         f"目前共 {len(site.notes)} 篇笔记（{verdict_counts(site.notes)}），"
-        f"来自 {len(repos)} 个仓库（{escape('、'.join(repos))}）的 {len(digests)} 份摘要。",
+        f"来自 {len(repos)} 个仓库（{escape('、'.join(repos))}）的 {len(digests)} 期摘要。",
         "",
+        *render_latest(site, "index"),
         *_first_reads(site),
         "## 阅读清单",
         "",
@@ -102,6 +104,7 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         "",
         "## 索引",
         "",
+        f"- [摘要归档]({contract.DIGESTS_INDEX}.md)：每一期摘要和它收录的笔记，最新的在前。",
         f"- [跟进清单]({contract.WATCHLIST}.md)：笔记里提到的后续事项，按子系统分组。",
         f"- [代码符号索引]({contract.SYMBOLS}.md)：笔记里出现的文件、环境变量、函数，以及提到它们的笔记。",
         f"- [标签]({contract.TAGS_INDEX}.md)：硬件、模型、主题，以及笔记涉及的其他子系统。",
@@ -109,7 +112,7 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         "- {prnotes-feed}`订阅更新（Atom）`：新笔记按摘要到达的顺序出现，最新的在前。",
         "",
         *hidden_toctree((contract.subsystem_docname(s) for s in subsystems), "子系统"),
-        *hidden_toctree((contract.READING_INDEX, contract.WATCHLIST), "阅读与跟进"),
+        *hidden_toctree((contract.DIGESTS_INDEX, contract.READING_INDEX, contract.WATCHLIST), "阅读与跟进"),
         *hidden_toctree((contract.SYMBOLS, contract.TAGS_INDEX, contract.PR_INDEX), "索引"),
     ]
     return "\n".join(lines)

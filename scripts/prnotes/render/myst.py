@@ -46,19 +46,30 @@ def ref_role(ref: Ref) -> str:
     return role(f"{name}-code" if ref.code else name, ref.text, ref.target)
 
 
-def inline(pieces: tuple[Inline, ...]) -> str:
-    """Render inline pieces as MyST."""
+def inline(pieces: tuple[Inline, ...], link_text: bool = False) -> str:
+    """Render inline pieces as MyST.
+
+    ``link_text``: the pieces are the text of a link, where a link cannot
+    nest; references there are plain text (code ones stay code).
+    """
     out = []
     for piece in pieces:
         if isinstance(piece, Text):
             out.append(escape(piece.text))
-        elif isinstance(piece, Code):
+        elif isinstance(piece, Code) or (link_text and isinstance(piece, Ref) and piece.code):
             out.append(code(piece.text))
         elif isinstance(piece, Break):
-            out.append("\n\n")
+            out.append(" " if link_text else "\n\n")
+        elif link_text:
+            out.append(escape(piece.text))
         else:
             out.append(ref_role(piece))
     return "".join(out)
+
+
+def external_link(text_md: str, url: str) -> str:
+    """A Markdown link to a URL the converter built (never one from seed text)."""
+    return f"[{text_md}](<{url}>)"
 
 
 def doc_link(text_md: str, from_doc: str, to_doc: str) -> str:

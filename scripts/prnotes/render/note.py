@@ -1,4 +1,9 @@
-"""The page of one note: title, metadata, the advice verbatim, related notes."""
+"""The page of one note: title, metadata, the advice verbatim, related notes.
+
+The PR and repository fields link to GitHub: a reader is one click from the
+pull request. Where the note came from (seed file and line) is an 编辑来源
+link at the bottom, on the site only.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +11,35 @@ from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..model import Note, Site
 from ..refs import Ref
-from .myst import badge, code, doc_link, escape, inline, marker, ref_role
+from .lists import note_link
+from .myst import doc_link, escape, external_link, inline, marker, ref_role
 from .tags import note_tag_badges
 from .watchlist import render_followup_box
-
 
 def _meta_badges(note: Note, site: Site, links: bool) -> str:
     tax = site.taxonomy
     parts = []
     if note.verdict:
         v = VERDICT_BY_SLUG[note.verdict]
-        parts.append(badge(v.badge, v.title))
+        parts.append(f"{{bdg-{v.badge}}}`{v.title}`")
     sub = tax.subsystem(note.subsystem)
-    parts.append(f"{{bdg-ref-info-line}}`{sub.title} <subsystem-{sub.slug}>`")
+    parts.append(f"{{bdg-ref-info-line}}`{sub.title} <{contract.subsystem_label(sub.slug)}>`")
     parts.extend(note_tag_badges(note, site, links))
     return " ".join(parts)
 
 
-def _fields(note: Note, site: Site) -> list[str]:
+def digest_date(seed_path: str) -> str:
+    """The digest's date, filled in at build time from git (never written here)."""
+    return f"{{{contract.DIGEST_DATE_ROLE}}}`{contract.quote_path(seed_path)}`"
+
+
+def _fields(note: Note, site: Site, links: bool) -> list[str]:
     tax = site.taxonomy
-    fields = [f":{contract.REPO_FIELD}: {escape(note.repo)}"]
+    repo_url = contract.github_repo_url(note.repo)
+    fields = [f":{contract.REPO_FIELD}: {external_link(escape(note.repo), repo_url)}"]
     if note.number is not None:
-        fields.append(f":{contract.PR_FIELD}: {ref_role_for(note)}")
+        pr_url = contract.github_url(note.repo, note.number)
+        fields.append(f":{contract.PR_FIELD}: {external_link(escape(f'#{note.number}'), pr_url)}")
     if note.upstream_title:
         fields.append(f":{contract.UPSTREAM_FIELD}: {escape(note.upstream_title)}")
     if note.verdict:
@@ -40,12 +52,11 @@ def _fields(note: Note, site: Site) -> list[str]:
         fields.append(f":{contract.AUDIENCE_FIELD}: " + "、".join(escape(names[a]) for a in note.audiences))
     sub = tax.subsystem(note.subsystem)
     fields.append(f":{contract.SUBSYSTEM_FIELD}: {doc_link(escape(sub.title), note.docname, contract.subsystem_docname(sub.slug))}")
-    fields.append(f":来源: {code(f'{note.path}:{note.line}')}")
+    digest = site.digest_by_docname.get(note.digest)
+    if digest is not None:
+        title = doc_link(digest.title, note.docname, digest.docname) if links else digest.title
+        fields.append(f":{contract.DIGEST_FIELD}: {title} · {digest_date(digest.path)}")
     return fields
-
-
-def ref_role_for(note: Note) -> str:
-    return ref_role(Ref(f"#{note.number}", note.repo, note.number))
 
 
 def _as_seen_from(ref: Ref, repo: str) -> Ref:
@@ -63,7 +74,7 @@ def _related(note: Note, site: Site) -> list[str]:
             line = f"- {ref_role(_as_seen_from(ref, note.repo))}"
             target = site.note_for(ref.repo, ref.number) if ref.kind == "pull" else None
             if target is not None:
-                line += " " + doc_link(inline(target.title_pieces), note.docname, target.docname)
+                line += " " + note_link(target, note.docname)
             elif ref.kind == "issues":
                 line += " （issue）"
             out.append(line)
@@ -74,23 +85,38 @@ def _related(note: Note, site: Site) -> list[str]:
         notes = site.by_docname
         out += ["", "提到本篇的笔记：", ""]
         for doc in backlinks:
-            out.append(f"- {doc_link(inline(notes[doc].title_pieces), note.docname, doc)}")
+            out.append(f"- {note_link(notes[doc], note.docname)}")
     if not out:
         out = ["", "本篇没有提到其他 PR，也还没有笔记提到本篇。"]
     return out
 
 
+def _facts(note: Note) -> list[str]:
+    """What the Sphinx side needs to know about the note (feed, digest dates)."""
+    return [
+        f":::{{{contract.NOTE_DIRECTIVE}}}",
+        f":repo: {note.repo}",
+        f":digest: {contract.quote_path(note.path)}",
+        f":position: {note.position}",
+        f":verdict: {note.verdict or ''}",
+        f":subsystem: {note.subsystem}",
+        ":::",
+        "",
+    ]
+
+
 def render_note(note: Note, site: Site, links: bool = True) -> str:
-    """MyST text of a note page; ``links=False`` for the PDF book, which has no tag pages."""
+    """MyST text of a note page; ``links=False`` for the PDF book, which has no tag or digest pages."""
     lines = [
         marker(f"{note.path}:{note.line}"),
         "",
         f"({note.label})=",
         f"# {inline(note.title_pieces)}",
         "",
+        *_facts(note),
         _meta_badges(note, site, links),
         "",
-        *_fields(note, site),
+        *_fields(note, site, links),
         "",
         f"## {contract.ADVICE_SECTION}",
         "",
@@ -101,4 +127,6 @@ def render_note(note: Note, site: Site, links: bool = True) -> str:
         *_related(note, site),
         "",
     ]
+    if links:
+        lines += [f"{{{contract.SOURCE_ROLE}}}`{contract.quote_path(note.path)}:{note.line}`", ""]
     return "\n".join(lines)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from .. import contract
 from ..model import Site
 from ..refs import Ref
-from .myst import doc_link, escape, inline, marker, ref_role
+from .lists import note_link
+from .myst import escape, marker, ref_role
 
 
 def render_prindex(site: Site) -> str:
@@ -34,12 +35,10 @@ def render_prindex(site: Site) -> str:
         if kind == "issues":
             item += " （issue）"
         if note is not None:
-            item += " " + doc_link(inline(note.title_pieces), docname, note.docname)
+            item += " " + note_link(note, docname)
         by = [d for d in site.mentioned_by.get((repo, number), ()) if note is None or d != note.docname]
         if by:
-            item += " — 提到它的笔记：" + "、".join(
-                doc_link(inline(notes[d].title_pieces), docname, d) for d in by
-            )
+            item += " — 提到它的笔记：" + "、".join(note_link(notes[d], docname) for d in by)
         lines.append(item)
     lines.append("")
     return "\n".join(lines)

@@ -16,10 +16,8 @@ from collections.abc import Iterable
 from .. import contract
 from ..classify import VERDICT_BY_SLUG, VERDICTS
 from ..model import Note, Site
-from .myst import badge, doc_link, escape, hidden_toctree, inline, marker
-from .subsystem import verdict_counts
-
-SUMMARY_ROLE = "prnotes-summary"
+from .lists import note_item, verdict_counts
+from .myst import badge, doc_link, escape, hidden_toctree, marker
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
 
 
@@ -40,11 +38,6 @@ def audience_heading(title: str) -> str:
     return cjk_join("写给", title)
 
 
-def summary_placeholder(note: Note) -> str:
-    """Placeholder for the note's first sentence, filled in at write time."""
-    return f"{{{SUMMARY_ROLE}}}`{note.docname}`"
-
-
 def _grouped(site: Site, notes: Iterable[Note], docname: str, show_verdict: bool) -> list[str]:
     chosen = {n.docname for n in notes}
     lines: list[str] = []
@@ -54,13 +47,7 @@ def _grouped(site: Site, notes: Iterable[Note], docname: str, show_verdict: bool
             continue
         lines += ["", f"## {escape(sub.title)}", ""]
         for note in group:
-            head = doc_link(inline(note.title_pieces), docname, note.docname)
-            if show_verdict and note.verdict:
-                v = VERDICT_BY_SLUG[note.verdict]
-                head = f"{badge(v.badge, v.title)} {head}"
-            if note.number is not None:
-                head += " " + escape(f"{note.repo}#{note.number}")
-            lines += [f"- {head}", "", f"  {summary_placeholder(note)}", ""]
+            lines += note_item(site, note, docname, verdict=show_verdict, summary=True)
     return lines
 
 

@@ -6,7 +6,7 @@ from .. import contract
 from ..model import Note, Site
 from ..tags import Tag, all_tags, tag_index, tags_of_note
 from .myst import badge, doc_link, escape, hidden_toctree, marker
-from .subsystem import note_item, verdict_counts
+from .lists import note_item, verdict_counts
 
 INTRO = (
     "标签标出笔记涉及的硬件、模型和主题，以及笔记在所属子系统之外还涉及的子系统"
@@ -39,7 +39,10 @@ def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> str:
         sub = site.taxonomy.subsystem(tag.subsystem)
         link = doc_link(escape(sub.title), docname, contract.subsystem_docname(sub.slug))
         lines += ["", f"本页列出归在其他子系统、但也涉及这一方向的笔记；归在这里的笔记见子系统页{link}。"]
-    lines += ["", *(note_item(n, docname) for n in notes), ""]
+    lines += [""]
+    for note in notes:
+        lines += note_item(site, note, docname)
+    lines.append("")
     return "\n".join(lines)
 
 

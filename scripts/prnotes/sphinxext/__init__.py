@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import feed, latex_print, metatags, navigation, prevnext, prlinks, search, sitemap, summaries
+from . import buildtime, feed, latex_print, metatags, navigation, notefacts, prevnext, prlinks, search, sitemap, stale, summaries
 
 
 def setup(app: Sphinx) -> dict:
+    notefacts.setup(app)
+    buildtime.setup(app)
     prlinks.setup(app)
     navigation.setup(app)
     latex_print.setup(app)
@@ -18,4 +20,5 @@ def setup(app: Sphinx) -> dict:
     sitemap.setup(app)
     metatags.setup(app)
     search.setup(app)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 4}
+    stale.setup(app)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 5}

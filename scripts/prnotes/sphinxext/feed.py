@@ -1,20 +1,20 @@
 """An Atom feed of the notes, newest digest first, written with feedgen.
 
-Notes appear in the order their digests arrived (:attr:`prnotes.model.Note.seq`,
-newest first). A digest's time is the commit that added its seed file, or the
-file's modification time while it is not committed yet. Each entry is at least
-a second after the one that arrived before it, so feed readers that sort by
-time keep the arrival order. The feed is ``feed.xml`` at the root of the HTML output, with
-absolute links built on ``html_baseurl``; every page points to it from its
-``<head>``, and ``{prnotes-feed}`text``` links to it from a page.
+Each entry is dated by its digest: the commit that added the digest's seed
+file (:mod:`.buildtime`). Digests come newest first (the order their files
+are named in); within a digest, entries keep the order of the seed file. A
+digest that is not committed yet is left out: the feed follows what has been
+published. Everything comes from the environment (:mod:`.notefacts`, the
+page titles, the summaries), never from the seeds. The feed is ``feed.xml``
+at the root of the HTML output, with absolute links built on
+``html_baseurl``; every page points to it from its ``<head>``, and
+``{prnotes-feed}`text``` links to it from a page.
 """
 
 from __future__ import annotations
 
 import html
-import subprocess
-from datetime import datetime, timedelta, timezone
-from functools import cache
+from datetime import datetime, timezone
 from pathlib import Path
 
 from docutils import nodes
@@ -22,91 +22,58 @@ from feedgen.feed import FeedGenerator
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+from .. import contract
 from ..classify import VERDICT_BY_SLUG
-from ..project import load
-from ..model import Site
-from ..refs import plain_text
-from ..summary import first_sentence
+from .buildtime import added_at
+from .notefacts import FACTS
+from .summaries import summary_text
 
 FEED = "feed.xml"
 logger = logging.getLogger(__name__)
 
 
-@cache
-def _git_added(root: Path) -> dict[str, datetime]:
-    """Seed file -> time of the commit that added it, from one ``git log``."""
-    try:
-        out = subprocess.run(
-            ["git", "log", "--diff-filter=A", "--name-only", "--relative", "--format=%x00%cI", "--", "seeds"],
-            cwd=root, capture_output=True, text=True, check=True, timeout=60,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return {}
-    added: dict[str, datetime] = {}
-    for block in out.split("\0")[1:]:
-        when, *files = block.strip().split("\n")
-        for rel in files:
-            if rel.strip():
-                # git log runs newest first: the last time seen is the first add.
-                added[rel.strip()] = datetime.fromisoformat(when.strip())
-    return added
-
-
-def digest_time(root: Path, rel: str) -> datetime:
-    """When a digest arrived: its first commit, else its file's mtime."""
-    added = _git_added(root).get(rel)
-    if added is not None:
-        return added.astimezone(timezone.utc)
-    return datetime.fromtimestamp((root / rel).stat().st_mtime, timezone.utc).replace(microsecond=0)
-
-
-def build_feed(site: Site, root: Path, base_url: str, title: str, uri_of) -> FeedGenerator:
-    """The feed for ``site``; ``uri_of(docname)`` gives a page's URI relative to the site root."""
-    base = base_url.rstrip("/") + "/"
-    # Entry times follow arrival order strictly: each entry is at least a
-    # second after the one before it, even when two digests share a commit.
-    times: dict[str, datetime] = {}
-    previous: datetime | None = None
-    for note in sorted(site.notes, key=lambda n: n.seq):
-        when = digest_time(root, note.path)
-        if previous is not None and when <= previous:
-            when = previous + timedelta(seconds=1)
-        times[note.docname] = previous = when
+def build_feed(app: Sphinx) -> FeedGenerator:
+    env = app.env
+    base = app.config.html_baseurl.rstrip("/") + "/"
+    entries = []
+    for docname, facts in FACTS.of(env).items():
+        when = added_at(env, facts.digest)
+        if when is None or docname not in env.all_docs:
+            continue
+        # Newest digest first (file names sort in arrival order); seed order within one.
+        entries.append(((facts.digest, -facts.position), datetime.fromisoformat(when), docname, facts))
+    entries.sort(key=lambda e: e[0], reverse=True)
     feed = FeedGenerator()
     feed.id(base)
-    feed.title(title)
+    feed.title(app.config.project)
     feed.subtitle("新笔记按摘要到达的顺序出现，最新的在前。")
     feed.link(href=base, rel="alternate")
     feed.link(href=base + FEED, rel="self")
     feed.language("zh-CN")
-    subsystems = {s.slug: s.title for s in site.taxonomy.subsystems}
-    for note in sorted(site.notes, key=lambda n: n.seq, reverse=True):
-        when = times[note.docname]
-        url = base + uri_of(note.docname)
+    for _, when, docname, facts in entries:
+        url = base + app.builder.get_target_uri(docname)
         entry = feed.add_entry(order="append")
         entry.id(url)
-        entry.title(plain_text(note.title_pieces))
+        entry.title(env.titles[docname].astext() if docname in env.titles else docname)
         entry.link(href=url)
         entry.published(when)
         entry.updated(when)
-        entry.category(term=note.subsystem, label=subsystems[note.subsystem])
-        if note.verdict:
-            entry.category(term=note.verdict, label=VERDICT_BY_SLUG[note.verdict].title)
-        entry.summary(first_sentence(note.pieces))
-        entry.content(plain_text(note.pieces), type="text")
-    feed.updated(previous or datetime(1970, 1, 1, tzinfo=timezone.utc))
+        subsystem = contract.subsystem_docname(facts.subsystem)
+        if subsystem in env.titles:
+            entry.category(term=facts.subsystem, label=env.titles[subsystem].astext())
+        if facts.verdict in VERDICT_BY_SLUG:
+            entry.category(term=facts.verdict, label=VERDICT_BY_SLUG[facts.verdict].title)
+        entry.summary(summary_text(env, docname))
+        entry.content(facts.advice, type="text")
+    newest = max((e[1] for e in entries), default=datetime(1970, 1, 1, tzinfo=timezone.utc))
+    feed.updated(newest)
     return feed
 
 
 def write_feed(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.name != "html":
         return
-    root = Path(app.srcdir)
-    if not (root / "seeds").is_dir():
-        return
-    site = load(root)
-    feed = build_feed(site, root, app.config.html_baseurl, app.config.project, app.builder.get_target_uri)
-    feed.atom_file(str(Path(app.outdir) / FEED), pretty=True)
+    build_feed(app).atom_file(str(Path(app.outdir) / FEED), pretty=True)
 
 
 def head_link(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:

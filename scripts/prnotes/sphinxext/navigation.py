@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 from sphinx.application import Sphinx
 
+from .. import contract
+from .notefacts import repositories
+
 
 @dataclass(frozen=True)
 class NavItem:
@@ -42,10 +45,28 @@ def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
     ]
 
 
+def repository_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """The header's icon links: each upstream repository the notes come from."""
+    context["theme_icon_links"] = [
+        {"name": f"{repo}（GitHub）", "url": contract.github_repo_url(repo), "icon": "fa-brands fa-github", "type": "fontawesome"}
+        for repo in repositories(app.env)
+    ]
+
+
+def repos_changed(app: Sphinx, env) -> list[str]:
+    """Every page shows the repositories: write them all again when the set changes."""
+    now = repositories(env)
+    before = getattr(env, "prnotes_repositories", None)
+    env.prnotes_repositories = now
+    return sorted(env.all_docs) if before is not None and before != now else []
+
+
 def reset(app: Sphinx) -> None:
     app.builder._prnotes_parents = None
 
 
 def setup(app: Sphinx) -> None:
     app.connect("html-page-context", add_nav)
+    app.connect("html-page-context", repository_links)
+    app.connect("env-updated", repos_changed)
     app.connect("builder-inited", reset)

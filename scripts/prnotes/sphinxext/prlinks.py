@@ -50,22 +50,32 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, con
     if parsed is None:
         return None  # Sphinx warns: the converter never writes such a target
     repo, number = parsed
+    github = contract.github_url(repo, number, REFTYPES[node["reftype"]])
     if node["reftype"] == "pr":
         docname = contract.note_docname(repo, number, "")
         if docname in env.all_docs:
             uri = app.builder.get_relative_uri(node["refdoc"], docname)
-            ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=f"{repo}#{number}")
+            ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=f"{repo}#{number} 的笔记")
             ref += contnode
-            return ref
-    ref = nodes.reference(
-        "",
-        "",
-        internal=False,
-        refuri=contract.github_url(repo, number, REFTYPES[node["reftype"]]),
-        reftitle=f"{repo}#{number}（GitHub）",
-    )
+            if app.builder.format != "html":
+                return ref
+            # The note, and beside it the pull request itself: one click either way.
+            both = nodes.inline("", "", classes=["prnotes-ref"])
+            both += ref
+            both += github_link(repo, number, github)
+            return both
+    ref = nodes.reference("", "", internal=False, refuri=github, reftitle=f"{repo}#{number}（GitHub）")
     ref += contnode
     return ref
+
+
+def github_link(repo: str, number: int, url: str) -> nodes.reference:
+    """A small link to the PR on GitHub: an icon (drawn by prnotes.css) named by its title.
+
+    It holds no text, so the page's text (copied, searched, audited) reads
+    exactly as the note does.
+    """
+    return nodes.reference("", "", internal=False, refuri=url, classes=["prnotes-gh"], reftitle=f"在 GitHub 上打开 {repo}#{number}")
 
 
 def record_mentions(app: Sphinx, doctree: nodes.document) -> None:

@@ -21,12 +21,12 @@ from .. import contract
 from ..summary import first_sentence_span
 from .docdata import DocData, rewrite_dependents
 from .metatags import quote_only
+from .notefacts import advice_paragraphs
 
 # note docname -> its summary (frozen nodes); page docname -> notes it summarises
 SUMMARIES = DocData("prnotes_summaries")
 USERS = DocData("prnotes_summary_users")
 
-ROLE = "prnotes-summary"
 
 
 class summary_placeholder(nodes.Inline, nodes.Element):
@@ -35,13 +35,6 @@ class summary_placeholder(nodes.Inline, nodes.Element):
 
 def summary_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     return [summary_placeholder(rawtext, target=text.strip())], []
-
-
-def advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:
-    for section in doctree.findall(nodes.section):
-        if section.children and isinstance(section[0], nodes.title) and section[0].astext() == contract.ADVICE_SECTION:
-            return [child for child in section.children[1:] if isinstance(child, nodes.paragraph)]
-    return []
 
 
 # A summary is kept in env as plain data, not nodes: env is pickled whole and
@@ -125,6 +118,11 @@ class FillSummaries(SphinxPostTransform):
             node.replace_self(wrapper)
 
 
+def summary_text(env, docname: str) -> str:
+    """A note's summary sentence as plain text ('' if it has none)."""
+    return "".join(thaw(n).astext() for n in SUMMARIES.of(env).get(docname, ()))
+
+
 def meta_description(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """A note's summary as its ``<meta name="description">``."""
     found = SUMMARIES.of(app.env).get(pagename)
@@ -136,7 +134,7 @@ def meta_description(app: Sphinx, pagename: str, templatename: str, context: dic
 def setup(app: Sphinx) -> None:
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(summary_placeholder, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
-    app.add_role(ROLE, summary_role)
+    app.add_role(contract.SUMMARY_ROLE, summary_role)
     app.add_post_transform(FillSummaries)
     app.connect("doctree-read", collect)
     SUMMARIES.connect(app)

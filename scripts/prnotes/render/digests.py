@@ -1,0 +1,97 @@
+"""Digest pages: one per seed file (第 N 期), and the archive that lists them.
+
+A digest page lists its notes in the order the seed file has them, each with
+its verdict and the first sentence of its advice, and links to the digests
+before and after it. The archive lists every digest, newest first. A digest's
+date is when its seed file was committed; it is never written here but filled
+in at build time from git (``{prnotes-digest-date}``), so these pages stay the
+same on every machine.
+"""
+
+from __future__ import annotations
+
+from .. import contract
+from ..model import Digest, Site
+from .lists import note_item, verdict_counts
+from .myst import doc_link, escape, hidden_toctree, marker, relative
+from .note import digest_date
+
+
+def _neighbours(site: Site, digest: Digest) -> list[str]:
+    here = digest.docname
+    index = digest.number - 1
+    parts = []
+    if index > 0:
+        before = site.digests[index - 1]
+        parts.append(f"上一期：{doc_link(before.title, here, before.docname)}")
+    if index + 1 < len(site.digests):
+        after = site.digests[index + 1]
+        parts.append(f"下一期：{doc_link(after.title, here, after.docname)}")
+    parts.append(doc_link("全部摘要", here, contract.DIGESTS_INDEX))
+    return [" · ".join(parts), ""]
+
+
+def render_digest(site: Site, digest: Digest) -> str:
+    notes = [site.by_docname[d] for d in digest.notes]
+    lines = [
+        marker(digest.path),
+        "",
+        f"({contract.digest_label(digest.path)})=",
+        f"# {digest.title}",
+        "",
+        f"{digest_date(digest.path)} · {escape(digest.repo)} · 共 {len(notes)} 篇笔记（{verdict_counts(notes)}），按摘要原来的顺序排列。",
+        "",
+        *_neighbours(site, digest),
+    ]
+    for note in notes:
+        lines += note_item(site, note, digest.docname, summary=True)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_archive(site: Site) -> str:
+    docname = contract.DIGESTS_INDEX
+    lines = [
+        marker("seeds/"),
+        "",
+        "(digests)=",
+        "# 摘要归档",
+        "",
+        f"共 {len(site.digests)} 期摘要、{sum(len(d.notes) for d in site.digests)} 篇笔记，最新的在前。"
+        "每期的日期是它进入仓库的那一天。",
+        "",
+    ]
+    for digest in reversed(site.digests):
+        notes = [site.by_docname[d] for d in digest.notes]
+        link = doc_link(digest.title, docname, digest.docname)
+        lines.append(f"- {link} · {digest_date(digest.path)} · {len(notes)} 篇（{verdict_counts(notes)}）")
+    # Oldest first, so the theme's previous/next buttons agree with 上一期/下一期.
+    lines += ["", *hidden_toctree(relative(docname, d.docname) for d in site.digests)]
+    return "\n".join(lines)
+
+
+def render_digests(site: Site) -> dict[str, str]:
+    """The archive and every digest page, ``{relative path: text}``."""
+    if not site.digests:
+        return {}
+    pages = {f"{contract.DIGESTS_INDEX}.md": render_archive(site)}
+    for digest in site.digests:
+        pages[f"{digest.docname}.md"] = render_digest(site, digest)
+    return pages
+
+
+def render_latest(site: Site, from_doc: str) -> list[str]:
+    """The landing page's 最新一期: every note of the newest digest."""
+    if not site.digests:
+        return []
+    digest = site.digests[-1]
+    notes = [site.by_docname[d] for d in digest.notes]
+    lines = [
+        "## 最新一期",
+        "",
+        f"{doc_link(digest.title, from_doc, digest.docname)} · {digest_date(digest.path)} · "
+        f"{len(notes)} 篇（{verdict_counts(notes)}）。往期见{doc_link('摘要归档', from_doc, contract.DIGESTS_INDEX)}。",
+        "",
+    ]
+    for note in notes:
+        lines += note_item(site, note, from_doc, summary=True)
+    return [*lines, ""]

@@ -1,0 +1,31 @@
+"""Project copies under git, with commits at chosen dates (digest dates come from git)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+
+def git(proj: Path, *args: str, date: str | None = None) -> str:
+    env = dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
+    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
+    if date:
+        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    proc = subprocess.run(["git", *args], cwd=proj, env=env, capture_output=True, text=True, check=True)
+    return proc.stdout
+
+
+def init(proj: Path) -> None:
+    """A repository holding everything in ``proj`` but its seeds."""
+    git(proj, "init", "-q", "-b", "main")
+    (proj / ".gitignore").write_text("/_build/\n", encoding="utf-8")
+    git(proj, "add", "--", ".gitignore", "conf.py", "taxonomy.toml")
+    git(proj, "commit", "-q", "-m", "project", date="2026-01-01T00:00:00+00:00")
+
+
+def commit(proj: Path, paths: list[str], date: str, message: str = "digest") -> None:
+    """Commit ``paths`` (added, changed or removed) at ``date`` (ISO 8601 with offset)."""
+    # A path already removed with `git rm` is no pathspec any more: add its folder.
+    git(proj, "add", "-A", "--", *(p if (proj / p).exists() else str(Path(p).parent) for p in paths))
+    git(proj, "commit", "-q", "-m", message, date=date)

@@ -1,0 +1,281 @@
+"""The site as a stream of digests: digest pages, dates from git, the feed, the
+PR one click away, and honest deletions and renames.
+
+The fixture (tests/roots/stream) has three digests from two repositories;
+each test commits them at chosen dates into a fresh git repository.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from prnotes import contract
+from prnotes.audit import audit
+from prnotes.project import load
+from tests.support import gitrepo
+from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
+
+SEEDS = ROOTS / "stream" / "seeds"
+DIGESTS = ("000_a1b2c3.txt", "001_d4e5f6.txt", "002_0718aa.txt")
+DATES = ("2026-11-02T09:30:00+08:00", "2026-11-05T23:10:00-05:00", "2026-11-09T08:00:00+08:00")
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def html(proj: Path, docname: str) -> str:
+    return (proj / "_build/html" / f"{docname}.html").read_text(encoding="utf-8")
+
+
+def article(page: str) -> str:
+    return page.split('<article class="bd-article">', 1)[1].split("</article>", 1)[0]
+
+
+def stream_project(tmp_path: Path, committed: int = 3) -> Path:
+    """The stream fixture with its first ``committed`` digests committed, one commit each."""
+    proj = copy_project(tmp_path / "p", {})
+    gitrepo.init(proj)
+    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
+    for name in DIGESTS:
+        shutil.copy2(SEEDS / name, proj / "seeds" / name)
+    for name, date in list(zip(DIGESTS, DATES))[:committed]:
+        gitrepo.commit(proj, [f"seeds/{name}", "seeds/prs.toml"], date)
+    return proj
+
+
+def build(proj: Path, freshenv: bool = False, **config):
+    assert convert(proj) == 0
+    app = sphinx_build(proj, freshenv=freshenv, confoverrides=config or None)
+    assert app.warning.getvalue() == ""
+    return app
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    proj = stream_project(tmp_path_factory.mktemp("stream"))
+    app = build(proj, freshenv=True, prnotes_source_url="https://github.com/example/notes.git")
+    return proj, app
+
+
+def listed_notes(page: str) -> list[str]:
+    """Docnames of the notes a list page links to, in order, each once."""
+    titles = re.findall(r'<a class="reference internal" href="(?:\.\./)*(?:notes/)?([^"#]*?/pr-\d+)\.html"><span class="std std-doc">', page)
+    return list(dict.fromkeys(titles))
+
+
+def test_every_digest_has_a_page_with_exactly_its_notes_in_seed_order(site):
+    proj, _ = site
+    model = load(proj)
+    assert [d.path for d in model.digests] == [f"seeds/{n}" for n in DIGESTS]
+    for digest, date in zip(model.digests, DATES):
+        page = html(proj, digest.docname)
+        assert f"<h1>{digest.title}" in page
+        assert date[:10] in article(page).split("</p>", 1)[0]
+        expected = [d.split("notes/", 1)[1] for d in digest.notes]
+        assert listed_notes(article(page)) == expected, digest.path
+
+
+def test_digest_titles_follow_file_name_order(site):
+    proj, _ = site
+    assert [d.title for d in load(proj).digests] == ["第 1 期", "第 2 期", "第 3 期"]
+
+
+def test_archive_lists_digests_newest_first_with_dates_and_counts(site):
+    proj, _ = site
+    page = article(html(proj, contract.DIGESTS_INDEX))
+    items = re.findall(r"<li[^>]*><p>(.*?)</p>", page, re.S)
+    assert [re.search(r"第 \d 期", i).group() for i in items] == ["第 3 期", "第 2 期", "第 1 期"]
+    assert [re.search(r"\d{4}-\d\d-\d\d", i).group() for i in items] == [d[:10] for d in reversed(DATES)]
+    assert "3 篇（精读 1 篇，速读 1 篇，按需 1 篇）" in re.sub(r"<[^>]+>", "", items[0])
+
+
+def test_dates_are_the_authors_calendar_day(site):
+    # 2026-11-05T23:10-05:00 is the 6th in UTC; the digest shows the 5th.
+    proj, _ = site
+    assert "2026-11-05" in article(html(proj, load(proj).digests[1].docname))
+
+
+def test_each_note_says_which_digest_it_came_from(site):
+    proj, _ = site
+    model = load(proj)
+    for note in model.notes:
+        digest = model.digest_by_docname[note.digest]
+        page = article(html(proj, note.docname))
+        field = re.search(rf"{contract.DIGEST_FIELD}.*?</dd>", page, re.S).group()
+        assert digest.title in field and DATES[digest.number - 1][:10] in field
+        assert f'{digest.docname.rsplit("/", 1)[1]}.html"' in field
+
+
+def test_landing_page_opens_with_every_note_of_the_newest_digest(site):
+    proj, _ = site
+    newest = load(proj).digests[-1]
+    page = article(html(proj, "index"))
+    latest = page.split("<h2>最新一期", 1)[1].split("<h2>", 1)[0]
+    assert DATES[-1][:10] in latest
+    assert listed_notes(latest) == [d.split("notes/", 1)[1] for d in newest.notes]
+    # 速读 and 按需 notes too, and it comes before 先读这些.
+    assert "速读" in latest and "按需" in latest
+    assert page.index("最新一期") < page.index("先读这些")
+
+
+def test_feed_is_dated_by_digest_newest_first_in_seed_order(site):
+    proj, app = site
+    model = load(proj)
+    entries = ET.parse(proj / "_build/html/feed.xml").getroot().findall(f"{ATOM}entry")
+    expected = [d for digest in reversed(model.digests) for d in digest.notes]
+    base = app.config.html_baseurl
+    assert [e.find(f"{ATOM}link").get("href") for e in entries] == [f"{base}{d}.html" for d in expected]
+    by_digest = {d: digest.number for digest in model.digests for d in digest.notes}
+    for entry, docname in zip(entries, expected):
+        published = entry.find(f"{ATOM}published").text
+        assert published.startswith(DATES[by_digest[docname] - 1][:19]), docname
+
+
+def test_note_links_its_pull_request_and_repository(site):
+    proj, _ = site
+    page = article(html(proj, "notes/sgl-project/sglang/pr-3001"))
+    assert 'href="https://github.com/sgl-project/sglang/pull/3001"' in page
+    assert 'href="https://github.com/sgl-project/sglang"' in page
+    # A reference to a PR that has a note goes to the note, with GitHub beside it.
+    ref = re.search(r'<span class="prnotes-ref">(.*?)</a></span>', page, re.S).group(1)
+    assert 'href="../../vllm-project/vllm/pr-61001.html"' in ref
+    assert 'href="https://github.com/vllm-project/vllm/pull/61001"' in ref
+
+
+def test_lists_link_every_pr_number(site):
+    proj, _ = site
+    page = article(html(proj, load(proj).digests[0].docname))
+    # Two repositories on the site: lists show owner/repo#N, linked.
+    assert re.search(r'href="\.\./vllm-project/vllm/pr-61001\.html"[^>]*><span class="xref prnotes-pr">vllm-project/vllm#61001<', page)
+    assert 'href="https://github.com/vllm-project/vllm/pull/61001"' in page
+
+
+def test_header_links_each_upstream_repository(site):
+    proj, _ = site
+    page = html(proj, "index")
+    header = page.split('<ul class="navbar-icon-links"', 1)[1].split("</ul>", 1)[0]
+    assert re.findall(r'href="(https://github.com/[^"]+)"', header) == [
+        "https://github.com/sgl-project/sglang",
+        "https://github.com/vllm-project/vllm",
+    ]
+
+
+def test_source_link_is_small_at_the_bottom_and_nowhere_else(site):
+    proj, _ = site
+    page = article(html(proj, "notes/vllm-project/vllm/pr-61002"))
+    links = re.findall(r'<p class="prnotes-source no-search"><a class="reference external" href="([^"]+)"[^>]*>编辑来源</a></p>', page)
+    assert links == ["https://github.com/example/notes/blob/main/seeds/000_a1b2c3.txt#L7"]
+    assert page.rstrip().endswith("</section>") or page.rfind("编辑来源") > page.rfind(contract.RELATED_SECTION)
+    assert "来源:" not in page and "000_a1b2c3.txt:" not in page
+    for hub in ("index", load(proj).digests[0].docname, contract.verdict_docname("skim")):
+        assert "编辑来源" not in html(proj, hub)
+
+
+def test_no_source_link_without_a_repository_address(tmp_path):
+    proj = copy_project(tmp_path / "p", SEEDS)
+    build(proj, freshenv=True)
+    page = article(html(proj, "notes/vllm-project/vllm/pr-61002"))
+    assert "编辑来源" not in page and "prnotes-source" not in page
+
+
+def test_uncommitted_digest_says_so_then_gets_its_date_without_a_reread(tmp_path):
+    proj = stream_project(tmp_path, committed=2)
+    build(proj, freshenv=True)
+    newest = load(proj).digests[-1]
+    assert "未提交" in article(html(proj, newest.docname))
+    assert "未提交" in article(html(proj, newest.notes[0]))
+    feed = (proj / "_build/html/feed.xml").read_text(encoding="utf-8")
+    assert newest.notes[0] not in feed  # the feed follows what is committed
+    gitrepo.commit(proj, [f"seeds/{DIGESTS[2]}"], DATES[2])
+    assert convert(proj) == 0
+    read: list[str] = []
+    app = sphinx_build(proj, listeners=[("env-before-read-docs", lambda app, env, docs: read.extend(docs))])
+    assert app.warning.getvalue() == ""
+    assert read == []
+    for docname in (newest.docname, newest.notes[0], "index", contract.DIGESTS_INDEX):
+        page = article(html(proj, docname))
+        assert "未提交" not in page and DATES[2][:10] in page, docname
+    assert newest.notes[0] in (proj / "_build/html/feed.xml").read_text(encoding="utf-8")
+
+
+def test_deleted_digest_leaves_the_site_and_the_audit_tells_the_truth(tmp_path, capsys):
+    proj = stream_project(tmp_path)
+    build(proj, freshenv=True)
+    gone = load(proj).digests[1]
+    assert (proj / "_build/html" / f"{gone.notes[0]}.html").exists()
+    gitrepo.git(proj, "rm", "-q", f"seeds/{DIGESTS[1]}")
+    gitrepo.commit(proj, [f"seeds/{DIGESTS[1]}"], "2026-11-10T00:00:00+00:00")
+    assert convert(proj) == 0
+    # Converted, not yet built: the site still publishes the notes, and the audit says so.
+    report = audit(proj)
+    assert [str(s) for s in report.stale] == [
+        f"html/{d}.html:1: published note that no seed entry holds; rebuild with `make html`" for d in gone.notes
+    ]
+    assert report.summary == "5 entries, 5 pages, 0 missing, 2 stale", report.findings
+    build(proj)
+    for docname in (*gone.notes, gone.docname):
+        assert not (proj / "_build/html" / f"{docname}.html").exists(), docname
+    assert not (proj / "_build/html/notes/sgl-project").exists()
+    report = audit(proj)
+    assert report.ok and report.summary == "5 entries, 5 pages, 0 missing"
+    feed = (proj / "_build/html/feed.xml").read_text(encoding="utf-8")
+    assert "sgl-project" not in feed
+    assert "sgl-project" not in html(proj, "index").split('<ul class="navbar-icon-links"', 1)[1].split("</ul>", 1)[0]
+
+
+def test_renamed_digest_keeps_its_date_and_moves_its_page(tmp_path):
+    proj = stream_project(tmp_path)
+    build(proj, freshenv=True)
+    gitrepo.git(proj, "mv", f"seeds/{DIGESTS[0]}", "seeds/000_renamed.txt")
+    gitrepo.commit(proj, ["seeds"], "2026-11-20T00:00:00+00:00")
+    build(proj)
+    assert not (proj / "_build/html/notes/digests/000_a1b2c3.html").exists()
+    page = article(html(proj, "notes/digests/000_renamed"))
+    assert DATES[0][:10] in page and "2026-11-20" not in page
+
+
+def test_removed_digest_with_keys_left_in_prs_toml_warns_and_builds(tmp_path, capsys):
+    proj = stream_project(tmp_path)
+    (proj / "seeds" / DIGESTS[2]).unlink()
+    assert convert(proj) == 0
+    err = capsys.readouterr().err
+    assert (
+        "warning: seeds/prs.toml:2: prs.toml entry '文档：补充结构化输出的示例' of vllm-project/vllm matches no seed entry"
+        in err
+    )
+    app = sphinx_build(proj, freshenv=True)
+    assert app.warning.getvalue() == ""
+
+
+def test_odd_digest_file_names_get_pages_of_their_own(tmp_path):
+    seeds = {
+        "2026-11-30 evening: part 1.txt": (SEEDS / DIGESTS[0]).read_text(encoding="utf-8"),
+        "2026-11-30 Evening: Part 1.txt": (SEEDS / DIGESTS[1]).read_text(encoding="utf-8"),
+        "第三期.txt": (SEEDS / DIGESTS[2]).read_text(encoding="utf-8").replace("\n文档：补充结构化输出的示例\n", "\n文档：补充结构化输出的示例 (#61004)\n"),
+    }
+    proj = copy_project(tmp_path / "p", seeds)
+    build(proj, freshenv=True)
+    docnames = [d.docname for d in load(proj).digests]
+    assert len(set(docnames)) == 3
+    for docname in docnames:
+        assert re.fullmatch(r"notes/digests/[a-z0-9-]+-[0-9a-f]{8}", docname)
+        assert (proj / "_build/html" / f"{docname}.html").exists()
+
+
+def test_new_digests_added_to_the_real_ones_keep_every_invariant(tmp_path):
+    """What `make test` checks over seeds/ holds after two more digests, one from another repository."""
+    from tests.support.sandbox import ROOT
+
+    proj = copy_project(tmp_path / "p", ROOT / "seeds")
+    shutil.copy2(SEEDS / DIGESTS[1], proj / "seeds/990_sglang.txt")
+    text = (SEEDS / DIGESTS[2]).read_text(encoding="utf-8").replace("文档：补充结构化输出的示例", "文档：补充结构化输出的示例 (#61004)")
+    (proj / "seeds/991_vllm.txt").write_text(text, encoding="utf-8")
+    app = build(proj, freshenv=True)
+    model = load(proj)
+    assert [d.path for d in model.digests][-2:] == ["seeds/990_sglang.txt", "seeds/991_vllm.txt"]
+    report = audit(proj)
+    assert report.ok and report.entries == report.pages == len(model.notes)
+    assert set(model.digests[-1].notes) <= set(app.env.all_docs)

@@ -83,6 +83,8 @@ clean:
 	rm -rf $(BUILDDIR)
 
 # Any other Sphinx builder (linkcheck, epub, text, ...), as sphinx-quickstart's
-# Makefile does it.
+# Makefile does it. The project's own files are never made by it.
+requirements/%.txt: ;
+pyproject.toml scripts/bootstrap.sh: ;
 %: notes
 	$(SPHINXBUILD) -M $@ $(SOURCEDIR) $(BUILDDIR) $(SPHINXOPTS)

@@ -49,6 +49,7 @@ def test_readthedocs_config():
     # The PDF needs the same Debian packages the bootstrap installs (less the
     # PDF-checking tools, which only the tests use).
     assert set(conf["build"]["apt_packages"]) == set(bootstrap_group("pdf")) - {"poppler-utils"}
+    assert any("--unshallow" in c for c in conf["build"]["jobs"]["post_checkout"])
     for command in conf["build"]["jobs"]["pre_build"]:
         argv = shlex.split(command)
         assert argv[0] == "prnotes" and argv[1] in {"notes", "pdf", "audit"}
@@ -57,6 +58,8 @@ def test_readthedocs_config():
 def test_pages_workflow():
     flow = load(".github/workflows/pages.yml")
     steps = flow["jobs"]["build"]["steps"]
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout"))
+    assert checkout["with"]["fetch-depth"] == 0  # digest dates need the whole history
     python = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
     assert python["with"]["python-version"] == project_python()
     runs = [s for s in steps if "run" in s]
@@ -70,3 +73,14 @@ def test_pages_workflow():
     assert "BUILDDIR    ?= _build" in (ROOT / "Makefile").read_text(encoding="utf-8")
     # YAML reads the bare key `on` as True.
     assert flow[True]["push"]["branches"] == ["main"]
+
+
+def test_a_language_other_than_chinese_is_a_warning(tmp_path):
+    # Read the Docs passes -D language=<dashboard language>.
+    from tests.support.sandbox import convert, copy_project, sphinx_build
+
+    proj = copy_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。CI 门禁。\n"})
+    assert convert(proj) == 0
+    app = sphinx_build(proj, freshenv=True, confoverrides={"language": "en"})
+    assert "language is 'en', but the notes are Chinese" in app.warning.getvalue()
+    assert "Simplified Chinese (zh_CN)" in app.warning.getvalue()

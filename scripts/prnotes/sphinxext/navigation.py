@@ -9,9 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sphinx.application import Sphinx
+from sphinx.util import logging
 
 from .. import contract
 from .notefacts import repositories
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,20 @@ def repos_changed(app: Sphinx, env) -> list[str]:
     return sorted(env.all_docs) if before is not None and before != now else []
 
 
+def check_language(app: Sphinx, config) -> None:
+    """The site is Chinese; a ``-D language=…`` from a host (Read the Docs passes
+    its dashboard's language) would turn its labels English, so say so."""
+    language = config.language or ""
+    if not language.replace("-", "_").lower().startswith("zh"):
+        logger.warning(
+            "language is %r, but the notes are Chinese: the page language, dates and search "
+            "labels would be wrong. On Read the Docs, set the project language to Simplified Chinese (zh_CN).",
+            language,
+            type="prnotes",
+            subtype="language",
+        )
+
+
 def reset(app: Sphinx) -> None:
     app.builder._prnotes_parents = None
 
@@ -70,3 +87,4 @@ def setup(app: Sphinx) -> None:
     app.connect("html-page-context", repository_links)
     app.connect("env-updated", repos_changed)
     app.connect("builder-inited", reset)
+    app.connect("config-inited", check_language)

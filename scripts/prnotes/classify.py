@@ -1,21 +1,32 @@
 """Derive a note's verdict, audiences, subsystem and tags from its text.
 
-Verdict rules (the opening of the advice, up to the first 。 or ：, is read;
-the first rule that matches wins):
+Verdict (the first sentence of the advice, up to the first 。！？ or line end):
+every verdict phrase in it is found, and the earliest one decides.
 
-1. 按需 — a conditional recommendation: ``若/如果 … 值得 …`` or ``建议 X 阅读``;
-2. 速读 — ``值得快速浏览``, ``值得快速阅读``, ``快速浏览而不是精读``;
-3. 精读 — ``值得精读`` (also ``值得深读``, ``值得仔细阅读``).
+- 精读: 必读, 强烈推荐, 推荐精读, 值得精读, 值得细读, 仔细阅读, 值得一读 …
+- 速读: 值得快速浏览, 快速阅读, 略读即可, 扫一眼即可, 浏览即可, 了解即可 …
+- 按需: 按需阅读; a condition at the start of a clause that leads to a
+  recommendation (``若/如果 … 值得 …``, ``对 X 来说 …``); ``只有 … 需要关心``;
+  a recommendation to an audience (``建议 X 阅读``, ``适合 X 的同学细读``,
+  ``做 X 的读者可以看一看``);
+  ``… 时再读``.
 
-An opening that matches none has no verdict (``None``); the conversion warns.
+A phrase after a negation (不必精读, 不需要深度精读, 而不是精读, 非必读) is not
+that verdict. When the sentence holds nothing but negated 精读 phrases, the
+verdict is 速读: "no need to read closely". Without any phrase the verdict is
+``None`` and the conversion warns.
+
+Subsystem: see :func:`file_note`.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
-from .taxonomy import Taxonomy
+from .refs import code_spans
+from .taxonomy import Taxonomy, normalize_prefix
 
 
 @dataclass(frozen=True)
@@ -33,22 +44,53 @@ VERDICTS = (
 )
 VERDICT_BY_SLUG = {v.slug: v for v in VERDICTS}
 
-_OPENING_RE = re.compile(r"^[^。：:]*")
-VERDICT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("optional", re.compile(r"^(若|如果)[^。]*?值得")),
-    ("optional", re.compile(r"^建议[^。：]*?阅读")),
-    ("skim", re.compile(r"值得快速浏览|值得快速阅读|快速浏览而不是精读")),
-    ("close", re.compile(r"值得精读|值得深读|值得仔细阅读")),
+_FIRST_SENTENCE_RE = re.compile(r"[^。！？!?\n]*")
+_CLOSE = r"必读|强烈推荐|精读|细读|深读|研读|(?:仔细|认真|逐行|逐段|深入|反复)(?:阅读|读|看)|值得一读|值得阅读|推荐阅读"
+_SKIM = (
+    r"(?:快速|简单|粗略|大致|大概)(?:浏览|阅读|看看|过一遍|了解)|略读|粗读|速读|泛读|扫一眼|扫一遍|瞄一眼"
+    r"|看一眼|过一眼|浏览(?:即可|一下|一遍)|(?:了解|知道|知悉)[^。，；：]{0,12}?即可|有个印象|看个大概|值得一看"
 )
+_AUDIENCE = r"者|人|同学|开发|团队|用户|读者|工程师|负责|维护|owner|maintainer|方向|领域"
+_READ = r"阅读|一读|看看|细读|精读|研读|浏览|关注|参考|读"
+_OPTIONAL = (
+    r"按需|视需要|酌情|选读|(?:时|的话)再(?:读|看|细看|阅读|查阅)"
+    r"|(?:只有|仅当|只在|仅在|只对|仅对|只需在)[^。；]{0,40}?才?(?:需要|值得|有必要|建议)"
+    rf"|(?:建议|推荐|适合)[^。，；：]{{0,30}}?(?:{_AUDIENCE})[^。；：]{{0,12}}?(?:{_READ})"
+    rf"|(?:读者|同学|开发者|用户|团队|工程师|维护者|负责人)(?:可以|值得|不妨|建议|应该|需要)[^。，；：]{{0,6}}?(?:{_READ}|看)"
+)
+PHRASES = (("close", re.compile(_CLOSE)), ("skim", re.compile(_SKIM)), ("optional", re.compile(_OPTIONAL)))
+# A condition that opens a clause, and what must follow it for a verdict.
+_CONDITION_RE = re.compile(
+    r"(?:^|(?<=[，,；;：:]))\s*(?:若|如果|假如|倘若|要是|如若|假使|如你|如您|当你|对于?[^，。；：]{1,30}?(?:来说|而言))"
+)
+_RECOMMEND_RE = re.compile(r"值得|建议|推荐|可以|不妨|必读|再读|再看|一读|阅读|精读|细读|浏览|参考")
+_NEGATION_RE = re.compile(
+    r"(?:不必|无需|无须|不需要|不需|没必要|不用|不值得|而不是|而非|并非|不是|不宜|不要|非|不算|未必)"
+    r"(?:深度|深入|太|特别|完整|逐行|逐字|过多|去|再|专门)?$"
+)
+
+
+def _negated(sentence: str, start: int) -> bool:
+    return _NEGATION_RE.search(sentence, max(0, start - 8), start) is not None
 
 
 def verdict_of(body: str) -> str | None:
     """Verdict slug of an advice text, by the rules in the module docstring."""
-    opening = _OPENING_RE.match(body).group(0)
-    for slug, pattern in VERDICT_RULES:
-        if pattern.search(opening):
-            return slug
-    return None
+    sentence = _FIRST_SENTENCE_RE.match(body.lstrip()).group(0)
+    found: list[tuple[int, int, str]] = []  # (start, -length, slug): earliest, then longest
+    negated_close = False
+    for slug, pattern in PHRASES:
+        for m in pattern.finditer(sentence):
+            if _negated(sentence, m.start()):
+                negated_close |= slug == "close"
+            else:
+                found.append((m.start(), m.start() - m.end(), slug))
+    for m in _CONDITION_RE.finditer(sentence):
+        if _RECOMMEND_RE.search(sentence, m.end()):
+            found.append((m.start(), m.start() - m.end(), "optional"))
+    if found:
+        return min(found)[2]
+    return "skim" if negated_close else None
 
 
 def audiences_of(body: str, taxonomy: Taxonomy) -> tuple[str, ...]:
@@ -56,28 +98,238 @@ def audiences_of(body: str, taxonomy: Taxonomy) -> tuple[str, ...]:
     return tuple(a.slug for a in taxonomy.audiences if a.matches(body))
 
 
-def subsystem_of(title: str, upstream_title: str, body: str, taxonomy: Taxonomy) -> tuple[str, bool]:
-    """The subsystem slug, and whether any rule or keyword matched at all.
+# --- subsystem ------------------------------------------------------------
 
-    See the header of ``taxonomy.toml`` for the rules.
+# Leading bracketed prefixes of a title: "[Bugfix][Spec Decode] …", "[ROCm]: …".
+_PREFIXES_RE = re.compile(r"^\s*((?:[\[【][^\]】\n]{1,40}[\]】]\s*:?\s*)+)")
+_BRACKET_RE = re.compile(r"[\[【]([^\]】\n]{1,40})[\]】]")
+# Code-like words outside code spans, as the symbol index reads them: names
+# with an underscore, file names with an extension, Dockerfiles.
+_BARE_CODE_RE = re.compile(
+    r"(?<![A-Za-z0-9_./-])(?:_?[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:\(\))?"
+    r"|(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:py|sh|yaml|yml|toml|json|cu|cuh|cpp|h|md)"
+    r"|Dockerfile(?:\.[A-Za-z0-9]+)?)(?![A-Za-z0-9_])"
+)
+
+
+def prefixes_of(title: str) -> list[str]:
+    """The bracketed prefixes a title starts with, normalised; ``[CI/Build]``
+    stays whole, and also gives its parts."""
+    match = _PREFIXES_RE.match(title)
+    if not match:
+        return []
+    out = []
+    for raw in _BRACKET_RE.findall(match.group(1)):
+        out.append(normalize_prefix(raw))
+        parts = [normalize_prefix(p) for p in re.split(r"[/|,，]", raw)]
+        out += [p for p in parts if len(parts) > 1 and p]
+    return out
+
+
+def _strip_prefixes(title: str) -> str:
+    match = _PREFIXES_RE.match(title)
+    return title[match.end() :] if match else title
+
+
+def code_tokens(text: str) -> list[str]:
+    """Code spans and code-like words of a text, in order of appearance."""
+    tokens, last = [], 0
+    for start, end, width in code_spans(text):
+        tokens += _BARE_CODE_RE.findall(text, last, start)
+        inner = text[start + width : end - width].strip()
+        if inner:
+            tokens.append(inner)
+        last = end
+    tokens += _BARE_CODE_RE.findall(text, last)
+    return tokens
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """How much each signal says for one subsystem."""
+
+    subsystem: str
+    prefix: float = 0
+    code: float = 0
+    title: float = 0
+    body: float = 0
+
+    @property
+    def total(self) -> float:
+        return self.prefix + self.code + self.title + self.body
+
+    @property
+    def strong(self) -> bool:
+        """Whether more than the body speaks for it."""
+        return bool(self.prefix or self.code or self.title)
+
+
+@dataclass(frozen=True)
+class Filing:
+    """Where a note goes: its subsystem, and every subsystem with evidence."""
+
+    subsystem: str
+    matched: bool
+    evidence: tuple[Evidence, ...]  # strongest first
+
+    def runners_up(self, taxonomy: Taxonomy) -> tuple[str, ...]:
+        """Other subsystems with strong enough evidence, in taxonomy order: the note's tags."""
+        slugs = {
+            e.subsystem
+            for e in self.evidence
+            if e.subsystem != self.subsystem and e.strong and e.total >= taxonomy.weights.tag
+        }
+        return tuple(s.slug for s in taxonomy.subsystems if s.slug in slugs)
+
+
+@dataclass(frozen=True)
+class _Signals:
+    """One repository's signals, compiled: shared words plus its own rules."""
+
+    prefixes: dict[str, tuple[str, float]]
+    code_re: re.Pattern[str] | None
+    code: dict[str, tuple[str, float]]
+    words: tuple  # of taxonomy.Words
+
+
+@functools.lru_cache(maxsize=64)
+def _signals(taxonomy: Taxonomy, repo: str) -> _Signals:
+    rules = taxonomy.repo_rules(repo)
+    prefixes = {normalize_prefix(p): (r.subsystem, r.weight) for r in rules for p in r.prefixes}
+    code = {c.lower(): (r.subsystem, r.weight) for r in rules for c in r.code}
+    # Longest first: at one position the longest pattern is the one that matches.
+    alternatives = sorted(code, key=lambda c: (-len(c), c))
+    code_re = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
+    words = tuple(s.words for s in taxonomy.subsystems) + tuple(r.words for r in rules)
+    return _Signals(prefixes, code_re, code, words)
+
+
+def _boundaries(token: str):
+    """Where a code pattern may start: the token's start, a non-alphanumeric
+    character or the one after it, a camel-case hump, a letter after a digit."""
+    previous = ""
+    for i, ch in enumerate(token):
+        if (
+            i == 0
+            or not ch.isalnum()
+            or not previous.isalnum()
+            or (previous.islower() and ch.isupper())
+            or (previous.isdigit() and ch.isalpha())
+        ):
+            yield i
+        previous = ch
+
+
+def code_subsystem(token: str, signals: _Signals) -> tuple[str, float] | None:
+    """The subsystem a code token speaks for: the pattern that matches earliest
+    in it (the outer directory of a path), the longest one at that place."""
+    if signals.code_re is None:
+        return None
+    lower = token.lower()
+    for i in _boundaries(token):
+        match = signals.code_re.match(lower, i)
+        if match:
+            return signals.code[match.group()]
+    return None
+
+
+def _title_evidence(heading: str, word_lists: tuple, cap: int) -> dict[str, float]:
+    """Subsystem -> sum of the weights of its words in one title.
+
+    Each word counts once, at most ``cap`` words per subsystem (the heaviest),
+    and a match inside a longer match of the same subsystem does not count
+    ("前缀缓存命中" is one word, not also "前缀缓存").
     """
-    heading = f"{title}\n{upstream_title}"
+    if not heading:
+        return {}
     lower = heading.lower()
-    for rule in taxonomy.rules:
-        if rule.matcher.matches(heading, lower):
-            return rule.subsystem, True
-    best, best_hits = taxonomy.fallback, 0
+    found: dict[str, list[tuple[int, int, float, tuple]]] = {}
+    for words in word_lists:
+        for start, end, index in words.title.spans(heading, lower):
+            found.setdefault(words.subsystem, []).append((start, end, words.weight, (id(words), index)))
+    out = {}
+    for sub, matches in found.items():
+        kept = [m for m in matches if not any(o[0] <= m[0] and m[1] <= o[1] and o[1] - o[0] > m[1] - m[0] for o in matches)]
+        best: dict[tuple, float] = {}
+        for _, _, weight, key in kept:
+            best[key] = max(best.get(key, 0.0), weight)
+        out[sub] = sum(sorted(best.values(), reverse=True)[:cap])
+    return out
+
+
+def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = "") -> Filing:
+    """Weigh the signals for every subsystem; the one with most evidence wins.
+
+    Signals, strongest first (weights and caps in ``[weights]`` of the
+    taxonomy, times the weight of the table that gives the pattern):
+
+    1. a bracketed prefix of the upstream title or the title (``[Frontend]``),
+       by the repository's ``prefixes``; the best one per subsystem counts;
+    2. code spans and code-like words of titles and body, by the repository's
+       ``code`` patterns (each token speaks for one subsystem, see
+       :func:`code_subsystem`); at most ``code_cap`` tokens per subsystem;
+    3. title words, in the title and in the upstream title: in each, every
+       word once, at most ``title_cap`` words per subsystem (see
+       :func:`_title_evidence`); for a repository with rules of its own the
+       leading prefixes are left out, as (1) has read them;
+    4. body words, every occurrence, at most ``body_cap`` per subsystem.
+
+    Ties go to the subsystem whose strongest signal is stronger (prefix, then
+    code, title, body), then to the earlier one in the taxonomy. Without any
+    evidence the note goes to the fallback subsystem (``matched`` is false).
+    """
+    w = taxonomy.weights
+    signals = _signals(taxonomy, repo)
+    scores: dict[str, dict[str, float]] = {}
+
+    def add(sub: str, kind: str, value: float) -> None:
+        slot = scores.setdefault(sub, {"prefix": 0.0, "code": 0.0, "title": 0.0, "body": 0.0})
+        slot[kind] = max(slot[kind], value) if kind == "prefix" else slot[kind] + value
+
+    for prefix in prefixes_of(upstream_title) + prefixes_of(title):
+        if prefix in signals.prefixes:
+            sub, weight = signals.prefixes[prefix]
+            add(sub, "prefix", w.prefix * weight)
+    counted: dict[str, int] = {}
+    for token in dict.fromkeys(code_tokens(title) + code_tokens(upstream_title) + code_tokens(body)):
+        hit = code_subsystem(token, signals)
+        if hit and counted.get(hit[0], 0) < w.code_cap:
+            counted[hit[0]] = counted.get(hit[0], 0) + 1
+            add(hit[0], "code", w.code * hit[1])
+    if taxonomy.repo_rules(repo):
+        # The prefixes were read as prefixes; the words are the rest.
+        title, upstream_title = _strip_prefixes(title), _strip_prefixes(upstream_title)
+    for heading in (title, upstream_title):
+        for sub, value in _title_evidence(heading, signals.words, w.title_cap).items():
+            add(sub, "title", w.title * value)
     body_lower = body.lower()
-    # Ties keep the earlier subsystem: taxonomy order is the tie-break.
-    for sub in taxonomy.subsystems:
-        hits = sub.keywords.hits(body, body_lower)
-        if hits > best_hits:
-            best, best_hits = sub.slug, hits
-    return best, best_hits > 0
+    for words in signals.words:
+        if n := words.body.hits(body, body_lower):
+            add(words.subsystem, "body", w.body * words.weight * n)
+    evidence = [
+        Evidence(sub, s["prefix"], s["code"], s["title"], min(s["body"], w.body_cap))
+        for sub, s in scores.items()
+        if sub != taxonomy.fallback
+    ]
+    order = taxonomy.order
+    # Most evidence first; then the stronger signal; then taxonomy order.
+    evidence.sort(key=lambda e: (-e.total, -e.prefix, -e.code, -e.title, -e.body, order.get(e.subsystem, 0)))
+    evidence = [e for e in evidence if e.total > 0]
+    if not evidence:
+        return Filing(taxonomy.fallback, False, ())
+    return Filing(evidence[0].subsystem, True, tuple(evidence))
+
+
+def subsystem_of(
+    title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = ""
+) -> tuple[str, bool]:
+    """The subsystem slug, and whether any signal spoke at all."""
+    filing = file_note(title, upstream_title, body, taxonomy, repo)
+    return filing.subsystem, filing.matched
 
 
 def tags_of(title: str, upstream_title: str, body: str, subsystem: str, taxonomy: Taxonomy) -> tuple[str, ...]:
-    """Tag slugs in taxonomy order: hardware, models, topics.
+    """``[[tag]]`` slugs in taxonomy order: hardware, models, topics.
 
     The tag named like the note's own subsystem is left out (it would repeat
     the subsystem badge).

@@ -233,8 +233,8 @@ def code_subsystem(token: str, signals: _Signals) -> tuple[str, float] | None:
     return None
 
 
-def _title_evidence(heading: str, word_lists: tuple, cap: int) -> dict[str, float]:
-    """Subsystem -> sum of the weights of its words in one title.
+def _title_evidence(heading: str, word_lists: tuple, cap: int) -> dict[str, tuple[float, int]]:
+    """Subsystem -> (sum of the weights of its words in one title, where the first one starts).
 
     Each word counts once, at most ``cap`` words per subsystem (the heaviest),
     and a match inside a longer match of the same subsystem does not count
@@ -253,7 +253,7 @@ def _title_evidence(heading: str, word_lists: tuple, cap: int) -> dict[str, floa
         best: dict[tuple, float] = {}
         for _, _, weight, key in kept:
             best[key] = max(best.get(key, 0.0), weight)
-        out[sub] = sum(sorted(best.values(), reverse=True)[:cap])
+        out[sub] = (sum(sorted(best.values(), reverse=True)[:cap]), min(m[0] for m in kept))
     return out
 
 
@@ -275,8 +275,9 @@ def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, re
     4. body words, every occurrence, at most ``body_cap`` per subsystem.
 
     Ties go to the subsystem whose strongest signal is stronger (prefix, then
-    code, title, body), then to the earlier one in the taxonomy. Without any
-    evidence the note goes to the fallback subsystem (``matched`` is false).
+    code, title, body), then to the one the title names first, then to the
+    earlier one in the taxonomy. Without any evidence the note goes to the
+    fallback subsystem (``matched`` is false).
     """
     w = taxonomy.weights
     signals = _signals(taxonomy, repo)
@@ -299,9 +300,11 @@ def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, re
     if taxonomy.repo_rules(repo):
         # The prefixes were read as prefixes; the words are the rest.
         title, upstream_title = _strip_prefixes(title), _strip_prefixes(upstream_title)
-    for heading in (title, upstream_title):
-        for sub, value in _title_evidence(heading, signals.words, w.title_cap).items():
+    first: dict[str, int] = {}  # where a subsystem's first title word starts: the title, then the upstream title
+    for offset, heading in ((0, title), (len(title) + 1, upstream_title)):
+        for sub, (value, start) in _title_evidence(heading, signals.words, w.title_cap).items():
             add(sub, "title", w.title * value)
+            first.setdefault(sub, offset + start)
     body_lower = body.lower()
     for words in signals.words:
         if n := words.body.hits(body, body_lower):
@@ -311,9 +314,14 @@ def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, re
         for sub, s in scores.items()
         if sub != taxonomy.fallback
     ]
-    order = taxonomy.order
-    # Most evidence first; then the stronger signal; then taxonomy order.
-    evidence.sort(key=lambda e: (-e.total, -e.prefix, -e.code, -e.title, -e.body, order.get(e.subsystem, 0)))
+    order, never = taxonomy.order, len(title) + len(upstream_title) + 2
+    # Most evidence first; then the stronger signal; then the subject, which a
+    # Chinese title names first ("LoRA 支持 …"); then taxonomy order.
+    evidence.sort(
+        key=lambda e: (
+            -e.total, -e.prefix, -e.code, -e.title, -e.body, first.get(e.subsystem, never), order.get(e.subsystem, 0)
+        )
+    )
     evidence = [e for e in evidence if e.total > 0]
     if not evidence:
         return Filing(taxonomy.fallback, False, ())

@@ -156,7 +156,7 @@ class Weights:
     code_cap: int = 3
     title_cap: int = 2
     body_cap: float = 6
-    tag: float = 4
+    tag: float = 4.5
 
 
 def normalize_prefix(prefix: str) -> str:
@@ -407,7 +407,7 @@ def _repo_rule(
         for value in rule.get(key, []):
             owner = owners.setdefault((key, normal(value)), sub)
             if owner != sub:
-                check.add(kind, k, f"{key} entry {value!r} of {repo} already speaks for {owner!r}", key)
+                check.add(kind, k, f"{key} entry {value!r} already speaks for subsystem {owner!r} in {repo}'s rules", key)
     weight = check.weight(kind, k, rule)
     words = _words(check, kind, k, rule, sub, weight)
     return RepoRule(sub, weight, tuple(rule.get("prefixes", [])), tuple(rule.get("code", [])), words)

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from .refs import code_spans
-from .taxonomy import Taxonomy, normalize_prefix
+from .taxonomy import Taxonomy, compile_pattern, normalize_prefix, prefilter
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,45 @@ class _Signals:
     prefixes: dict[str, tuple[str, float]]
     code_re: re.Pattern[str] | None
     code: dict[str, tuple[str, float]]
-    words: tuple  # of taxonomy.Words
+    title_words: _WordSet
+    body_words: _WordSet
+
+
+# A whole word of letters, digits and "_" matches exactly where the text has
+# that run of characters, so those words are looked up, not searched for.
+_ASCII_RUN_RE = re.compile(r"[a-z0-9_]+")
+
+
+@dataclass(frozen=True)
+class _WordSet:
+    """Title or body words of every subsystem, as ``(prefilter, pattern,
+    subsystem, weight, word)`` entries: whole ASCII words by their text, the
+    others by their first character."""
+
+    by_run: dict[str, tuple]
+    by_first: dict[str, tuple]
+
+    @classmethod
+    def of(cls, words_lists, attribute: str) -> _WordSet:
+        by_run: dict[str, list] = {}
+        by_first: dict[str, list] = {}
+        for words in words_lists:
+            for lit in getattr(words, attribute).literals:
+                entry = (prefilter(lit), compile_pattern(lit), words.subsystem, words.weight, lit.lower())
+                if _ASCII_RUN_RE.fullmatch(entry[0]) and not lit.endswith("*"):
+                    by_run.setdefault(entry[0], []).append(entry)
+                else:
+                    by_first.setdefault(entry[0][0], []).append(entry)
+        freeze = lambda d: {k: tuple(v) for k, v in sorted(d.items())}  # noqa: E731
+        return cls(freeze(by_run), freeze(by_first))
+
+    def present(self, lower: str) -> list:
+        """The entries whose literal text occurs in ``lower``: a cheap test
+        before the word-boundary regex, as most words occur nowhere. Sorted,
+        so that the result does not depend on set order."""
+        found = [e for run in set(_ASCII_RUN_RE.findall(lower)) for e in self.by_run.get(run, ())]
+        found += [e for ch in set(lower) for e in self.by_first.get(ch, ()) if e[0] in lower]
+        return sorted(found, key=lambda e: (e[2], e[4]))
 
 
 @functools.lru_cache(maxsize=64)
@@ -201,7 +239,7 @@ def _signals(taxonomy: Taxonomy, repo: str) -> _Signals:
     alternatives = sorted(code, key=lambda c: (-len(c), c))
     code_re = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
     words = tuple(s.words for s in taxonomy.subsystems) + tuple(r.words for r in rules)
-    return _Signals(prefixes, code_re, code, words)
+    return _Signals(prefixes, code_re, code, _WordSet.of(words, "title"), _WordSet.of(words, "body"))
 
 
 def _boundaries(token: str):
@@ -233,24 +271,24 @@ def code_subsystem(token: str, signals: _Signals) -> tuple[str, float] | None:
     return None
 
 
-def _title_evidence(heading: str, word_lists: tuple, cap: int) -> dict[str, tuple[float, int]]:
+def _title_evidence(heading: str, title_words: tuple, cap: int) -> dict[str, tuple[float, int]]:
     """Subsystem -> (sum of the weights of its words in one title, where the first one starts).
 
-    Each word counts once, at most ``cap`` words per subsystem (the heaviest),
-    and a match inside a longer match of the same subsystem does not count
-    ("前缀缓存命中" is one word, not also "前缀缓存").
+    ``title_words`` are the candidates (see :meth:`_WordSet.present`). Each word counts
+    once, at most ``cap`` words per subsystem (the heaviest), and a match
+    inside a longer match of the same subsystem does not count ("前缀缓存命中"
+    is one word, not also "前缀缓存").
     """
     if not heading:
         return {}
-    lower = heading.lower()
-    found: dict[str, list[tuple[int, int, float, tuple]]] = {}
-    for words in word_lists:
-        for start, end, index in words.title.spans(heading, lower):
-            found.setdefault(words.subsystem, []).append((start, end, words.weight, (id(words), index)))
+    found: dict[str, list[tuple[int, int, float, str]]] = {}
+    for _, pattern, sub, weight, word in title_words:
+        for m in pattern.finditer(heading):
+            found.setdefault(sub, []).append((m.start(), m.end(), weight, word))
     out = {}
     for sub, matches in found.items():
         kept = [m for m in matches if not any(o[0] <= m[0] and m[1] <= o[1] and o[1] - o[0] > m[1] - m[0] for o in matches)]
-        best: dict[tuple, float] = {}
+        best: dict[str, float] = {}
         for _, _, weight, key in kept:
             best[key] = max(best.get(key, 0.0), weight)
         out[sub] = (sum(sorted(best.values(), reverse=True)[:cap]), min(m[0] for m in kept))
@@ -258,6 +296,15 @@ def _title_evidence(heading: str, word_lists: tuple, cap: int) -> dict[str, tupl
 
 
 def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = "") -> Filing:
+    """Where a note goes (see :func:`_file_note`); remembered per taxonomy."""
+    key = (title, upstream_title, body, repo)
+    filing = taxonomy.filings.get(key)
+    if filing is None:
+        filing = taxonomy.filings[key] = _file_note(title, upstream_title, body, taxonomy, repo)
+    return filing
+
+
+def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str) -> Filing:
     """Weigh the signals for every subsystem; the one with most evidence wins.
 
     Signals, strongest first (weights and caps in ``[weights]`` of the
@@ -301,14 +348,14 @@ def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, re
         # The prefixes were read as prefixes; the words are the rest.
         title, upstream_title = _strip_prefixes(title), _strip_prefixes(upstream_title)
     first: dict[str, int] = {}  # where a subsystem's first title word starts: the title, then the upstream title
+    candidates = signals.title_words.present(f"{title}\n{upstream_title}".lower())
     for offset, heading in ((0, title), (len(title) + 1, upstream_title)):
-        for sub, (value, start) in _title_evidence(heading, signals.words, w.title_cap).items():
+        for sub, (value, start) in _title_evidence(heading, candidates, w.title_cap).items():
             add(sub, "title", w.title * value)
             first.setdefault(sub, offset + start)
-    body_lower = body.lower()
-    for words in signals.words:
-        if n := words.body.hits(body, body_lower):
-            add(words.subsystem, "body", w.body * words.weight * n)
+    for _, pattern, sub, weight, _ in signals.body_words.present(body.lower()):
+        if n := len(pattern.findall(body)):
+            add(sub, "body", w.body * weight * n)
     evidence = [
         Evidence(sub, s["prefix"], s["code"], s["title"], min(s["body"], w.body_cap))
         for sub, s in scores.items()

@@ -58,7 +58,7 @@ def compile_pattern(pattern: str, regex: bool = False) -> re.Pattern[str]:
     return re.compile(re.escape(pattern), re.IGNORECASE)
 
 
-def _prefilter(pattern: str) -> str:
+def prefilter(pattern: str) -> str:
     """Lower-case text that every match of a plain pattern contains."""
     return pattern[:-1].lower() if pattern.endswith("*") else pattern.lower()
 
@@ -79,7 +79,7 @@ class Matcher:
 
     @cached_property
     def _compiled(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
-        return tuple((_prefilter(lit), compile_pattern(lit)) for lit in self.literals)
+        return tuple((prefilter(lit), compile_pattern(lit)) for lit in self.literals)
 
     @cached_property
     def _regexes(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -91,16 +91,6 @@ class Matcher:
         lower = text.lower() if lower is None else lower
         count = sum(len(p.findall(text)) for lit, p in self._compiled if lit in lower)
         return count + sum(len(p.findall(text)) for lit, p in self._regexes if lit in lower)
-
-    def spans(self, text: str, lower: str | None = None) -> list[tuple[int, int, int]]:
-        """``(start, end, pattern index)`` of every match of a plain pattern."""
-        lower = text.lower() if lower is None else lower
-        return [
-            (m.start(), m.end(), i)
-            for i, (lit, p) in enumerate(self._compiled)
-            if lit in lower
-            for m in p.finditer(text)
-        ]
 
     def matches(self, text: str, lower: str | None = None) -> bool:
         """Whether any pattern occurs; pass ``text.lower()`` if you have it."""
@@ -175,6 +165,9 @@ class Taxonomy:
     aliases: tuple[tuple[str, str], ...]
     weights: Weights = field(default_factory=Weights)
     fallback: str = "other"
+    # Filings by (title, upstream title, body, repo): the model and the tag
+    # pages both ask, and a taxonomy lives for one run.
+    filings: dict = field(default_factory=dict, repr=False)
 
     def subsystem(self, slug: str) -> Subsystem:
         for sub in self.subsystems:

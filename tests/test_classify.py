@@ -46,6 +46,15 @@ def test_the_set_is_big_and_varied_enough(taxonomy):
     assert any(r.subsystem == "ci" and "rocm" in r.borrows for r in rows)
 
 
+def test_held_out_set_is_well_formed(taxonomy):
+    # Scored by bench/classify.py only: it must stay free of tuning.
+    rows = load_rows(ROOT / "tests/classify_holdout.tsv")
+    slugs = {s.slug for s in taxonomy.subsystems}
+    assert rows and {r.subsystem for r in rows} <= slugs
+    assert all(set(r.borrows.split()) <= slugs for r in rows)
+    assert not {r.title for r in rows} & {r.title for r in load_rows(EVAL)}
+
+
 def test_subsystem_accuracy(outcomes):
     s = scores(outcomes)
     misses = [(o.row.title, o.row.subsystem, o.subsystem) for o in outcomes if not o.subsystem_ok]

@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.classifyeval import load_rows, run, scores
 from tests.support.sandbox import ROOT
-from prnotes.classify import code_subsystem, file_note, prefixes_of, _signals
+from prnotes.filing import _signals, code_subsystem, file_note, prefixes_of
 from prnotes.taxonomy import load_taxonomy
 
 EVAL = ROOT / "tests/classify_eval.tsv"

@@ -4,7 +4,7 @@ A note lives in exactly one subsystem, but its signals often name another one
 too (``[ROCm][CI] …`` is filed under CI and also concerns ROCm). Every
 subsystem that the classification weighed and that lost, with evidence beyond
 the body and at least ``tag`` in ``[weights]`` of ``taxonomy.toml``
-(:meth:`prnotes.classify.Filing.runners_up`), becomes a tag named like the
+(:meth:`prnotes.filing.Filing.runners_up`), becomes a tag named like the
 subsystem. A ``[[tag]]`` with the same slug as a subsystem is the same tag.
 
 Tag order: the ``[[tag]]`` list first (hardware, models, topics), then the
@@ -17,7 +17,7 @@ import functools
 
 from dataclasses import dataclass
 
-from .classify import file_note
+from .filing import file_note
 from .model import Note, Site
 from .taxonomy import Taxonomy
 

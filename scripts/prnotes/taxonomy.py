@@ -86,12 +86,6 @@ class Matcher:
         # Each regex with the literal text it must start with, as a prefilter.
         return tuple((_literal_prefix(r).lower(), compile_pattern(r, regex=True)) for r in self.regexes)
 
-    def hits(self, text: str, lower: str | None = None) -> int:
-        """Occurrences of any pattern; pass ``text.lower()`` if you have it."""
-        lower = text.lower() if lower is None else lower
-        count = sum(len(p.findall(text)) for lit, p in self._compiled if lit in lower)
-        return count + sum(len(p.findall(text)) for lit, p in self._regexes if lit in lower)
-
     def matches(self, text: str, lower: str | None = None) -> bool:
         """Whether any pattern occurs; pass ``text.lower()`` if you have it."""
         lower = text.lower() if lower is None else lower
@@ -165,9 +159,9 @@ class Taxonomy:
     aliases: tuple[tuple[str, str], ...]
     weights: Weights = field(default_factory=Weights)
     fallback: str = "other"
-    # Filings by (title, upstream title, body, repo): the model and the tag
-    # pages both ask, and a taxonomy lives for one run.
-    filings: dict = field(default_factory=dict, repr=False)
+    # Compiled signals per repository and filings per note (prnotes.filing):
+    # the model and the tag pages both ask, and a taxonomy lives for one run.
+    cache: dict = field(default_factory=dict, repr=False)
 
     def subsystem(self, slug: str) -> Subsystem:
         for sub in self.subsystems:

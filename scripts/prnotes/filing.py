@@ -111,6 +111,10 @@ class _Signals:
 _ASCII_RUN_RE = re.compile(r"[a-z0-9_]+")
 
 
+def _frozen(groups: dict[str, list]) -> dict[str, tuple]:
+    return {k: tuple(v) for k, v in sorted(groups.items())}
+
+
 @dataclass(frozen=True)
 class _WordSet:
     """Title or body words of every subsystem, as ``(prefilter, pattern,
@@ -131,8 +135,7 @@ class _WordSet:
                     by_run.setdefault(entry[0], []).append(entry)
                 else:
                     by_first.setdefault(entry[0][0], []).append(entry)
-        freeze = lambda d: {k: tuple(v) for k, v in sorted(d.items())}  # noqa: E731
-        return cls(freeze(by_run), freeze(by_first))
+        return cls(_frozen(by_run), _frozen(by_first))
 
     def present(self, lower: str) -> list:
         """The entries whose literal text occurs in ``lower``: a cheap test

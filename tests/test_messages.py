@@ -34,6 +34,10 @@ def test_real_taxonomy_loads():
     assert load_taxonomy(ROOT / "taxonomy.toml").fallback == "other"
 
 
+RULES = '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\n\n[[repo]]\nname = "o/r"\n'
+SLUG_RECIPE = "must be lower-case letters and digits joined by single hyphens, at most 40 characters (like 'kv-cache')"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -46,20 +50,63 @@ def test_real_taxonomy_loads():
             ["taxonomy.toml:5: [[subsystem]] #2: 'slug' must be a string"],
         ),
         (
-            MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\nkeywords = "CI"\n',
-            ["taxonomy.toml:5: [[subsystem]] #2: 'keywords' must be a list of strings"],
+            MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\ntitle_words = "CI"\n',
+            ["taxonomy.toml:8: [[subsystem]] #2: 'title_words' must be a list of non-empty strings"],
+        ),
+        (
+            MINIMAL + 'keywords = ["CI"]\n',
+            [
+                "taxonomy.toml:4: [[subsystem]] #1: unknown key 'keywords' "
+                "(expected one of slug, title, intro, weight, title_words, body_words)"
+            ],
         ),
         (
             MINIMAL + 'intro = 3\n',
-            ["taxonomy.toml:1: [[subsystem]] #1: 'intro' must be a string"],
+            ["taxonomy.toml:4: [[subsystem]] #1: 'intro' must be a string"],
         ),
         (
-            MINIMAL + '\n[[rule]]\nsubsystem = "ci"\npatterns = ["CI"]\n',
-            ["taxonomy.toml:5: [[rule]] #1: names unknown subsystem 'ci'"],
+            MINIMAL + 'weight = 0\n',
+            ["taxonomy.toml:4: [[subsystem]] #1: 'weight' must be a positive number"],
         ),
         (
-            MINIMAL + '\n[[rule]]\nsubsystem = "other"\n',
-            ["taxonomy.toml:5: [[rule]] #1: 'patterns' must list at least one pattern"],
+            MINIMAL + '\n[[rule]]\nsubsystem = "other"\npatterns = ["x"]\n',
+            ["taxonomy.toml:1: unknown table 'rule' (expected one of weights, subsystem, repo, audience, tag, aliases)"],
+        ),
+        (
+            '[weights]\nprefixes = 3\n\n' + MINIMAL,
+            [
+                "taxonomy.toml:2: [weights]: unknown weight 'prefixes' "
+                "(expected one of body, body_cap, code, code_cap, prefix, tag, title, title_cap)"
+            ],
+        ),
+        (
+            '[weights]\ncode_cap = 1.5\n\n' + MINIMAL,
+            ["taxonomy.toml:2: [weights]: 'code_cap' must be a whole number ≥ 0"],
+        ),
+        (
+            MINIMAL + '\n[[repo]]\nname = "o/r"\n\n[[repo.rule]]\nsubsystem = "ci"\nprefixes = ["CI"]\n',
+            ["taxonomy.toml:9: [[repo.rule]] #1: names unknown subsystem 'ci'"],
+        ),
+        (
+            MINIMAL + '\n[[repo]]\nname = "o/r"\n\n[[repo.rule]]\nsubsystem = "other"\n',
+            ["taxonomy.toml:8: [[repo.rule]] #1: gives no prefixes, code, title_words or body_words"],
+        ),
+        (
+            MINIMAL + '\n[[repo]]\nname = "vllm"\n',
+            ["taxonomy.toml:6: [[repo]] #1: 'name' must be an owner/repo string"],
+        ),
+        (
+            MINIMAL + '\n[[repo]]\nname = "o/r"\n\n[[repo]]\nname = "O/R"\n',
+            ["taxonomy.toml:9: [[repo]] #2: 'O/R' has a section already (line 6)"],
+        ),
+        (
+            MINIMAL + RULES + '\n[[repo.rule]]\nsubsystem = "ci"\nprefixes = ["CI"]\n'
+            '\n[[repo.rule]]\nsubsystem = "other"\nprefixes = ["ci"]\n',
+            ["taxonomy.toml:18: [[repo.rule]] #2: prefixes entry 'ci' already speaks for subsystem 'ci' in o/r's rules"],
+        ),
+        (
+            MINIMAL + RULES + '\n[[repo.rule]]\nsubsystem = "ci"\ncode = ["docs/"]\nweight = -1\n',
+            ["taxonomy.toml:15: [[repo.rule]] #1: 'weight' must be a positive number"],
         ),
         (
             MINIMAL + '\n[[audience]]\nslug = "a"\ntitle = "A"\npatterns = ["(未闭合"]\n',
@@ -77,6 +124,40 @@ def test_real_taxonomy_loads():
             '[[subsystem]]\nslug = "ci"\ntitle = "CI"\n',
             ["taxonomy.toml:1: a subsystem with slug 'other' is required"],
         ),
+        # Slugs name files: one recipe for all of them, no duplicates, no reserved names.
+        (
+            MINIMAL + '\n[[subsystem]]\nslug = "../../../x"\ntitle = "X"\n',
+            [f"taxonomy.toml:6: [[subsystem]] #2: slug '../../../x' {SLUG_RECIPE}"],
+        ),
+        (
+            MINIMAL + '\n[[subsystem]]\ntitle = "X"\nslug = "../pr-index"\n',
+            [f"taxonomy.toml:7: [[subsystem]] #2: slug '../pr-index' {SLUG_RECIPE}"],
+        ),
+        (
+            MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\n\n[[subsystem]]\ntitle = "CI 2"\nslug = "ci"\n',
+            ["taxonomy.toml:11: [[subsystem]] #3: duplicate slug 'ci' (first at line 6)"],
+        ),
+        (
+            MINIMAL + '\n[[tag]]\nslug = "ROCm"\ntitle = "ROCm"\npatterns = ["ROCm"]\n',
+            [f"taxonomy.toml:6: [[tag]] #1: slug 'ROCm' {SLUG_RECIPE}"],
+        ),
+        (
+            MINIMAL + '\n[[tag]]\nslug = "a"\ntitle = "A"\npatterns = ["a"]\n\n[[tag]]\nslug = "a"\ntitle = "B"\npatterns = ["b"]\n',
+            ["taxonomy.toml:11: [[tag]] #2: duplicate slug 'a' (first at line 6)"],
+        ),
+        (
+            MINIMAL + '\n[[tag]]\nslug = "index"\ntitle = "I"\npatterns = ["i"]\n',
+            ["taxonomy.toml:6: [[tag]] #1: slug 'index' is reserved for the tag index page"],
+        ),
+        (
+            MINIMAL + '\n[[audience]]\nslug = "a"\ntitle = "A"\npatterns = ["a"]\n'
+            '\n[[audience]]\nslug = "a"\ntitle = "B"\npatterns = ["b"]\n',
+            ["taxonomy.toml:11: [[audience]] #2: duplicate slug 'a' (first at line 6)"],
+        ),
+        (
+            MINIMAL + '\n[[audience]]\nslug = "for ci"\ntitle = "A"\npatterns = ["a"]\n',
+            [f"taxonomy.toml:6: [[audience]] #1: slug 'for ci' {SLUG_RECIPE}"],
+        ),
     ],
     ids=[
         "syntax",
@@ -84,14 +165,31 @@ def test_real_taxonomy_loads():
         "empty",
         "not-tables",
         "missing-slug",
-        "keywords-type",
+        "words-type",
+        "unknown-key",
         "intro-type",
+        "subsystem-weight",
+        "unknown-table",
+        "unknown-weight",
+        "cap-not-whole",
         "unknown-subsystem",
-        "rule-without-patterns",
+        "rule-without-signals",
+        "repo-name",
+        "repo-twice",
+        "prefix-for-two-subsystems",
+        "rule-weight",
         "bad-regex",
         "tag-without-title",
         "bad-alias",
         "no-other",
+        "slug-outside-repository",
+        "slug-over-pr-index",
+        "duplicate-subsystem-slug",
+        "slug-upper-case",
+        "duplicate-tag-slug",
+        "reserved-tag-slug",
+        "duplicate-audience-slug",
+        "audience-slug-with-space",
     ],
 )
 def test_taxonomy_messages(tmp_path, text, expected):

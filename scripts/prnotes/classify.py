@@ -1,13 +1,21 @@
 """Derive a note's verdict, audiences, subsystem and tags from its text.
 
-Verdict rules (the opening of the advice, up to the first 。 or ：, is read;
-the first rule that matches wins):
+Verdict (the first sentence of the advice, up to the first 。！？ or line end):
+every verdict phrase in it is found, and the earliest one decides.
 
-1. 按需 — a conditional recommendation: ``若/如果 … 值得 …`` or ``建议 X 阅读``;
-2. 速读 — ``值得快速浏览``, ``值得快速阅读``, ``快速浏览而不是精读``;
-3. 精读 — ``值得精读`` (also ``值得深读``, ``值得仔细阅读``).
+- 精读: 必读, 强烈推荐, 推荐精读, 值得精读, 值得细读, 仔细阅读, 值得一读 …
+- 速读: 值得快速浏览, 快速阅读, 略读即可, 扫一眼即可, 浏览即可, 了解即可 …
+- 按需: 按需阅读; a condition at the start of a clause that leads to a
+  recommendation (``若/如果 … 值得 …``, ``对 X 来说 …``); ``只有 … 需要关心``;
+  a recommendation to an audience (``建议 X 阅读``, ``适合 X 的同学细读``,
+  ``做 X 的读者可以看一看``); ``… 时再读``.
 
-An opening that matches none has no verdict (``None``); the conversion warns.
+A phrase after a negation (不必精读, 不需要深度精读, 而不是精读, 非必读) is not
+that verdict. When the sentence holds nothing but negated 精读 phrases, the
+verdict is 速读: "no need to read closely". Without any phrase the verdict is
+``None`` and the conversion warns.
+
+Subsystem: see :mod:`prnotes.filing`.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .filing import file_note
 from .taxonomy import Taxonomy
 
 
@@ -33,22 +42,53 @@ VERDICTS = (
 )
 VERDICT_BY_SLUG = {v.slug: v for v in VERDICTS}
 
-_OPENING_RE = re.compile(r"^[^。：:]*")
-VERDICT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("optional", re.compile(r"^(若|如果)[^。]*?值得")),
-    ("optional", re.compile(r"^建议[^。：]*?阅读")),
-    ("skim", re.compile(r"值得快速浏览|值得快速阅读|快速浏览而不是精读")),
-    ("close", re.compile(r"值得精读|值得深读|值得仔细阅读")),
+_FIRST_SENTENCE_RE = re.compile(r"[^。！？!?\n]*")
+_CLOSE = r"必读|强烈推荐|精读|细读|深读|研读|(?:仔细|认真|逐行|逐段|深入|反复)(?:阅读|读|看)|值得一读|值得阅读|推荐阅读"
+_SKIM = (
+    r"(?:快速|简单|粗略|大致|大概)(?:浏览|阅读|看看|过一遍|了解)|略读|粗读|速读|泛读|扫一眼|扫一遍|瞄一眼"
+    r"|看一眼|过一眼|浏览(?:即可|一下|一遍)|(?:了解|知道|知悉)[^。，；：]{0,12}?即可|有个印象|看个大概|值得一看"
 )
+_AUDIENCE = r"者|人|同学|开发|团队|用户|读者|工程师|负责|维护|owner|maintainer|方向|领域"
+_READ = r"阅读|一读|看看|细读|精读|研读|浏览|关注|参考|读"
+_OPTIONAL = (
+    r"按需|视需要|酌情|选读|(?:时|的话)再(?:读|看|细看|阅读|查阅)"
+    r"|(?:只有|仅当|只在|仅在|只对|仅对|只需在)[^。；]{0,40}?才?(?:需要|值得|有必要|建议)"
+    rf"|(?:建议|推荐|适合)[^。，；：]{{0,30}}?(?:{_AUDIENCE})[^。；：]{{0,12}}?(?:{_READ})"
+    rf"|(?:读者|同学|开发者|用户|团队|工程师|维护者|负责人)(?:可以|值得|不妨|建议|应该|需要)[^。，；：]{{0,6}}?(?:{_READ}|看)"
+)
+PHRASES = (("close", re.compile(_CLOSE)), ("skim", re.compile(_SKIM)), ("optional", re.compile(_OPTIONAL)))
+# A condition that opens a clause, and what must follow it for a verdict.
+_CONDITION_RE = re.compile(
+    r"(?:^|(?<=[，,；;：:]))\s*(?:若|如果|假如|倘若|要是|如若|假使|如你|如您|当你|对于?[^，。；：]{1,30}?(?:来说|而言))"
+)
+_RECOMMEND_RE = re.compile(r"值得|建议|推荐|可以|不妨|必读|再读|再看|一读|阅读|精读|细读|浏览|参考")
+_NEGATION_RE = re.compile(
+    r"(?:不必|无需|无须|不需要|不需|没必要|不用|不值得|而不是|而非|并非|不是|不宜|不要|非|不算|未必)"
+    r"(?:深度|深入|太|特别|完整|逐行|逐字|过多|去|再|专门)?$"
+)
+
+
+def _negated(sentence: str, start: int) -> bool:
+    return _NEGATION_RE.search(sentence, max(0, start - 8), start) is not None
 
 
 def verdict_of(body: str) -> str | None:
     """Verdict slug of an advice text, by the rules in the module docstring."""
-    opening = _OPENING_RE.match(body).group(0)
-    for slug, pattern in VERDICT_RULES:
-        if pattern.search(opening):
-            return slug
-    return None
+    sentence = _FIRST_SENTENCE_RE.match(body.lstrip()).group(0)
+    found: list[tuple[int, int, str]] = []  # (start, -length, slug): earliest, then longest
+    negated_close = False
+    for slug, pattern in PHRASES:
+        for m in pattern.finditer(sentence):
+            if _negated(sentence, m.start()):
+                negated_close |= slug == "close"
+            else:
+                found.append((m.start(), m.start() - m.end(), slug))
+    for m in _CONDITION_RE.finditer(sentence):
+        if _RECOMMEND_RE.search(sentence, m.end()):
+            found.append((m.start(), m.start() - m.end(), "optional"))
+    if found:
+        return min(found)[2]
+    return "skim" if negated_close else None
 
 
 def audiences_of(body: str, taxonomy: Taxonomy) -> tuple[str, ...]:
@@ -56,28 +96,16 @@ def audiences_of(body: str, taxonomy: Taxonomy) -> tuple[str, ...]:
     return tuple(a.slug for a in taxonomy.audiences if a.matches(body))
 
 
-def subsystem_of(title: str, upstream_title: str, body: str, taxonomy: Taxonomy) -> tuple[str, bool]:
-    """The subsystem slug, and whether any rule or keyword matched at all.
-
-    See the header of ``taxonomy.toml`` for the rules.
-    """
-    heading = f"{title}\n{upstream_title}"
-    lower = heading.lower()
-    for rule in taxonomy.rules:
-        if rule.matcher.matches(heading, lower):
-            return rule.subsystem, True
-    best, best_hits = taxonomy.fallback, 0
-    body_lower = body.lower()
-    # Ties keep the earlier subsystem: taxonomy order is the tie-break.
-    for sub in taxonomy.subsystems:
-        hits = sub.keywords.hits(body, body_lower)
-        if hits > best_hits:
-            best, best_hits = sub.slug, hits
-    return best, best_hits > 0
+def subsystem_of(
+    title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = ""
+) -> tuple[str, bool]:
+    """The subsystem slug, and whether any signal spoke at all."""
+    filing = file_note(title, upstream_title, body, taxonomy, repo)
+    return filing.subsystem, filing.matched
 
 
 def tags_of(title: str, upstream_title: str, body: str, subsystem: str, taxonomy: Taxonomy) -> tuple[str, ...]:
-    """Tag slugs in taxonomy order: hardware, models, topics.
+    """``[[tag]]`` slugs in taxonomy order: hardware, models, topics.
 
     The tag named like the note's own subsystem is left out (it would repeat
     the subsystem badge).

@@ -264,7 +264,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                 continue
             docnames[docname] = entry
             upstream = info.upstream_title if info else ""
-            subsystem, matched = subsystem_of(entry.title, upstream, entry.body, taxonomy)
+            subsystem, matched = subsystem_of(entry.title, upstream, entry.body, taxonomy, entry.repo)
             if not matched:
                 warnings.append(
                     Diagnostic(entry.path, entry.line, f"no subsystem rule matches {entry.title!r}; filed under 'other'")

@@ -1,10 +1,11 @@
 """A note's tags: the taxonomy's ``[[tag]]`` matches plus secondary subsystems.
 
-A note lives in exactly one subsystem, but its title often names another one
-too (``[ROCm][CI] …`` is filed under CI and also concerns the ROCm platform).
-Every subsystem other than the note's own whose title rules (``[[rule]]`` in
-``taxonomy.toml``) match the title or upstream title becomes a tag, named like
-the subsystem. A ``[[tag]]`` with the same slug as a subsystem is the same tag.
+A note lives in exactly one subsystem, but its signals often name another one
+too (``[ROCm][CI] …`` is filed under CI and also concerns ROCm). Every
+subsystem that the classification weighed and that lost, with evidence beyond
+the body and at least ``tag`` in ``[weights]`` of ``taxonomy.toml``
+(:meth:`prnotes.filing.Filing.runners_up`), becomes a tag named like the
+subsystem. A ``[[tag]]`` with the same slug as a subsystem is the same tag.
 
 Tag order: the ``[[tag]]`` list first (hardware, models, topics), then the
 secondary subsystems in taxonomy order.
@@ -16,6 +17,7 @@ import functools
 
 from dataclasses import dataclass
 
+from .filing import file_note
 from .model import Note, Site
 from .taxonomy import Taxonomy
 
@@ -38,10 +40,8 @@ def all_tags(taxonomy: Taxonomy) -> tuple[Tag, ...]:
 
 
 def secondary_subsystems(note: Note, taxonomy: Taxonomy) -> tuple[str, ...]:
-    """Subsystems other than the note's whose title rules match its titles."""
-    heading = f"{note.title}\n{note.upstream_title}"
-    hit = {r.subsystem for r in taxonomy.rules if r.subsystem != note.subsystem and r.matcher.matches(heading)}
-    return tuple(s.slug for s in taxonomy.subsystems if s.slug in hit)
+    """The subsystems the note's classification weighed and filed it away from."""
+    return file_note(note.title, note.upstream_title, note.body, taxonomy, note.repo).runners_up(taxonomy)
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Score the classification on the evaluation sets; print the misses.
+
+    .venv/bin/python -m bench.classify [--write BENCHMARKS.md]
+
+Runs ``tests/classify_eval.tsv`` (the set the rules are checked against) and
+``tests/classify_holdout.tsv`` (written after the rules, never used to tune
+them) through the converter as ``vllm-project/vllm`` notes, and prints for
+each: subsystem accuracy, verdict accuracy, the share filed under 其他, the
+accuracy by the signal that should decide, and a confusion table of the
+misses. With ``--write FILE`` the output goes between the markers of FILE's
+``## Classification`` section (the section is appended when missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from prnotes.taxonomy import load_taxonomy
+from tests.support.classifyeval import load_rows, report, run
+from tests.support.sandbox import ROOT
+
+SETS = (
+    ("Evaluation set", "tests/classify_eval.tsv"),
+    ("Held-out set", "tests/classify_holdout.tsv"),
+)
+BEGIN, END = "<!-- bench/classify.py: begin -->", "<!-- bench/classify.py: end -->"
+
+
+def body() -> str:
+    taxonomy = load_taxonomy(ROOT / "taxonomy.toml")
+    parts = []
+    for name, rel in SETS:
+        outcomes = run(load_rows(ROOT / rel), taxonomy)
+        parts.append(f"### {name}\n\n{report(outcomes, rel)}")
+    return "\n\n".join(parts)
+
+
+def write_section(path: Path, text: str) -> None:
+    """Put ``text`` between the markers of FILE's ``## Classification`` section."""
+    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    block = f"{BEGIN}\n\n{text.strip()}\n\n{END}"
+    markers = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
+    if markers.search(old):
+        new = markers.sub(lambda _: block, old)
+    else:
+        new = old.rstrip() + f"\n\n## Classification\n\n{block}\n"
+    path.write_text(new, encoding="utf-8", newline="\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", type=Path, help="write into the '## Classification' section of this Markdown file")
+    args = parser.parse_args(argv)
+    text = body()
+    print(text)
+    if args.write:
+        write_section(args.write, text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

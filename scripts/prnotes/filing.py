@@ -1,0 +1,298 @@
+"""Where a note is filed: the subsystem with most evidence, and the runners-up.
+
+The signals and their weights are data (``taxonomy.toml``: ``[weights]``,
+``[[subsystem]]`` words, each repository's ``[[repo.rule]]`` tables);
+:func:`file_note` describes how they are weighed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .refs import code_spans
+from .taxonomy import Taxonomy, compile_pattern, normalize_prefix, prefilter
+
+# Leading bracketed prefixes of a title: "[Bugfix][Spec Decode] …", "[ROCm]: …".
+_PREFIXES_RE = re.compile(r"^\s*((?:[\[【][^\]】\n]{1,40}[\]】]\s*:?\s*)+)")
+_BRACKET_RE = re.compile(r"[\[【]([^\]】\n]{1,40})[\]】]")
+# Code-like words outside code spans, as the symbol index reads them: names
+# with an underscore, file names with an extension, Dockerfiles.
+_BARE_CODE_RE = re.compile(
+    r"(?<![A-Za-z0-9_./-])(?:_?[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:\(\))?"
+    r"|(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:py|sh|yaml|yml|toml|json|cu|cuh|cpp|h|md)"
+    r"|Dockerfile(?:\.[A-Za-z0-9]+)?)(?![A-Za-z0-9_])"
+)
+
+
+def prefixes_of(title: str) -> list[str]:
+    """The bracketed prefixes a title starts with, normalised; ``[CI/Build]``
+    stays whole, and also gives its parts."""
+    match = _PREFIXES_RE.match(title)
+    if not match:
+        return []
+    out = []
+    for raw in _BRACKET_RE.findall(match.group(1)):
+        out.append(normalize_prefix(raw))
+        parts = [normalize_prefix(p) for p in re.split(r"[/|,，]", raw)]
+        out += [p for p in parts if len(parts) > 1 and p]
+    return out
+
+
+def _strip_prefixes(title: str) -> str:
+    match = _PREFIXES_RE.match(title)
+    return title[match.end() :] if match else title
+
+
+def code_tokens(text: str) -> list[str]:
+    """Code spans and code-like words of a text, in order of appearance."""
+    tokens, last = [], 0
+    for start, end, width in code_spans(text):
+        tokens += _BARE_CODE_RE.findall(text, last, start)
+        inner = text[start + width : end - width].strip()
+        if inner:
+            tokens.append(inner)
+        last = end
+    tokens += _BARE_CODE_RE.findall(text, last)
+    return tokens
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """How much each signal says for one subsystem."""
+
+    subsystem: str
+    prefix: float = 0
+    code: float = 0
+    title: float = 0
+    body: float = 0
+
+    @property
+    def total(self) -> float:
+        return self.prefix + self.code + self.title + self.body
+
+    @property
+    def strong(self) -> bool:
+        """Whether more than the body speaks for it."""
+        return bool(self.prefix or self.code or self.title)
+
+
+@dataclass(frozen=True)
+class Filing:
+    """Where a note goes: its subsystem, and every subsystem with evidence."""
+
+    subsystem: str
+    matched: bool
+    evidence: tuple[Evidence, ...]  # strongest first
+
+    def runners_up(self, taxonomy: Taxonomy) -> tuple[str, ...]:
+        """Other subsystems with strong enough evidence, in taxonomy order: the note's tags."""
+        slugs = {
+            e.subsystem
+            for e in self.evidence
+            if e.subsystem != self.subsystem and e.strong and e.total >= taxonomy.weights.tag
+        }
+        return tuple(s.slug for s in taxonomy.subsystems if s.slug in slugs)
+
+
+@dataclass(frozen=True)
+class _Signals:
+    """One repository's signals, compiled: shared words plus its own rules."""
+
+    prefixes: dict[str, tuple[str, float]]
+    code_re: re.Pattern[str] | None
+    code: dict[str, tuple[str, float]]
+    title_words: _WordSet
+    body_words: _WordSet
+
+
+# A whole word of letters, digits and "_" matches exactly where the text has
+# that run of characters, so those words are looked up, not searched for.
+_ASCII_RUN_RE = re.compile(r"[a-z0-9_]+")
+
+
+def _frozen(groups: dict[str, list]) -> dict[str, tuple]:
+    return {k: tuple(v) for k, v in sorted(groups.items())}
+
+
+@dataclass(frozen=True)
+class _WordSet:
+    """Title or body words of every subsystem, as ``(prefilter, pattern,
+    subsystem, weight, word)`` entries: whole ASCII words by their text, the
+    others by their first character."""
+
+    by_run: dict[str, tuple]
+    by_first: dict[str, tuple]
+
+    @classmethod
+    def of(cls, words_lists, attribute: str) -> _WordSet:
+        by_run: dict[str, list] = {}
+        by_first: dict[str, list] = {}
+        for words in words_lists:
+            for lit in getattr(words, attribute).literals:
+                entry = (prefilter(lit), compile_pattern(lit), words.subsystem, words.weight, lit.lower())
+                if _ASCII_RUN_RE.fullmatch(entry[0]) and not lit.endswith("*"):
+                    by_run.setdefault(entry[0], []).append(entry)
+                else:
+                    by_first.setdefault(entry[0][0], []).append(entry)
+        return cls(_frozen(by_run), _frozen(by_first))
+
+    def present(self, lower: str) -> list:
+        """The entries whose literal text occurs in ``lower``: a cheap test
+        before the word-boundary regex, as most words occur nowhere. Sorted,
+        so that the result does not depend on set order."""
+        found = [e for run in set(_ASCII_RUN_RE.findall(lower)) for e in self.by_run.get(run, ())]
+        found += [e for ch in set(lower) for e in self.by_first.get(ch, ()) if e[0] in lower]
+        return sorted(found, key=lambda e: (e[2], e[4]))
+
+
+def _signals(taxonomy: Taxonomy, repo: str) -> _Signals:
+    """The repository's signals, compiled once per taxonomy."""
+    key = ("signals", repo.lower())
+    if key not in taxonomy.cache:
+        taxonomy.cache[key] = _compile_signals(taxonomy, repo)
+    return taxonomy.cache[key]
+
+
+def _compile_signals(taxonomy: Taxonomy, repo: str) -> _Signals:
+    rules = taxonomy.repo_rules(repo)
+    prefixes = {normalize_prefix(p): (r.subsystem, r.weight) for r in rules for p in r.prefixes}
+    code = {c.lower(): (r.subsystem, r.weight) for r in rules for c in r.code}
+    # Longest first: at one position the longest pattern is the one that matches.
+    alternatives = sorted(code, key=lambda c: (-len(c), c))
+    code_re = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
+    words = tuple(s.words for s in taxonomy.subsystems) + tuple(r.words for r in rules)
+    return _Signals(prefixes, code_re, code, _WordSet.of(words, "title"), _WordSet.of(words, "body"))
+
+
+def _boundaries(token: str):
+    """Where a code pattern may start: the token's start, a non-alphanumeric
+    character or the one after it, a camel-case hump, a letter after a digit."""
+    previous = ""
+    for i, ch in enumerate(token):
+        if (
+            i == 0
+            or not ch.isalnum()
+            or not previous.isalnum()
+            or (previous.islower() and ch.isupper())
+            or (previous.isdigit() and ch.isalpha())
+        ):
+            yield i
+        previous = ch
+
+
+def code_subsystem(token: str, signals: _Signals) -> tuple[str, float] | None:
+    """The subsystem a code token speaks for: the pattern that matches earliest
+    in it (the outer directory of a path), the longest one at that place."""
+    if signals.code_re is None:
+        return None
+    lower = token.lower()
+    for i in _boundaries(token):
+        match = signals.code_re.match(lower, i)
+        if match:
+            return signals.code[match.group()]
+    return None
+
+
+def _title_evidence(heading: str, title_words: tuple, cap: int) -> dict[str, tuple[float, int]]:
+    """Subsystem -> (sum of the weights of its words in one title, where the first one starts).
+
+    ``title_words`` are the candidates (see :meth:`_WordSet.present`). Each word counts
+    once, at most ``cap`` words per subsystem (the heaviest), and a match
+    inside a longer match of the same subsystem does not count ("前缀缓存命中"
+    is one word, not also "前缀缓存").
+    """
+    if not heading:
+        return {}
+    found: dict[str, list[tuple[int, int, float, str]]] = {}
+    for _, pattern, sub, weight, word in title_words:
+        for m in pattern.finditer(heading):
+            found.setdefault(sub, []).append((m.start(), m.end(), weight, word))
+    out = {}
+    for sub, matches in found.items():
+        kept = [m for m in matches if not any(o[0] <= m[0] and m[1] <= o[1] and o[1] - o[0] > m[1] - m[0] for o in matches)]
+        best: dict[str, float] = {}
+        for _, _, weight, key in kept:
+            best[key] = max(best.get(key, 0.0), weight)
+        out[sub] = (sum(sorted(best.values(), reverse=True)[:cap]), min(m[0] for m in kept))
+    return out
+
+
+def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = "") -> Filing:
+    """Where a note goes (see :func:`_file_note`); remembered per taxonomy."""
+    key = ("filing", title, upstream_title, body, repo)
+    filing = taxonomy.cache.get(key)
+    if filing is None:
+        filing = taxonomy.cache[key] = _file_note(title, upstream_title, body, taxonomy, repo)
+    return filing
+
+
+def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str) -> Filing:
+    """Weigh the signals for every subsystem; the one with most evidence wins.
+
+    Signals, strongest first (weights and caps in ``[weights]`` of the
+    taxonomy, times the weight of the table that gives the pattern):
+
+    1. a bracketed prefix of the upstream title or the title (``[Frontend]``),
+       by the repository's ``prefixes``; the best one per subsystem counts;
+    2. code spans and code-like words of titles and body, by the repository's
+       ``code`` patterns (each token speaks for one subsystem, see
+       :func:`code_subsystem`); at most ``code_cap`` tokens per subsystem;
+    3. title words, in the title and in the upstream title: in each, every
+       word once, at most ``title_cap`` words per subsystem (see
+       :func:`_title_evidence`); for a repository with rules of its own the
+       leading prefixes are left out, as (1) has read them;
+    4. body words, every occurrence, at most ``body_cap`` per subsystem.
+
+    Ties go to the subsystem whose strongest signal is stronger (prefix, then
+    code, title, body), then to the one the title names first, then to the
+    earlier one in the taxonomy. Without any evidence the note goes to the
+    fallback subsystem (``matched`` is false).
+    """
+    w = taxonomy.weights
+    signals = _signals(taxonomy, repo)
+    scores: dict[str, dict[str, float]] = {}
+
+    def add(sub: str, kind: str, value: float) -> None:
+        slot = scores.setdefault(sub, {"prefix": 0.0, "code": 0.0, "title": 0.0, "body": 0.0})
+        slot[kind] = max(slot[kind], value) if kind == "prefix" else slot[kind] + value
+
+    for prefix in prefixes_of(upstream_title) + prefixes_of(title):
+        if prefix in signals.prefixes:
+            sub, weight = signals.prefixes[prefix]
+            add(sub, "prefix", w.prefix * weight)
+    counted: dict[str, int] = {}
+    for token in dict.fromkeys(code_tokens(title) + code_tokens(upstream_title) + code_tokens(body)):
+        hit = code_subsystem(token, signals)
+        if hit and counted.get(hit[0], 0) < w.code_cap:
+            counted[hit[0]] = counted.get(hit[0], 0) + 1
+            add(hit[0], "code", w.code * hit[1])
+    if taxonomy.repo_rules(repo):
+        # The prefixes were read as prefixes; the words are the rest.
+        title, upstream_title = _strip_prefixes(title), _strip_prefixes(upstream_title)
+    first: dict[str, int] = {}  # where a subsystem's first title word starts: the title, then the upstream title
+    candidates = signals.title_words.present(f"{title}\n{upstream_title}".lower())
+    for offset, heading in ((0, title), (len(title) + 1, upstream_title)):
+        for sub, (value, start) in _title_evidence(heading, candidates, w.title_cap).items():
+            add(sub, "title", w.title * value)
+            first.setdefault(sub, offset + start)
+    for _, pattern, sub, weight, _ in signals.body_words.present(body.lower()):
+        if n := len(pattern.findall(body)):
+            add(sub, "body", w.body * weight * n)
+    evidence = [
+        Evidence(sub, s["prefix"], s["code"], s["title"], min(s["body"], w.body_cap))
+        for sub, s in scores.items()
+        if sub != taxonomy.fallback
+    ]
+    order, never = taxonomy.order, len(title) + len(upstream_title) + 2
+    # Most evidence first; then the stronger signal; then the subject, which a
+    # Chinese title names first ("LoRA 支持 …"); then taxonomy order.
+    evidence.sort(
+        key=lambda e: (
+            -e.total, -e.prefix, -e.code, -e.title, -e.body, first.get(e.subsystem, never), order.get(e.subsystem, 0)
+        )
+    )
+    evidence = [e for e in evidence if e.total > 0]
+    if not evidence:
+        return Filing(taxonomy.fallback, False, ())
+    return Filing(evidence[0].subsystem, True, tuple(evidence))

@@ -122,9 +122,9 @@ REMOVERS = {
     "StandaloneHTMLBuilder.relations": _prepare_writing_sets_only("indexer"),
     **{f"Search.{m} in searchtools.js": _searchtools_without(m) for m in ("performTermsSearch", "makeSearchSummary", "_parseQuery", "_index")},
     "sphinx.application.ENV_PICKLE_FILENAME": _no_env_pickle_name,
-    "sphinx_sitemap's app.sitemap_links queue": _sitemap_without_queue,
-    "sphinxext-opengraph's <meta> tags (make_tag)": _opengraph_escaping_everything,
-    "sphinx-design's stretched card link": _design_without_passthrough,
+    "the app.sitemap_links queue": _sitemap_without_queue,
+    "<meta> tags from make_tag with only double quotes escaped": _opengraph_escaping_everything,
+    "PassthroughTextElement around a card's stretched link": _design_without_passthrough,
 }
 
 
@@ -136,12 +136,11 @@ def test_every_reliance_can_be_taken_away_here():
 def test_a_missing_internal_is_named_with_its_package_and_version(reliance, monkeypatch, tmp_path):
     REMOVERS[reliance.name](monkeypatch, tmp_path)
     found = metadata.version(reliance.distribution)
-    assert _compat.reliance_problems() == [
-        f"{reliance.distribution} {found} has no {reliance.name}, which prnotes relies on ({reliance.user}); {HINT}"
-    ]
+    message = f"{reliance.distribution} {found} lacks what prnotes relies on: {reliance.name} ({reliance.user}); {HINT}"
+    assert _compat.reliance_problems() == [message]
     with pytest.raises(_compat.Incompatible) as info:
         _compat.check()
-    assert str(info.value) == f"prnotes: {reliance.distribution} {found} has no {reliance.name}, which prnotes relies on ({reliance.user}); {HINT}"
+    assert str(info.value) == f"prnotes: {message}"
 
 
 def _sphinx_build_after(patch: str, proj: Path) -> subprocess.CompletedProcess:
@@ -161,8 +160,8 @@ def test_sphinx_build_stops_with_one_line_when_a_private_sphinx_api_is_gone(tmp_
     proc = _sphinx_build_after(patch, proj)
     assert proc.returncode == 1
     assert proc.stderr == (
-        f"prnotes: sphinx {metadata.version('sphinx')} has no StandaloneHTMLBuilder.indexer_format, "
-        f"which prnotes relies on (search/indexfile.py); {HINT}\n"
+        f"prnotes: sphinx {metadata.version('sphinx')} lacks what prnotes relies on: "
+        f"StandaloneHTMLBuilder.indexer_format (search/indexfile.py); {HINT}\n"
     )
     assert not (proj / "_build/html").exists()
 

@@ -221,9 +221,9 @@ RELIANCES = (
         for name in SEARCHTOOLS_REPLACED + SEARCHTOOLS_READ
     ),
     Reliance("sphinx.application.ENV_PICKLE_FILENAME", "sphinx", "audit.py", _environment_pickle),
-    Reliance("sphinx_sitemap's app.sitemap_links queue", "sphinx-sitemap", "sitemap.py", _sitemap_queue),
-    Reliance("sphinxext-opengraph's <meta> tags (make_tag)", "sphinxext-opengraph", "metatags.py", _opengraph_tags),
-    Reliance("sphinx-design's stretched card link", "sphinx-design", "latex_print.py", _design_stretched_link),
+    Reliance("the app.sitemap_links queue", "sphinx-sitemap", "sitemap.py", _sitemap_queue),
+    Reliance("<meta> tags from make_tag with only double quotes escaped", "sphinxext-opengraph", "metatags.py", _opengraph_tags),
+    Reliance("PassthroughTextElement around a card's stretched link", "sphinx-design", "latex_print.py", _design_stretched_link),
 )
 
 
@@ -238,8 +238,7 @@ def reliance_problems() -> list[str]:
         if not present:
             found = metadata.version(reliance.distribution)
             problems.append(
-                f"{reliance.distribution} {found} has no {reliance.name}, which prnotes relies on "
-                f"({reliance.user}); {PIN_HINT}"
+                f"{reliance.distribution} {found} lacks what prnotes relies on: {reliance.name} ({reliance.user}); {PIN_HINT}"
             )
     return problems
 

@@ -12,13 +12,11 @@ import time
 import pytest
 
 from tests.support.sandbox import ROOT
+from tests.support.timing import BOUND, FACTOR
 from prnotes.model import build_site
 from prnotes.parse import parse_prs, parse_seed
 from prnotes.render import render_site
 from prnotes.taxonomy import load_taxonomy
-
-FACTOR = 10
-BOUND = 30
 
 # Text that has tripped regular expressions before: runs that a pattern could
 # rescan from every position (``a-a-a-``, spaces, backticks), references,

@@ -8,7 +8,6 @@ import xml.etree.ElementTree as ET
 from html import unescape
 from pathlib import Path
 
-import pytest
 from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
@@ -16,7 +15,6 @@ from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes import contract
 from prnotes.project import load
 
-from prnotes.refs import plain_text
 from prnotes.sphinxext.summaries import advice_paragraphs, freeze, summary_nodes, thaw
 from prnotes.summary import first_sentence
 from prnotes.symbols import symbol_index
@@ -35,11 +33,6 @@ def text_of(fragment: str) -> str:
 
 def summaries_on(html: str) -> list[str]:
     return [text_of(m) for m in re.findall(r'<span class="prnotes-summary">(.*?)</span></p>', html, re.S)]
-
-
-@pytest.fixture(scope="module")
-def site(built_site):
-    return load(built_site[0])
 
 
 def test_reading_lists_show_each_note_with_its_first_sentence(built_site, site):

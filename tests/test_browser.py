@@ -12,14 +12,14 @@ this run's temporary folder, for a person to look at.
 from __future__ import annotations
 
 import functools
-import http.server
 import re
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 from playwright import sync_api as playwright
+
+from tests.support.searchbrowser import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 PAGES = {
@@ -61,22 +61,11 @@ OVERFLOW_JS = """
 """
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def served(built_site):
     outdir = built_site[0] / "_build" / "html"
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(outdir)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield outdir, f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(outdir) as base:
+        yield outdir, base
 
 
 @pytest.fixture(scope="module")

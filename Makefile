@@ -52,9 +52,10 @@ apt-browser:
 apt-pdf:
 	scripts/bootstrap.sh apt pdf
 
+# The browser tests leave their screenshots in $(BUILDDIR)/screenshots.
 test: $(VENV)/.installed-test apt-browser apt-pdf
 	$(MAKE) notes NOTES_FLAGS=--strict
-	$(PY) -m pytest
+	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots $(PY) -m pytest
 	$(MAKE) html
 	$(MAKE) pdf
 	$(MAKE) audit

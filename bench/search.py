@@ -122,6 +122,7 @@ def _build_here(proj: Path, **overrides) -> tuple[float, float]:
     from sphinx.application import Sphinx
 
     timer = _SearchTimer()
+    warnings = io.StringIO()
     start = time.perf_counter()
     with timer.installed():
         app = Sphinx(
@@ -133,13 +134,13 @@ def _build_here(proj: Path, **overrides) -> tuple[float, float]:
             parallel=2,
             confoverrides=overrides,
             status=io.StringIO(),
-            warning=io.StringIO(),
+            warning=warnings,
             freshenv=True,
         )
         app.build()
     total = time.perf_counter() - start
-    if app.statuscode or app._warncount:
-        raise SystemExit(f"build of {proj} failed or warned:\n{app._warning.getvalue()}")
+    if app.statuscode or warnings.getvalue():
+        raise SystemExit(f"build of {proj} failed or warned:\n{warnings.getvalue()}")
     return total, timer.seconds
 
 

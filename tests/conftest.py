@@ -1,23 +1,43 @@
-"""Shared fixtures: throw-away copies of the project, converted and built.
+"""Shared fixtures: the fixture project's model and pages, throw-away copies
+of the project, converted and built, and where screenshots go.
 
 Helpers that tests call directly (copying a project, converting, building)
-are in :mod:`tests.support.sandbox`.
+are in :mod:`tests.support.sandbox`. The Hypothesis profile is loaded here,
+once, for every test file (:mod:`tests.support.hypothesis_profiles`).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
+from tests.support import hypothesis_profiles
+from tests.support.sandbox import ROOT, convert, copy_project, fixture_site, sphinx_build
 
 pytest_plugins = ["sphinx.testing.fixtures"]
+
+hypothesis_profiles.load()
+
+
+@pytest.fixture(scope="session")
+def site():
+    """The model of the fixture project (tests/roots/vllm16), read in place."""
+    return fixture_site()
+
+
+@pytest.fixture(scope="session")
+def pages(site):
+    """The fixture project's pages as the converter renders them: ``{path: text}``."""
+    from prnotes.render import render_site
+
+    return render_site(site)
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A converted copy of the project with the real seeds."""
+    """A converted copy of the fixture project."""
     proj = copy_project(tmp_path / "proj")
     assert convert(proj) == 0
     return proj
@@ -38,3 +58,14 @@ def real_site(tmp_path_factory):
     proj = copy_project(tmp_path_factory.mktemp("real") / "proj", ROOT / "seeds")
     assert convert(proj) == 0
     return proj, sphinx_build(proj)
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory) -> Path:
+    """Where the browser tests leave screenshots for a person to look at:
+    ``PRNOTES_SCREENSHOTS`` (``make test`` sets ``_build/screenshots``), else
+    a temporary folder of this run."""
+    named = os.environ.get("PRNOTES_SCREENSHOTS")
+    folder = Path(named).resolve() if named else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

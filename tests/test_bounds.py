@@ -12,13 +12,11 @@ import time
 import pytest
 
 from tests.support.sandbox import ROOT
+from tests.support.timing import BOUND, FACTOR, growth
 from prnotes.model import build_site
 from prnotes.parse import parse_prs, parse_seed
 from prnotes.render import render_site
 from prnotes.taxonomy import load_taxonomy
-
-FACTOR = 10
-BOUND = 30
 
 # Text that has tripped regular expressions before: runs that a pattern could
 # rescan from every position (``a-a-a-``, spaces, backticks), references,
@@ -91,23 +89,19 @@ def test_conversion_time_is_linear(make, large):
     assert big < BOUND * small, f"{big:.3f}s for {FACTOR}x the input of {small:.3f}s"
 
 
-def reject_time(data: bytes, runs: int) -> float:
+def reject(data: bytes) -> None:
     from prnotes.diagnostics import InputError
 
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        with pytest.raises(InputError) as info:
-            parse_seed("seeds/bad.txt", data)
-        times.append(time.perf_counter() - start)
-        assert len(info.value.problems) == data.count(b"\x01")  # one message per bad line
-    return min(times)
+    with pytest.raises(InputError) as info:
+        parse_seed("seeds/bad.txt", data)
+    assert len(info.value.problems) == data.count(b"\x01")  # one message per bad line
 
 
 def test_rejecting_many_bad_lines_is_linear():
     def bad(lines: int) -> bytes:
         return b"o/r\n\nT\n\n" + b"x\x01\n" * lines
 
-    small = reject_time(bad(20_000), runs=3)
-    big = reject_time(bad(20_000 * FACTOR), runs=1)
-    assert big < BOUND * small, f"{big:.3f}s for {FACTOR}x the input of {small:.3f}s"
+    # Every bad line is a Diagnostic object: timed with the garbage collector
+    # off, the lowest ratio of a few tries (see tests/support/timing.py).
+    ratio, measured = growth(reject, bad(20_000), bad(20_000 * FACTOR))
+    assert ratio < BOUND, f"{FACTOR}x the input took {ratio:.0f}x as long: {measured}"

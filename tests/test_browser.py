@@ -4,26 +4,24 @@ For the landing page, a subsystem page, a note, the watch list and the symbol
 index, at 1280 and 390 px: no element sticks out of the viewport to the right
 (which is what makes a page scroll sideways), every internal link resolves to
 a file and, for ``#fragment`` links, to an element of that page, and dark mode
-really is dark. Screenshots (light and dark) go to ``_build/screenshots/`` for
-a person to look at.
+really is dark. Screenshots (light and dark) go to the folder
+``PRNOTES_SCREENSHOTS`` names (``make test``: ``_build/screenshots/``), else to
+this run's temporary folder, for a person to look at.
 """
 
 from __future__ import annotations
 
 import functools
-import http.server
 import re
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 from playwright import sync_api as playwright
 
-from tests.support.sandbox import ROOT
+from tests.support.searchbrowser import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = ROOT / "_build" / "screenshots"
 PAGES = {
     "landing": "index.html",
     "subsystem": "notes/subsystem/ci.html",
@@ -63,22 +61,11 @@ OVERFLOW_JS = """
 """
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def served(built_site):
     outdir = built_site[0] / "_build" / "html"
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(outdir)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield outdir, f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(outdir) as base:
+        yield outdir, base
 
 
 @pytest.fixture(scope="module")
@@ -150,9 +137,8 @@ def _luminance(css_colour: str) -> float:
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-def test_pages_fit_the_screen_and_links_resolve(served, browser, width):
+def test_pages_fit_the_screen_and_links_resolve(served, browser, width, screenshots):
     outdir, base = served
-    SHOTS.mkdir(parents=True, exist_ok=True)
     w, h = WIDTHS[width]
     problems: list[str] = []
     for scheme in ("light", "dark"):
@@ -176,7 +162,7 @@ def test_pages_fit_the_screen_and_links_resolve(served, browser, width):
                 fg = page.evaluate("() => getComputedStyle(document.querySelector('article p, article li')).color")
                 if mode != "dark" or _luminance(bg) > 0.25 or _luminance(fg) < 0.6:
                     problems.append(f"{name} {width}: not dark (theme={mode}, background {bg}, text {fg})")
-            page.screenshot(path=str(SHOTS / f"{name}-{w}-{scheme}.png"), full_page=True)
+            page.screenshot(path=str(screenshots / f"{name}-{w}-{scheme}.png"), full_page=True)
         context.close()
     assert problems == []
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT, fixture_site
-from prnotes.project import load
 from prnotes.followups import follow_ups_in
 from prnotes.refs import Code, Ref, Text, segment
 from prnotes.sentences import Clause, clauses, sentences
@@ -39,11 +37,6 @@ EXPECTED = {
     52810: (),
     52822: ("建议关注后续是否有将触发条件从手工命令列表改为读取脚本常量的重构机会，以消除重复维护",),
 }
-
-
-@pytest.fixture(scope="module")
-def site():
-    return fixture_site()
 
 
 def test_every_seed_entry_yields_exactly_its_follow_ups(site):

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT, fixture_site
-from prnotes.project import load
+from tests.support.sandbox import ROOT
 from prnotes.diagnostics import InputError
 from prnotes.model import build_site
 from prnotes.parse import parse_prs, parse_seed
@@ -30,11 +29,6 @@ EXPECTED = {
     52810: ("close", "ci", ("ci-maintainers",)),
     52822: ("close", "ci", ()),
 }
-
-
-@pytest.fixture(scope="module")
-def site():
-    return fixture_site()
 
 
 def test_every_seed_entry_is_read_as_expected(site):

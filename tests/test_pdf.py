@@ -13,14 +13,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
+from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes.project import load
 from prnotes.classify import VERDICT_BY_SLUG
 from prnotes.pdf import TEX_NAME, missing_characters
 from prnotes.refs import plain_text
 from prnotes.render.book import render_book
 from prnotes.subset import Selection, parse_selection, select
-
 
 
 @dataclass(frozen=True)
@@ -300,11 +299,6 @@ def test_landing_page_cards_print_as_linked_titles(tmp_path):
 
 
 # Pure parts: no LaTeX.
-
-
-@pytest.fixture
-def site(project):
-    return load(project)
 
 
 def test_parse_selection_accepts_titles_slugs_and_lists(site):

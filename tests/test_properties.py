@@ -12,19 +12,20 @@ Markdown syntax, emoji, zero-width and control characters. The properties:
   backticks of code spans; the audit finds nothing missing.
 
 Examples hypothesis once found are kept as explicit ``@example`` cases.
-``PRNOTES_HYPOTHESIS=explore`` runs many more, randomised examples.
+``PRNOTES_HYPOTHESIS=explore`` runs many more, randomised examples (the
+profiles: ``tests/support/hypothesis_profiles.py``).
 """
 
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import EXPLORE
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 from prnotes import contract
 from prnotes.audit import audit, page_text, section_text, squash
@@ -35,10 +36,6 @@ from prnotes.refs import code_spans
 from prnotes.render import render_site
 from prnotes.taxonomy import load_taxonomy
 
-settings.register_profile("prnotes", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("explore", deadline=None, max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("explore" if os.environ.get("PRNOTES_HYPOTHESIS") == "explore" else "prnotes")
-EXPLORE = os.environ.get("PRNOTES_HYPOTHESIS") == "explore"
 
 TAXONOMY = load_taxonomy(ROOT / "taxonomy.toml")
 

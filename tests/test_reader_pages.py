@@ -8,7 +8,6 @@ import xml.etree.ElementTree as ET
 from html import unescape
 from pathlib import Path
 
-import pytest
 from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
@@ -37,11 +36,6 @@ def text_of(fragment: str) -> str:
 
 def summaries_on(html: str) -> list[str]:
     return [text_of(m) for m in re.findall(r'<span class="prnotes-summary">(.*?)</span></p>', html, re.S)]
-
-
-@pytest.fixture(scope="module")
-def site(built_site):
-    return load(built_site[0])
 
 
 def test_reading_lists_show_each_note_with_its_first_sentence(built_site, site):

@@ -4,15 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT, fixture_site
-from prnotes.project import load
-from prnotes.render import render_site
 from prnotes.render.myst import code, escape
-
-
-@pytest.fixture(scope="module")
-def pages():
-    return render_site(fixture_site())
 
 
 def test_note_page_snapshot(pages, file_regression):

@@ -17,11 +17,6 @@ from prnotes.summary import first_sentence
 from prnotes.taxonomy import load_taxonomy
 
 
-@pytest.fixture(scope="module")
-def pages():
-    return render_site(fixture_site())
-
-
 @pytest.mark.parametrize(
     "page",
     [

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from prnotes.project import load
-from tests.support.searchbrowser import search_page
+from tests.support.searchbrowser import SearchPage, search_page
 from tests.support.searcheval import Ranked, load_cases, recall_at, report
 from prnotes.sphinxext.search.language import SearchPrnotes
 from prnotes.sphinxext.search.tokens import tokens
@@ -81,6 +81,38 @@ def test_results_are_ranked_with_highlighted_snippets(page):
         "#search-results ul.search > li > a", "els => els.map(e => Number(e.dataset.score))"
     )
     assert scores == sorted(scores, reverse=True)
+
+
+def test_the_replaced_searchtools_functions_are_checked_before_use(page):
+    page.search("前缀缓存")
+    assert page.evaluate("() => PRNOTES_SEARCH_MISSING") == []
+    assert page.evaluate("() => Search.performTermsSearch === PrnotesSearch.performTermsSearch")
+    # A Search object without one of them is left as it is.
+    fake = page.evaluate(
+        """() => {
+          const fake = {performTermsSearch: () => "sphinx", makeSearchSummary: () => "sphinx", _index: null};
+          return [prnotesInstall(fake), fake.performTermsSearch(), fake.makeSearchSummary()];
+        }"""
+    )
+    assert fake == [["_parseQuery"], "sphinx", "sphinx"]
+
+
+def test_a_searchtools_without_them_falls_back_to_sphinx_search(page):
+    """As if Sphinx renamed ``Search._parseQuery``: its own search answers."""
+    tab = SearchPage(page.browser, page.base_url)
+
+    def renamed(route):
+        body = route.fetch().text().replace("_parseQuery", "parseQueryRenamed")
+        route.fulfill(body=body, content_type="application/javascript")
+
+    try:
+        tab.page.route("**/searchtools.js*", renamed)
+        result = tab.search("前缀缓存")
+        assert tab.evaluate("() => PRNOTES_SEARCH_MISSING") == ["_parseQuery"]
+        assert tab.evaluate("() => Search.performTermsSearch === PrnotesSearch.performTermsSearch") is False
+        assert "notes/vllm-project/vllm/pr-51875" in result.docnames
+    finally:
+        tab.page.close()
 
 
 def test_every_page_has_the_search_box(built_site):

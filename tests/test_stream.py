@@ -54,7 +54,7 @@ def build(proj: Path, freshenv: bool = False, **config):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def stream_site(tmp_path_factory):
     proj = stream_project(tmp_path_factory.mktemp("stream"))
     app = build(proj, freshenv=True, prnotes_source_url="https://github.com/example/notes.git")
     return proj, app
@@ -66,8 +66,8 @@ def listed_notes(page: str) -> list[str]:
     return list(dict.fromkeys(titles))
 
 
-def test_every_digest_has_a_page_with_exactly_its_notes_in_seed_order(site):
-    proj, _ = site
+def test_every_digest_has_a_page_with_exactly_its_notes_in_seed_order(stream_site):
+    proj, _ = stream_site
     model = load(proj)
     assert [d.path for d in model.digests] == [f"seeds/{n}" for n in DIGESTS]
     for digest, date in zip(model.digests, DATES):
@@ -78,13 +78,13 @@ def test_every_digest_has_a_page_with_exactly_its_notes_in_seed_order(site):
         assert listed_notes(article(page)) == expected, digest.path
 
 
-def test_digest_titles_follow_file_name_order(site):
-    proj, _ = site
+def test_digest_titles_follow_file_name_order(stream_site):
+    proj, _ = stream_site
     assert [d.title for d in load(proj).digests] == ["第 1 期", "第 2 期", "第 3 期"]
 
 
-def test_archive_lists_digests_newest_first_with_dates_and_counts(site):
-    proj, _ = site
+def test_archive_lists_digests_newest_first_with_dates_and_counts(stream_site):
+    proj, _ = stream_site
     page = article(html(proj, contract.DIGESTS_INDEX))
     items = re.findall(r"<li[^>]*><p>(.*?)</p>", page, re.S)
     assert [re.search(r"第 \d 期", i).group() for i in items] == ["第 3 期", "第 2 期", "第 1 期"]
@@ -92,14 +92,14 @@ def test_archive_lists_digests_newest_first_with_dates_and_counts(site):
     assert "3 篇（精读 1 篇，速读 1 篇，按需 1 篇）" in re.sub(r"<[^>]+>", "", items[0])
 
 
-def test_dates_are_the_authors_calendar_day(site):
+def test_dates_are_the_authors_calendar_day(stream_site):
     # 2026-11-05T23:10-05:00 is the 6th in UTC; the digest shows the 5th.
-    proj, _ = site
+    proj, _ = stream_site
     assert "2026-11-05" in article(html(proj, load(proj).digests[1].docname))
 
 
-def test_each_note_says_which_digest_it_came_from(site):
-    proj, _ = site
+def test_each_note_says_which_digest_it_came_from(stream_site):
+    proj, _ = stream_site
     model = load(proj)
     for note in model.notes:
         digest = model.digest_by_docname[note.digest]
@@ -109,8 +109,8 @@ def test_each_note_says_which_digest_it_came_from(site):
         assert f'{digest.docname.rsplit("/", 1)[1]}.html"' in field
 
 
-def test_landing_page_opens_with_every_note_of_the_newest_digest(site):
-    proj, _ = site
+def test_landing_page_opens_with_every_note_of_the_newest_digest(stream_site):
+    proj, _ = stream_site
     newest = load(proj).digests[-1]
     page = article(html(proj, "index"))
     latest = page.split("<h2>最新一期", 1)[1].split("<h2>", 1)[0]
@@ -121,8 +121,8 @@ def test_landing_page_opens_with_every_note_of_the_newest_digest(site):
     assert page.index("最新一期") < page.index("先读这些")
 
 
-def test_feed_is_dated_by_digest_newest_first_in_seed_order(site):
-    proj, app = site
+def test_feed_is_dated_by_digest_newest_first_in_seed_order(stream_site):
+    proj, app = stream_site
     model = load(proj)
     entries = ET.parse(proj / "_build/html/feed.xml").getroot().findall(f"{ATOM}entry")
     expected = [d for digest in reversed(model.digests) for d in digest.notes]
@@ -134,8 +134,8 @@ def test_feed_is_dated_by_digest_newest_first_in_seed_order(site):
         assert published.startswith(DATES[by_digest[docname] - 1][:19]), docname
 
 
-def test_note_links_its_pull_request_and_repository(site):
-    proj, _ = site
+def test_note_links_its_pull_request_and_repository(stream_site):
+    proj, _ = stream_site
     page = article(html(proj, "notes/sgl-project/sglang/pr-3001"))
     assert 'href="https://github.com/sgl-project/sglang/pull/3001"' in page
     assert 'href="https://github.com/sgl-project/sglang"' in page
@@ -145,16 +145,16 @@ def test_note_links_its_pull_request_and_repository(site):
     assert 'href="https://github.com/vllm-project/vllm/pull/61001"' in ref
 
 
-def test_lists_link_every_pr_number(site):
-    proj, _ = site
+def test_lists_link_every_pr_number(stream_site):
+    proj, _ = stream_site
     page = article(html(proj, load(proj).digests[0].docname))
     # Two repositories on the site: lists show owner/repo#N, linked.
     assert re.search(r'href="\.\./vllm-project/vllm/pr-61001\.html"[^>]*><span class="xref prnotes-pr">vllm-project/vllm#61001<', page)
     assert 'href="https://github.com/vllm-project/vllm/pull/61001"' in page
 
 
-def test_header_links_each_upstream_repository(site):
-    proj, _ = site
+def test_header_links_each_upstream_repository(stream_site):
+    proj, _ = stream_site
     page = html(proj, "index")
     header = page.split('<ul class="navbar-icon-links"', 1)[1].split("</ul>", 1)[0]
     assert re.findall(r'href="(https://github.com/[^"]+)"', header) == [
@@ -163,8 +163,8 @@ def test_header_links_each_upstream_repository(site):
     ]
 
 
-def test_source_link_is_small_at_the_bottom_and_nowhere_else(site):
-    proj, _ = site
+def test_source_link_is_small_at_the_bottom_and_nowhere_else(stream_site):
+    proj, _ = stream_site
     page = article(html(proj, "notes/vllm-project/vllm/pr-61002"))
     links = re.findall(r'<p class="prnotes-source no-search"><a class="reference external" href="([^"]+)"[^>]*>编辑来源</a></p>', page)
     assert links == ["https://github.com/example/notes/blob/main/seeds/000_a1b2c3.txt#L7"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT, fixture_site
+from tests.support.sandbox import fixture_site
 from prnotes.project import load
 from prnotes.refs import segment
 from prnotes.summary import first_sentence

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT, fixture_site
-from prnotes.project import load
 from prnotes.symbols import Symbol, symbol_index, symbol_of
 
 P, E, I = "path", "env", "identifier"
@@ -38,11 +36,6 @@ EXPECTED = {
     52810: ((I, "git_fetch_with_timeout"),),
     52822: ((P, "run_ci_command.py"), (I, "blocks_new_run"), (I, "is_comment_triggered_build")),
 }
-
-
-@pytest.fixture(scope="module")
-def site():
-    return fixture_site()
 
 
 def test_every_seed_entry_yields_exactly_its_symbols(site):

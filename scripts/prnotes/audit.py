@@ -15,7 +15,6 @@ still expected. Each finding names the seed entry's ``file:line``.
 
 from __future__ import annotations
 
-import pickle
 import re
 import subprocess
 import unicodedata
@@ -28,6 +27,7 @@ from bs4 import BeautifulSoup
 from . import contract
 from .parse import read_seeds
 from .refs import plain_text, segment
+from .sphinxext import _compat
 
 _SPACE_RE = re.compile(r"\s+")
 # Characters a PDF may typeset differently or drop at a line end: whitespace,
@@ -153,8 +153,7 @@ def section_text(html: str, heading: str) -> str | None:
 
 def toctree_parents(doctree_dir: Path) -> dict[str, list[str]]:
     """Document -> the documents whose toctrees list it, from Sphinx's environment."""
-    with open(doctree_dir / "environment.pickle", "rb") as fh:
-        env = pickle.load(fh)  # our own build's file, read with the same Sphinx
+    env = _compat.saved_environment(doctree_dir)
     parents: dict[str, list[str]] = {}
     for parent, children in sorted(env.toctree_includes.items()):
         for child in children:
@@ -294,10 +293,10 @@ def check_pdf_text(entries: list[Entry], pages: list[str], where: str) -> list[F
 def find_doctrees(build: Path) -> Path:
     """Where Sphinx put its environment: ``make html`` and sphinx.testing differ."""
     candidates = [build / "html" / ".doctrees", build / "doctrees"]
-    existing = [c for c in candidates if (c / "environment.pickle").exists()]
+    existing = [c for c in candidates if _compat.environment_file(c).exists()]
     if not existing:
-        raise FileNotFoundError(f"no environment.pickle under {build}; build the HTML first")
-    return max(existing, key=lambda c: (c / "environment.pickle").stat().st_mtime_ns)
+        raise FileNotFoundError(f"no {_compat.environment_file(build).name} under {build}; build the HTML first")
+    return max(existing, key=lambda c: _compat.environment_file(c).stat().st_mtime_ns)
 
 
 def audit(root: Path, build: Path | None = None) -> Report:

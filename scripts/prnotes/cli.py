@@ -33,10 +33,11 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="prnotes", description="PR 精读笔记: digests in seeds/ to a Sphinx site and a PDF book.")
     subs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
-        sub = subs.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        sub = subs.add_parser(command.name, help=command.help, description=command.help)
         sub.add_argument("--root", type=Path, help="project folder (default: the one holding the current folder)")
-        command.add_arguments(sub)
-        sub.set_defaults(run=command.run, tool=f"prnotes {command.NAME}")
+        for option in command.options:
+            option.add_to(sub)
+        sub.set_defaults(run=command.run, tool=f"prnotes {command.name}")
     return top
 
 

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
+
+
+class Located(Protocol):
+    """Anything read from a ``path`` at a ``line`` (a seed entry, a prs.toml key)."""
+
+    path: str
+    line: int
 
 
 @dataclass(frozen=True, order=True)
@@ -13,8 +21,18 @@ class Diagnostic:
     line: int
     message: str
 
+    @classmethod
+    def at(cls, where: Located, message: str) -> Diagnostic:
+        """A problem at the place ``where`` was read from."""
+        return cls(where.path, where.line, message)
+
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.message}"
+
+
+def place(where: Located) -> str:
+    """``path:line`` of ``where``, for a message that points at a second place."""
+    return f"{where.path}:{where.line}"
 
 
 class InputError(Exception):

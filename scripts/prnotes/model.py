@@ -12,7 +12,7 @@ from functools import cached_property
 
 from . import contract
 from .classify import audiences_of, subsystem_of, tags_of, verdict_of
-from .diagnostics import Diagnostic, InputError
+from .diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
 from .parse import PrInfo, RawEntry, SeedFile
 from .refs import Inline, Ref, Text, segment
@@ -209,14 +209,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
             key = (entry.repo, entry.title)
             if key in titles:
                 first = titles[key]
-                problems.append(
-                    Diagnostic(
-                        entry.path,
-                        entry.line,
-                        f"duplicate title {entry.title!r} in {entry.repo} "
-                        f"(first at {first.path}:{first.line})",
-                    )
-                )
+                problems.append(Diagnostic.at(entry, f"duplicate title {entry.title!r} in {entry.repo} (first at {place(first)})"))
                 continue
             titles[key] = entry
             info = prs.get(key)
@@ -225,12 +218,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                 used_prs.add(key)
                 if number is not None and number != info.number:
                     problems.append(
-                        Diagnostic(
-                            entry.path,
-                            entry.line,
-                            f"title says #{number} but {info.repo!r} in prs.toml "
-                            f"(line {info.line}) says #{info.number}",
-                        )
+                        Diagnostic.at(entry, f"title says #{number} but {info.repo!r} in prs.toml (line {info.line}) says #{info.number}")
                     )
                     continue
                 number = info.number
@@ -238,14 +226,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                 nkey = (entry.repo.lower(), number)
                 if nkey in numbers:
                     first = numbers[nkey]
-                    problems.append(
-                        Diagnostic(
-                            entry.path,
-                            entry.line,
-                            f"PR #{number} of {entry.repo} is claimed twice "
-                            f"(first by {first.path}:{first.line})",
-                        )
-                    )
+                    problems.append(Diagnostic.at(entry, f"PR #{number} of {entry.repo} is claimed twice (first by {place(first)})"))
                     continue
                 numbers[nkey] = entry
             # Repository names that differ only in punctuation ("a-b", "a_b")
@@ -254,21 +235,14 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
             if docname in docnames:
                 first = docnames[docname]
                 problems.append(
-                    Diagnostic(
-                        entry.path,
-                        entry.line,
-                        f"{entry.repo} and {first.repo} would share the page {docname}.md "
-                        f"(first used by {first.path}:{first.line})",
-                    )
+                    Diagnostic.at(entry, f"{entry.repo} and {first.repo} would share the page {docname}.md (first used by {place(first)})")
                 )
                 continue
             docnames[docname] = entry
             upstream = info.upstream_title if info else ""
             subsystem, matched = subsystem_of(entry.title, upstream, entry.body, taxonomy, entry.repo)
             if not matched:
-                warnings.append(
-                    Diagnostic(entry.path, entry.line, f"no subsystem rule matches {entry.title!r}; filed under 'other'")
-                )
+                warnings.append(Diagnostic.at(entry, f"no subsystem rule matches {entry.title!r}; filed under 'other'"))
             verdict = verdict_of(entry.body)
             if verdict is None:
                 warnings.append(
@@ -303,11 +277,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
         digests.append(Digest(seed.path, len(digests) + 1, seed.repo, digest_doc, tuple(members)))
     for key, info in sorted(prs.items(), key=lambda kv: kv[1].line):
         if key not in used_prs:
-            warnings.append(
-                Diagnostic(
-                    info.path, info.line, f"prs.toml entry {info.title!r} of {info.repo} matches no seed entry"
-                )
-            )
+            warnings.append(Diagnostic.at(info, f"prs.toml entry {info.title!r} of {info.repo} matches no seed entry"))
     if problems:
         raise InputError(problems)
     notes.sort(key=lambda n: n.docname)

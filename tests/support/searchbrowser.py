@@ -19,9 +19,10 @@ from urllib.parse import quote, urlsplit
 
 CHROMIUM = "/usr/bin/chromium"
 
-# searchtools.js calls stopPulse() and then writes the status line when the
-# last result is on the page.
-_FINISHED = "() => typeof Search !== 'undefined' && Search._pulse_status === -1 && Search.status && Search.status.innerText !== ''"
+# searchtools.js writes the status line (empty until then) when the last
+# result is on the page. Its progress dots are no sign: a pending tick of
+# their timer can restart them after the search stopped them.
+_FINISHED = "() => typeof Search !== 'undefined' && Search.status && Search.status.innerText !== ''"
 _FIRST = f"() => document.querySelector('#search-results ul.search > li') !== null || ({_FINISHED[6:]})"
 
 

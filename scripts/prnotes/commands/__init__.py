@@ -1,9 +1,9 @@
 """The subcommands of ``prnotes`` (see :mod:`prnotes.cli`).
 
-Each module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
-``run(args) -> exit status``; ``args.root`` is the project folder.
+Each module declares its :class:`~.spec.Command` as ``COMMAND``: name, help,
+options and ``run(args) -> exit status``; ``args.root`` is the project folder.
 """
 
 from . import audit, bench, notes, pdf
 
-COMMANDS = (notes, pdf, audit, bench)
+COMMANDS = (notes.COMMAND, pdf.COMMAND, audit.COMMAND, bench.COMMAND)

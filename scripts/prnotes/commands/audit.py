@@ -13,13 +13,7 @@ from pathlib import Path
 
 from ..audit import audit
 from ..diagnostics import CommandError, InputError
-
-NAME = "audit"
-HELP = "check that the built site (and PDF, if built) holds every seed entry"
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--build", type=Path, help="build folder (default: ROOT/_build)")
+from .spec import Command, argument
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,3 +30,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"stale: {stale}", file=sys.stderr)
     print(report.summary)
     return 0 if report.ok else 1
+
+
+COMMAND = Command(
+    "audit",
+    "check that the built site (and PDF, if built) holds every seed entry",
+    run,
+    options=(argument("--build", type=Path, help="build folder (default: ROOT/_build)"),),
+)

@@ -13,15 +13,7 @@ import sys
 from ..project import load
 from ..render import render_site
 from ..write import apply, plan
-
-NAME = "notes"
-HELP = "convert seeds/ into the MyST pages of notes/ and index.md"
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--check", action="store_true", help="exit 1 if notes/ is out of date; write nothing")
-    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+from .spec import Command, flag
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,3 +44,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+COMMAND = Command(
+    "notes",
+    "convert seeds/ into the MyST pages of notes/ and index.md",
+    run,
+    options=(
+        flag("--check", help="exit 1 if notes/ is out of date; write nothing"),
+        flag("--strict", help="treat warnings as errors"),
+        flag("-q", "--quiet", help="print only problems"),
+    ),
+)

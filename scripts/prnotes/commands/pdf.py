@@ -9,15 +9,7 @@ from ..diagnostics import CommandError
 from ..pdf import BuildError, build_book
 from ..project import load
 from ..subset import parse_selection
-
-NAME = "pdf"
-HELP = "build the PDF book: _build/latex/<name>.pdf"
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--verdict", default="", help="only these verdicts, comma-separated: 精读, 速读, 按需")
-    parser.add_argument("--subsystem", default="", help="only these subsystems, comma-separated slugs, e.g. ci")
-    parser.add_argument("-j", "--jobs", default="auto", help="Sphinx's -j (default: auto)")
+from .spec import Command, argument
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,3 +26,15 @@ def run(args: argparse.Namespace) -> int:
     steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)
     print(f"{args.tool}: {book.notes} notes -> {book.pdf.relative_to(root)} ({steps}; {book.xelatex_runs} xelatex runs)")
     return 0
+
+
+COMMAND = Command(
+    "pdf",
+    "build the PDF book: _build/latex/<name>.pdf",
+    run,
+    options=(
+        argument("--verdict", default="", help="only these verdicts, comma-separated: 精读, 速读, 按需"),
+        argument("--subsystem", default="", help="only these subsystems, comma-separated slugs, e.g. ci"),
+        argument("-j", "--jobs", default="auto", help="Sphinx's -j (default: auto)"),
+    ),
+)

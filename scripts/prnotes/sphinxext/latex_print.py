@@ -21,21 +21,23 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from . import _compat
+
 FILLED, LINE = "filled", "line"
 
 
 def badge_class(classes: list[str]) -> str:
     """The single LaTeX class for a badge's CSS classes."""
     for cls in classes:
-        if cls.startswith("sd-outline-"):
-            return f"prnotes-badge-{LINE}-{cls.removeprefix('sd-outline-')}"
-        if cls.startswith("sd-bg-") and not cls.startswith("sd-bg-text-"):
-            return f"prnotes-badge-{FILLED}-{cls.removeprefix('sd-bg-')}"
+        if cls.startswith(_compat.DESIGN_BADGE_OUTLINE):
+            return f"prnotes-badge-{LINE}-{cls.removeprefix(_compat.DESIGN_BADGE_OUTLINE)}"
+        if cls.startswith(_compat.DESIGN_BADGE_FILL) and not cls.startswith(_compat.DESIGN_BADGE_TEXT):
+            return f"prnotes-badge-{FILLED}-{cls.removeprefix(_compat.DESIGN_BADGE_FILL)}"
     return f"prnotes-badge-{LINE}-secondary"
 
 
 def is_badge(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.inline) and "sd-badge" in node.get("classes", [])
+    return isinstance(node, nodes.inline) and _compat.DESIGN_BADGE in node.get("classes", [])
 
 
 class PrintBadges(SphinxPostTransform):
@@ -57,13 +59,13 @@ class PrintCards(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
-        for card in list(self.document.findall(has_class("sd-card"))):
-            links = list(card.findall(has_class("sd-stretched-link")))
-            titles = list(card.findall(has_class("sd-card-title")))
+        for card in list(self.document.findall(has_class(_compat.DESIGN_CARD))):
+            links = list(card.findall(has_class(_compat.DESIGN_STRETCHED_LINK)))
+            titles = list(card.findall(has_class(_compat.DESIGN_CARD_TITLE)))
             if len(links) != 1 or len(titles) != 1:
                 continue
             link, title = links[0], titles[0]
-            link.parent.parent.remove(link.parent)  # sphinx-design's passthrough wrapper
+            _compat.unwrap_stretched_link(link)
             link["classes"] = []
             link["refexplicit"] = True  # keep the card's title as the link text
             link.children = []

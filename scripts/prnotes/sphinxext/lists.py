@@ -41,6 +41,7 @@ from sphinx.util.docutils import SphinxDirective
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..symbols import initial, sort_key as symbol_sort_key, Symbol
+from . import _compat
 from .docdata import DocData
 from .frozen import thaw
 from .notefacts import FACTS, NoteFacts, repositories
@@ -65,7 +66,7 @@ class ListQuery:
     def conditions(self) -> dict[str, str]:
         return dict(self.where)
 
-    def _note_matches(self, facts: NoteFacts) -> bool:
+    def note_matches(self, facts: NoteFacts) -> bool:
         for key, value in self.where:
             if key == "subsystem" and facts.subsystem != value:
                 return False
@@ -81,25 +82,25 @@ class ListQuery:
                 return False
         return True
 
-    def _symbols(self, facts: NoteFacts) -> list[tuple[str, str]]:
+    def symbols_of(self, facts: NoteFacts) -> list[tuple[str, str]]:
         kind, first = self.conditions.get("kind"), self.conditions.get("initial")
         return [(k, n) for k, n in facts.symbols if k == kind and (first is None or initial(n) == first)]
 
-    def _in_range(self, repo: str, number: int) -> bool:
+    def in_range(self, repo: str, number: int) -> bool:
         where = self.conditions
         return repo == where.get("repo") and int(where.get("from", 0)) <= number <= int(where.get("to", -1))
 
-    def _prs(self, facts: NoteFacts) -> list[tuple[str, int]]:
+    def prs_of(self, facts: NoteFacts) -> list[tuple[str, int]]:
         own = [(facts.repo, facts.number)] if facts.number is not None else []
-        return [(r, n) for r, n in own + [(r, n) for r, n, _ in facts.mentions] if self._in_range(r, n)]
+        return [(r, n) for r, n in own + [(r, n) for r, n, _ in facts.mentions] if self.in_range(r, n)]
 
     def affects(self, facts: NoteFacts) -> bool:
         """Whether the list would show anything of a note with these facts."""
         if self.kind == "symbols":
-            return bool(self._symbols(facts))
+            return bool(self.symbols_of(facts))
         if self.kind == "prs":
-            return bool(self._prs(facts))
-        return self._note_matches(facts)
+            return bool(self.prs_of(facts))
+        return self.note_matches(facts)
 
 
 def parse_query(kind: str, where: str, order: str, show: str) -> ListQuery:
@@ -154,7 +155,7 @@ class Builder:
         self.one_repo = len(repositories(app.env)) == 1
 
     def notes(self, query: ListQuery) -> list[tuple[str, NoteFacts]]:
-        found = [(d, f) for d, f in self.facts.items() if d in self.env.all_docs and query._note_matches(f)]
+        found = [(d, f) for d, f in self.facts.items() if d in self.env.all_docs and query.note_matches(f)]
         if query.order == "seed":
             found.sort(key=lambda df: (df[1].digest_number, df[1].position, df[0]))
         else:
@@ -170,8 +171,7 @@ class Builder:
         v = VERDICT_BY_SLUG.get(verdict)
         if v is None:
             return []
-        classes = ["sd-sphinx-override", "sd-badge", f"sd-bg-{v.badge}", f"sd-bg-text-{v.badge}"]
-        return [nodes.inline(v.title, v.title, classes=classes), nodes.Text(" ")]
+        return [_compat.design_badge(v.title, v.badge), nodes.Text(" ")]
 
     def note_link(self, docname: str, facts: NoteFacts) -> nodes.reference:
         """The note's title linking to it; references in the title are plain text there."""
@@ -253,7 +253,7 @@ class Builder:
         by_symbol: dict[tuple[str, str], list[tuple[str, NoteFacts]]] = {}
         for docname, facts in self.facts.items():
             if docname in self.env.all_docs:
-                for symbol in query._symbols(facts):
+                for symbol in query.symbols_of(facts):
                     by_symbol.setdefault(symbol, []).append((docname, facts))
         items = []
         for kind, name in sorted(by_symbol, key=lambda s: symbol_sort_key(Symbol(*s))):
@@ -277,10 +277,10 @@ class Builder:
         for docname, facts in self.facts.items():
             if docname not in self.env.all_docs:
                 continue
-            if facts.number is not None and query._in_range(facts.repo, facts.number):
+            if facts.number is not None and query.in_range(facts.repo, facts.number):
                 notes_by_pr[(facts.repo, facts.number)] = docname
             for repo, number, kind in facts.mentions:
-                if query._in_range(repo, number):
+                if query.in_range(repo, number):
                     mentioned.setdefault((repo, number), []).append(docname)
                     kinds.setdefault((repo, number), kind)
         items = []

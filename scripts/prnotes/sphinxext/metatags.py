@@ -11,11 +11,10 @@ this one.
 from __future__ import annotations
 
 import html
-import re
 
 from sphinx.application import Sphinx
 
-META_RE = re.compile(r'(<meta\s+(?:property|name)="[^"<>]*"\s+content=")([^"]*)("\s*/?>)')
+from ._compat import META_TAG_RE as META_RE
 
 
 def quote_only(text: str) -> str:

@@ -16,6 +16,7 @@ import html
 from sphinx.application import Sphinx
 
 from .. import contract
+from . import _compat
 
 SUBSYSTEM_PREFIX = contract.subsystem_docname("")
 
@@ -31,7 +32,7 @@ def _subsystem(docname: str | None, relations: dict) -> str | None:
 
 
 def restrict_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    relations = getattr(app.builder, "relations", {})
+    relations = _compat.relations(app.builder)
     if pagename not in relations:
         return
     _, prev, nxt = relations[pagename]

@@ -12,11 +12,12 @@ from __future__ import annotations
 import queue
 
 from sphinx.application import Sphinx
-from sphinx_sitemap import is_excluded
+
+from . import _compat
 
 
 def complete(app: Sphinx, exception: Exception | None) -> None:
-    links = getattr(app, "sitemap_links", None)
+    links = _compat.sitemap_queue(app)
     if exception is not None or links is None or app.builder.name != "html":
         return
     while True:
@@ -27,7 +28,7 @@ def complete(app: Sphinx, exception: Exception | None) -> None:
     suffix = app.config.html_file_suffix or ".html"
     for docname in sorted(app.env.all_docs):
         link = docname + suffix
-        if not is_excluded(link, app.config.sitemap_excludes):
+        if not _compat.sitemap_excluded(link, app.config.sitemap_excludes):
             links.put((link, None))
 
 

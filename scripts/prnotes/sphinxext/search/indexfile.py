@@ -12,8 +12,7 @@ import json
 from typing import Any
 
 from sphinx.application import Sphinx
-from sphinx.builders.html import StandaloneHTMLBuilder
-
+from .. import _compat
 from .language import LANG
 
 
@@ -40,7 +39,6 @@ class Utf8JavaScriptIndex:
 
 def use_utf8_index(app: Sphinx) -> None:
     """On ``builder-inited``: HTML builders with our search language write UTF-8."""
-    builder = app.builder
     lang = app.config.html_search_language or app.config.language
-    if isinstance(builder, StandaloneHTMLBuilder) and builder.indexer_dumps_unicode and lang == LANG:
-        builder.indexer_format = Utf8JavaScriptIndex()
+    if lang == LANG:
+        _compat.use_index_format(app.builder, Utf8JavaScriptIndex())

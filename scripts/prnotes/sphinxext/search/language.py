@@ -12,9 +12,10 @@ import json
 from importlib import resources
 
 from sphinx.search import SearchLanguage
-from sphinx.search._stopwords.en import ENGLISH_STOPWORDS
+from sphinx.search.en import SearchEnglish
 
 from ... import contract
+from .. import _compat
 from .tokens import tokens
 
 
@@ -36,8 +37,12 @@ class SearchPrnotes(SearchLanguage):
     # identifiers, and the search (search.js) matches a query term inside longer
     # terms anyway ("race" finds "races"). The base class's js_stemmer_code
     # is the identity, as stem() below is.
-    js_splitter_code = contract_js() + resources.files(__package__).joinpath("search.js").read_text(encoding="utf-8")
-    stopwords = ENGLISH_STOPWORDS
+    # search.js, after the constants it takes from the page contract and from
+    # _compat (the searchtools.js functions it replaces).
+    js_splitter_code = (
+        contract_js() + _compat.searchtools_js() + resources.files(__package__).joinpath("search.js").read_text(encoding="utf-8")
+    )
+    stopwords = SearchEnglish.stopwords
 
     def split(self, input: str) -> list[str]:
         return tokens(input)

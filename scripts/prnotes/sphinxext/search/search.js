@@ -7,7 +7,8 @@
  */
 
 // PRNOTES_NOTE_DOCNAME, the test for note pages, is defined before this
-// file from prnotes.contract (see language.py).
+// file from prnotes.contract, and PRNOTES_SEARCH_REPLACED and
+// PRNOTES_SEARCH_READ from prnotes.sphinxext._compat (see language.py).
 const PRNOTES_HUB_WEIGHT = 0.6;
 const PRNOTES_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
 const PRNOTES_RUN = new RegExp(
@@ -189,12 +190,30 @@ function splitQuery(query) {
   return PrnotesSearch.split(query);
 }
 
-if (typeof Search !== "undefined") {
-  Search.performTermsSearch = PrnotesSearch.performTermsSearch;
-  PrnotesSearch._makeSearchSummary = Search.makeSearchSummary;
-  Search.makeSearchSummary = PrnotesSearch.makeSearchSummary;
-  const parseQuery = Search._parseQuery;
-  Search._parseQuery = (query) => {
+/**
+ * Put the functions above in place of searchtools.js's. They are not a
+ * documented API of Sphinx: PRNOTES_SEARCH_REPLACED and PRNOTES_SEARCH_READ
+ * (from prnotes.sphinxext._compat, which also checks Sphinx's searchtools.js
+ * when the build starts) name what is replaced and read. When one of them is
+ * missing, nothing is replaced and Sphinx's own search runs, with this
+ * file's query splitting. Returns what is missing.
+ */
+const prnotesInstall = (search) => {
+  const missing = [
+    ...PRNOTES_SEARCH_REPLACED.filter((name) => typeof search[name] !== "function"),
+    ...PRNOTES_SEARCH_READ.filter((name) => !(name in search)),
+    ...(typeof Scorer === "undefined" ? ["Scorer"] : []),
+    ...(typeof SearchResultKind === "undefined" ? ["SearchResultKind"] : []),
+  ];
+  if (missing.length) {
+    console.warn(`prnotes: searchtools.js has no ${missing.join(", ")}; Sphinx's own search is used`);
+    return missing;
+  }
+  search.performTermsSearch = PrnotesSearch.performTermsSearch;
+  PrnotesSearch._makeSearchSummary = search.makeSearchSummary;
+  search.makeSearchSummary = PrnotesSearch.makeSearchSummary;
+  const parseQuery = search._parseQuery;
+  search._parseQuery = (query) => {
     const parsed = parseQuery(query);
     parsed[3] = PrnotesSearch.highlightTerms(query, parsed[3]);
     PrnotesSearch.highlight = [...parsed[3]];
@@ -202,4 +221,8 @@ if (typeof Search !== "undefined") {
       localStorage.setItem("sphinx_highlight_terms", [...parsed[3]].join(" "));
     return parsed;
   };
-}
+  return missing;
+};
+
+// null where there is no Search object (language_data.js loads on every page).
+const PRNOTES_SEARCH_MISSING = typeof Search === "undefined" ? null : prnotesInstall(Search);

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from docutils import nodes
 from sphinx.application import Sphinx
-from sphinx.search import IndexBuilder
 
 from ... import contract
+from .. import _compat
 from .language import SearchPrnotes
 
 
@@ -37,13 +37,10 @@ def promote(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     the body terms any word already among the page's title terms, so each
     word is stored once, as a title term.
     """
-    indexer = getattr(app.builder, "indexer", None)
-    if not isinstance(indexer, IndexBuilder) or not isinstance(indexer.lang, SearchPrnotes):
+    lang = _compat.search_language(app.builder)
+    if not isinstance(lang, SearchPrnotes):
         return
-    lang = indexer.lang
-    # IndexBuilder has no public way to add title terms; _title_mapping is
-    # the stemmed-term -> docnames map that feed() fills from <title> nodes.
-    mapping = indexer._title_mapping
+    mapping = _compat.title_terms(app.builder)
     for text in title_field_text(doctree):
         for word in lang.split(text):
             stemmed = lang.stem(word).lower()

@@ -1,0 +1,357 @@
+"""The one place where prnotes relies on what Sphinx and other extensions do not promise.
+
+Everything else in the extension uses documented events and APIs. What
+follows is not documented, and an upgrade may change it without notice:
+
+- Sphinx's search indexer: ``builder.indexer`` and its title-term map
+  ``IndexBuilder._title_mapping`` (:func:`title_terms`, for search/titles.py);
+  ``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``
+  (:func:`use_index_format`, for search/indexfile.py).
+- ``StandaloneHTMLBuilder.relations``, each page's (parent, previous, next)
+  (:func:`relations`, for prevnext.py).
+- The functions of searchtools.js's ``Search`` object that search.js
+  replaces, and the ``Search._index`` it reads (:data:`SEARCHTOOLS_REPLACED`,
+  :func:`searchtools_js`).
+- sphinx-sitemap's queue of pages, ``app.sitemap_links``, and its
+  ``is_excluded`` (:func:`sitemap_queue`, :func:`sitemap_excluded`, for
+  sitemap.py).
+- The shape of sphinxext-opengraph's ``<meta>`` tags (:data:`META_TAG_RE`,
+  for metatags.py).
+- sphinx-design's node classes and CSS classes for badges and cards, and the
+  wrapper around a card's stretched link (:func:`unwrap_stretched_link`, for
+  latex_print.py).
+- Sphinx's saved environment, ``environment.pickle``
+  (:func:`saved_environment`, for the audit).
+
+:func:`setup` checks, before anything else happens, that the installed
+versions are the ones this was written for (the minor series pinned in
+``requirements/site.txt``) and that each of these is still there. If not, the
+build stops with one line per problem, naming the package, the version found
+and the versions supported: :class:`Incompatible`.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from packaging.version import InvalidVersion, Version
+from sphinx.application import Sphinx
+
+PIN_HINT = "install the pinned versions: pip install -r requirements/site.txt"
+
+
+class Incompatible(SystemExit):
+    """The installed Sphinx or an extension is not what prnotes was written for.
+
+    A ``SystemExit`` so that ``sphinx-build`` stops with the message alone
+    (Python prints it to stderr and exits with status 1), not with the report
+    it gives for a bug; the message is what the reader needs to act.
+    """
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(f"prnotes: {p}" for p in problems))
+        self.problems = tuple(problems)
+
+
+# --- versions ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Series:
+    """A distribution and the minor series of it this module was written for."""
+
+    distribution: str
+    major: int
+    minor: int
+
+    def __str__(self) -> str:
+        return f"{self.distribution} {self.major}.{self.minor}.x"
+
+    def accepts(self, version: str) -> bool:
+        try:
+            release = Version(version).release
+        except InvalidVersion:
+            return False
+        return release[:2] == (self.major, self.minor)
+
+
+# The pins of requirements/site.txt (tests/test_compat.py keeps them equal).
+WRITTEN_FOR = (
+    Series("sphinx", 9, 1),
+    Series("myst-parser", 5, 2),
+    Series("sphinx-design", 0, 8),
+    Series("sphinx-sitemap", 2, 9),
+    Series("sphinxext-opengraph", 0, 13),
+    Series("pydata-sphinx-theme", 0, 24),
+)
+
+
+def version_problems() -> list[str]:
+    """One sentence per distribution that is missing or outside its series."""
+    problems = []
+    for series in WRITTEN_FOR:
+        try:
+            found = metadata.version(series.distribution)
+        except metadata.PackageNotFoundError:
+            problems.append(f"{series.distribution} is not installed; this site needs {series}; {PIN_HINT}")
+            continue
+        if not series.accepts(found):
+            problems.append(
+                f"{series.distribution} {found} is installed, but this site supports {series} only; {PIN_HINT}"
+            )
+    return problems
+
+
+# --- what is relied on, and how each is checked -------------------------------
+
+
+def _names(function: Callable) -> tuple[str, ...]:
+    """The attribute and global names a function's own code uses."""
+    return getattr(function, "__func__", function).__code__.co_names
+
+
+@dataclass(frozen=True)
+class Reliance:
+    """Something undocumented that prnotes uses, and how to see that it is still there."""
+
+    name: str  # as the reader would look it up
+    distribution: str
+    user: str  # the module that needs it
+    present: Callable[[], bool]
+
+
+def _indexer_title_mapping() -> bool:
+    from sphinx.search import IndexBuilder
+
+    return "_title_mapping" in _names(IndexBuilder.__init__)
+
+
+def _html_builder_has(*names: str) -> Callable[[], bool]:
+    def present() -> bool:
+        from sphinx.builders.html import StandaloneHTMLBuilder
+
+        return all(hasattr(StandaloneHTMLBuilder, n) for n in names)
+
+    return present
+
+
+def _html_builder_sets(name: str) -> Callable[[], bool]:
+    def present() -> bool:
+        from sphinx.builders.html import StandaloneHTMLBuilder
+
+        return name in _names(StandaloneHTMLBuilder.prepare_writing)
+
+    return present
+
+
+# searchtools.js as the basic theme ships it.
+SEARCHTOOLS = "themes/basic/static/searchtools.js"
+# The functions of its ``Search`` object that search.js replaces (in that
+# order), and the data it reads; search.js checks them again in the browser.
+SEARCHTOOLS_REPLACED = ("performTermsSearch", "makeSearchSummary", "_parseQuery")
+SEARCHTOOLS_READ = ("_index",)
+
+
+def _searchtools_member(name: str) -> Callable[[], bool]:
+    def present() -> bool:
+        import sphinx
+
+        source = (Path(sphinx.__file__).parent / SEARCHTOOLS).read_text(encoding="utf-8")
+        # Members of the object literal ``const Search = { name: ..., }``.
+        return re.search(rf"^\s*{re.escape(name)}\s*:", source, flags=re.MULTILINE) is not None
+
+    return present
+
+
+def _sitemap_queue() -> bool:
+    import sphinx_sitemap
+
+    return hasattr(sphinx_sitemap, "is_excluded") and "sitemap_links" in _names(sphinx_sitemap.record_builder_type)
+
+
+# What sphinxext-opengraph writes (its make_tag): ``<meta property="og:…"
+# content="…" />``, double quotes in the content replaced, nothing else.
+META_TAG_RE = re.compile(r'(<meta\s+(?:property|name)="[^"<>]*"\s+content=")([^"]*)("\s*/?>)')
+
+
+def _opengraph_tags() -> bool:
+    from sphinxext import opengraph
+
+    make_tag = getattr(opengraph, "make_tag", None)
+    if make_tag is None:
+        return False
+    match = META_TAG_RE.fullmatch(make_tag("og:title", 'a"<&'))
+    return match is not None and match.group(2) == "a&quot;<&"
+
+
+def _design_stretched_link() -> bool:
+    from sphinx_design import cards, shared
+
+    return hasattr(shared, "PassthroughTextElement") and "PassthroughTextElement" in _names(
+        cards.CardDirective._create_link
+    )
+
+
+def _environment_pickle() -> bool:
+    import sphinx.application
+
+    return hasattr(sphinx.application, "ENV_PICKLE_FILENAME")
+
+
+RELIANCES = (
+    Reliance("sphinx.search.IndexBuilder._title_mapping", "sphinx", "search/titles.py", _indexer_title_mapping),
+    Reliance("StandaloneHTMLBuilder.indexer", "sphinx", "search/titles.py", _html_builder_sets("indexer")),
+    Reliance(
+        "StandaloneHTMLBuilder.indexer_format",
+        "sphinx",
+        "search/indexfile.py",
+        _html_builder_has("indexer_format", "indexer_dumps_unicode"),
+    ),
+    Reliance("StandaloneHTMLBuilder.relations", "sphinx", "prevnext.py", _html_builder_sets("relations")),
+    *(
+        Reliance(f"Search.{name} in searchtools.js", "sphinx", "search/search.js", _searchtools_member(name))
+        for name in SEARCHTOOLS_REPLACED + SEARCHTOOLS_READ
+    ),
+    Reliance("sphinx.application.ENV_PICKLE_FILENAME", "sphinx", "audit.py", _environment_pickle),
+    Reliance("the app.sitemap_links queue", "sphinx-sitemap", "sitemap.py", _sitemap_queue),
+    Reliance("<meta> tags from make_tag with only double quotes escaped", "sphinxext-opengraph", "metatags.py", _opengraph_tags),
+    Reliance("PassthroughTextElement around a card's stretched link", "sphinx-design", "latex_print.py", _design_stretched_link),
+)
+
+
+def reliance_problems() -> list[str]:
+    """One sentence per reliance that is gone."""
+    problems = []
+    for reliance in RELIANCES:
+        try:
+            present = reliance.present()
+        except (ImportError, AttributeError, OSError):
+            present = False
+        if not present:
+            found = metadata.version(reliance.distribution)
+            problems.append(
+                f"{reliance.distribution} {found} lacks what prnotes relies on: {reliance.name} ({reliance.user}); {PIN_HINT}"
+            )
+    return problems
+
+
+def check() -> None:
+    """Raise :class:`Incompatible` unless everything relied on is as expected."""
+    # A wrong version explains any missing attribute: report only that.
+    problems = version_problems() or reliance_problems()
+    if problems:
+        raise Incompatible(problems)
+
+
+def setup(app: Sphinx) -> None:
+    check()
+
+
+# --- the accessors ------------------------------------------------------------
+
+
+def title_terms(builder: Any) -> dict[str, set[str]] | None:
+    """The search indexer's map of stemmed title term -> docnames, or None without one.
+
+    ``IndexBuilder.feed`` fills it from the page's title and leaves out of the
+    body terms any word already in it; there is no public way to add to it.
+    """
+    from sphinx.search import IndexBuilder
+
+    indexer = getattr(builder, "indexer", None)
+    if not isinstance(indexer, IndexBuilder):
+        return None
+    return indexer._title_mapping
+
+
+def search_language(builder: Any) -> Any:
+    """The search indexer's language object, or None without an indexer."""
+    from sphinx.search import IndexBuilder
+
+    indexer = getattr(builder, "indexer", None)
+    return indexer.lang if isinstance(indexer, IndexBuilder) else None
+
+
+def use_index_format(builder: Any, index_format: Any) -> bool:
+    """Make an HTML builder write searchindex.js with ``index_format``; False if it cannot."""
+    from sphinx.builders.html import StandaloneHTMLBuilder
+
+    if not isinstance(builder, StandaloneHTMLBuilder) or not builder.indexer_dumps_unicode:
+        return False
+    builder.indexer_format = index_format
+    return True
+
+
+def relations(builder: Any) -> dict[str, list[str | None]]:
+    """Docname -> [parent, previous, next] in toctree order, as the HTML builder found them."""
+    return getattr(builder, "relations", {})
+
+
+def searchtools_js() -> str:
+    """The JavaScript constants that name what search.js replaces in searchtools.js."""
+    return (
+        f"const PRNOTES_SEARCH_REPLACED = {json.dumps(SEARCHTOOLS_REPLACED)};\n"
+        f"const PRNOTES_SEARCH_READ = {json.dumps(SEARCHTOOLS_READ)};\n"
+    )
+
+
+def sitemap_queue(app: Sphinx) -> Any:
+    """sphinx-sitemap's queue of ``(link, last updated)`` for this build, or None."""
+    return getattr(app, "sitemap_links", None)
+
+
+def sitemap_excluded(link: str, patterns: list[str]) -> bool:
+    """Whether sphinx-sitemap leaves ``link`` out for ``sitemap_excludes``."""
+    from sphinx_sitemap import is_excluded
+
+    return is_excluded(link, patterns)
+
+
+# sphinx-design's CSS classes, as they stand on its nodes.
+DESIGN_BADGE = "sd-badge"
+DESIGN_BADGE_FILL = "sd-bg-"
+DESIGN_BADGE_TEXT = "sd-bg-text-"
+DESIGN_BADGE_OUTLINE = "sd-outline-"
+DESIGN_CARD = "sd-card"
+DESIGN_CARD_TITLE = "sd-card-title"
+DESIGN_STRETCHED_LINK = "sd-stretched-link"
+
+
+def design_badge(text: str, colour: str) -> nodes.inline:
+    """A filled badge as sphinx-design's ``{bdg-<colour>}`` role makes it."""
+    classes = ["sd-sphinx-override", DESIGN_BADGE, f"{DESIGN_BADGE_FILL}{colour}", f"{DESIGN_BADGE_TEXT}{colour}"]
+    return nodes.inline(text, text, classes=classes)
+
+
+def unwrap_stretched_link(link: nodes.Element) -> None:
+    """Take a card's stretched link out of the wrapper sphinx-design puts it in, and drop the wrapper."""
+    from sphinx_design.shared import PassthroughTextElement
+
+    wrapper = link.parent
+    if isinstance(wrapper, PassthroughTextElement):
+        wrapper.parent.remove(wrapper)
+    else:
+        wrapper.remove(link)
+
+
+def saved_environment(doctree_dir: Path) -> Any:
+    """The build environment Sphinx saved in ``doctree_dir`` (read with the same Sphinx)."""
+    from sphinx.application import ENV_PICKLE_FILENAME
+
+    with open(doctree_dir / ENV_PICKLE_FILENAME, "rb") as fh:
+        return pickle.load(fh)
+
+
+def environment_file(doctree_dir: Path) -> Path:
+    """Where Sphinx saves its environment in ``doctree_dir``."""
+    from sphinx.application import ENV_PICKLE_FILENAME
+
+    return doctree_dir / ENV_PICKLE_FILENAME

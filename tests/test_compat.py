@@ -1,0 +1,221 @@
+"""The seam with Sphinx: prnotes.sphinxext._compat and what it guards."""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from prnotes.sphinxext import _compat
+from tests.support.sandbox import ROOT, copy_project
+
+HINT = "install the pinned versions: pip install -r requirements/site.txt"
+
+
+def test_the_installed_packages_are_the_supported_ones():
+    assert _compat.version_problems() == []
+    assert _compat.reliance_problems() == []
+
+
+def test_the_supported_series_are_the_pinned_ones():
+    pins = dict(
+        line.split("==")
+        for line in (ROOT / "requirements/site.txt").read_text(encoding="utf-8").splitlines()
+        if "==" in line and not line.lstrip().startswith("#")
+    )
+    for series in _compat.WRITTEN_FOR:
+        assert series.distribution in pins, series
+        assert series.accepts(pins[series.distribution].split()[0]), (series, pins[series.distribution])
+
+
+def test_a_series_accepts_its_patch_releases_only():
+    series = _compat.Series("sphinx-design", 0, 8)
+    assert series.accepts("0.8.0") and series.accepts("0.8.3") and series.accepts("0.8.1.post1")
+    assert not series.accepts("0.9.0")
+    assert not series.accepts("1.8.0")
+    assert not series.accepts("not a version")
+    assert str(series) == "sphinx-design 0.8.x"
+
+
+# How to take each reliance away, as an upgrade might: reliance name -> remover.
+
+
+def _searchtools_without(member: str):
+    def remove(monkeypatch, tmp_path):
+        import sphinx
+
+        source = (Path(sphinx.__file__).parent / _compat.SEARCHTOOLS).read_text(encoding="utf-8")
+        renamed = re.sub(rf"^(\s*){member}(\s*:)", rf"\1{member}Renamed\2", source, flags=re.MULTILINE)
+        assert renamed != source
+        fake = tmp_path / "sphinx" / _compat.SEARCHTOOLS
+        fake.parent.mkdir(parents=True)
+        fake.write_text(renamed, encoding="utf-8")
+        monkeypatch.setattr(sphinx, "__file__", str(tmp_path / "sphinx" / "__init__.py"))
+
+    return remove
+
+
+def _no_title_mapping(monkeypatch, tmp_path):
+    from sphinx.search import IndexBuilder
+
+    monkeypatch.setattr(IndexBuilder, "__init__", lambda self, *args, **kwargs: None)
+
+
+def _prepare_writing_sets_only(name: str):
+    def remove(monkeypatch, tmp_path):
+        from sphinx.builders.html import StandaloneHTMLBuilder
+
+        if name == "indexer":
+            def prepare_writing(self, docnames):
+                self.indexer = None
+        else:
+            def prepare_writing(self, docnames):
+                self.relations = {}
+
+        monkeypatch.setattr(StandaloneHTMLBuilder, "prepare_writing", prepare_writing)
+
+    return remove
+
+
+def _no_indexer_format(monkeypatch, tmp_path):
+    from sphinx.builders.html import StandaloneHTMLBuilder
+
+    monkeypatch.delattr(StandaloneHTMLBuilder, "indexer_format")
+
+
+def _no_env_pickle_name(monkeypatch, tmp_path):
+    import sphinx.application
+
+    monkeypatch.delattr(sphinx.application, "ENV_PICKLE_FILENAME")
+
+
+def _sitemap_without_queue(monkeypatch, tmp_path):
+    import sphinx_sitemap
+
+    monkeypatch.setattr(sphinx_sitemap, "record_builder_type", lambda app: None)
+
+
+def _opengraph_escaping_everything(monkeypatch, tmp_path):
+    from sphinxext import opengraph
+
+    monkeypatch.setattr(
+        opengraph, "make_tag", lambda prop, content, type_="property": f'<meta {type_}="{prop}" content="{html.escape(content)}" />'
+    )
+
+
+def _design_without_passthrough(monkeypatch, tmp_path):
+    from sphinx_design import shared
+
+    monkeypatch.delattr(shared, "PassthroughTextElement")
+
+
+REMOVERS = {
+    "sphinx.search.IndexBuilder._title_mapping": _no_title_mapping,
+    "StandaloneHTMLBuilder.indexer": _prepare_writing_sets_only("relations"),
+    "StandaloneHTMLBuilder.indexer_format": _no_indexer_format,
+    "StandaloneHTMLBuilder.relations": _prepare_writing_sets_only("indexer"),
+    **{f"Search.{m} in searchtools.js": _searchtools_without(m) for m in ("performTermsSearch", "makeSearchSummary", "_parseQuery", "_index")},
+    "sphinx.application.ENV_PICKLE_FILENAME": _no_env_pickle_name,
+    "the app.sitemap_links queue": _sitemap_without_queue,
+    "<meta> tags from make_tag with only double quotes escaped": _opengraph_escaping_everything,
+    "PassthroughTextElement around a card's stretched link": _design_without_passthrough,
+}
+
+
+def test_every_reliance_can_be_taken_away_here():
+    assert set(REMOVERS) == {r.name for r in _compat.RELIANCES}
+
+
+@pytest.mark.parametrize("reliance", _compat.RELIANCES, ids=lambda r: r.name)
+def test_a_missing_internal_is_named_with_its_package_and_version(reliance, monkeypatch, tmp_path):
+    REMOVERS[reliance.name](monkeypatch, tmp_path)
+    found = metadata.version(reliance.distribution)
+    message = f"{reliance.distribution} {found} lacks what prnotes relies on: {reliance.name} ({reliance.user}); {HINT}"
+    assert _compat.reliance_problems() == [message]
+    with pytest.raises(_compat.Incompatible) as info:
+        _compat.check()
+    assert str(info.value) == f"prnotes: {message}"
+
+
+def _sphinx_build_after(patch: str, proj: Path) -> subprocess.CompletedProcess:
+    """``sphinx-build -b html`` on ``proj`` in a fresh Python that first runs ``patch``."""
+    code = f"{patch}\nimport sys\nfrom sphinx.cmd.build import main\nsys.exit(main(sys.argv[1:]))\n"
+    return subprocess.run(
+        [sys.executable, "-c", code, "-q", "-b", "html", str(proj), str(proj / "_build/html")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_sphinx_build_stops_with_one_line_when_a_private_sphinx_api_is_gone(tmp_path):
+    proj = copy_project(tmp_path / "p")
+    patch = "from sphinx.builders.html import StandaloneHTMLBuilder\ndel StandaloneHTMLBuilder.indexer_format"
+    proc = _sphinx_build_after(patch, proj)
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        f"prnotes: sphinx {metadata.version('sphinx')} lacks what prnotes relies on: "
+        f"StandaloneHTMLBuilder.indexer_format (search/indexfile.py); {HINT}\n"
+    )
+    assert not (proj / "_build/html").exists()
+
+
+def test_sphinx_build_stops_with_one_line_on_an_unsupported_version(tmp_path):
+    proj = copy_project(tmp_path / "p")
+    patch = (
+        "import importlib.metadata as m\n"
+        "real = m.version\n"
+        "m.version = lambda name: '0.9.0' if name == 'sphinx-design' else real(name)"
+    )
+    proc = _sphinx_build_after(patch, proj)
+    assert proc.returncode == 1
+    assert proc.stderr == f"prnotes: sphinx-design 0.9.0 is installed, but this site supports sphinx-design 0.8.x only; {HINT}\n"
+
+
+def test_every_problem_gets_its_own_line():
+    error = _compat.Incompatible(["a is wrong", "b is missing"])
+    assert str(error) == "prnotes: a is wrong\nprnotes: b is missing"
+    assert error.problems == ("a is wrong", "b is missing")
+
+
+# Names that only _compat may use: Sphinx's and other extensions' internals.
+INTERNALS = re.compile(
+    r"_title_mapping|_stopwords|indexer_format|indexer_dumps_unicode|\.relations\b|\.indexer\b|IndexBuilder"
+    r"|sitemap_links|sphinx_sitemap|sphinx_design|sphinxext\.opengraph|sd-[a-z]|environment\.pickle|pickle\.load"
+    r"|_parseQuery|searchtools|[\"'](?:relations|indexer)[\"']"
+)
+# Uses of _compat itself.
+OUR_SEAM = re.compile(r"\.?\b_compat(?:\.\w+)?")
+# Attribute access to a leading-underscore name of anything but our own
+# objects (self, our modules, our attributes on Sphinx's objects).
+PRIVATE_ATTRIBUTE = re.compile(r"(?<!self)(?<!PrnotesSearch)\.(_(?!_|prnotes)[a-z]\w*)")
+
+
+def _docstring_lines(tree: ast.Module) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(node):
+            first = node.body[0]
+            lines.update(range(first.lineno, first.end_lineno + 1))
+    return lines
+
+
+def test_only_compat_touches_internals():
+    package = ROOT / "scripts" / "prnotes"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "_compat.py":
+            continue
+        source = path.read_text(encoding="utf-8")
+        prose = _docstring_lines(ast.parse(source))
+        for number, line in enumerate(source.splitlines(), 1):
+            code = "" if number in prose else OUR_SEAM.sub("", line.split("#")[0])
+            if INTERNALS.search(code) or PRIVATE_ATTRIBUTE.search(code):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []

@@ -41,6 +41,9 @@ html_theme = "pydata_sphinx_theme"
 html_title = "PR 精读笔记"
 html_show_sourcelink = False
 html_copy_source = False
+# No general index: the notes have no index entries, and the symbol index
+# (notes/symbols) is the site's index of names.
+html_use_index = False
 html_last_updated_fmt = None
 templates_path = ["_templates"]
 html_static_path = ["_static"]
@@ -54,8 +57,10 @@ html_theme_options = {
     "collapse_navigation": True,
     "show_toc_level": 1,
     "navbar_align": "left",
-    "header_links_before_dropdown": 6,
-    "header_dropdown_text": "更多",
+    # The header: a 子系统 menu and the reader tools (_templates/prnotes-header.html);
+    # the theme renders the same template in the phone's drawer.
+    "navbar_center": ["prnotes-header.html"],
+    "search_bar_text": "搜索笔记、PR 编号、代码符号…",
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],
@@ -106,7 +111,7 @@ prnotes_source_url = (
 )
 prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "main")
 sitemap_url_scheme = "{link}"
-sitemap_excludes = ["404.html", "search.html", "genindex.html"]
+sitemap_excludes = ["404.html", "search.html"]
 ogp_site_url = html_baseurl
 ogp_site_name = project
 ogp_social_cards = {"enable": False}

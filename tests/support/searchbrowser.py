@@ -21,8 +21,8 @@ CHROMIUM = "/usr/bin/chromium"
 
 # searchtools.js calls stopPulse() and then writes the status line when the
 # last result is on the page.
-_FINISHED = "() => typeof Search !== 'undefined' && Search._pulse_status === -1 && Search.status && Search.status.innerText !== ''"
-_FIRST = f"() => document.querySelector('#search-results ul.search > li') !== null || ({_FINISHED[6:]})"
+SEARCH_FINISHED = "() => typeof Search !== 'undefined' && Search._pulse_status === -1 && Search.status && Search.status.innerText !== ''"
+_FIRST = f"() => document.querySelector('#search-results ul.search > li') !== null || ({SEARCH_FINISHED[6:]})"
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class SearchPage:
         self.page.goto(f"{self.base_url}search.html?q={quote(query)}")
         self.page.wait_for_function(_FIRST, timeout=120_000, polling=10)
         first = time.perf_counter() - start
-        self.page.wait_for_function(_FINISHED, timeout=120_000, polling=10)
+        self.page.wait_for_function(SEARCH_FINISHED, timeout=120_000, polling=10)
         seconds = time.perf_counter() - start
         hrefs = self.page.eval_on_selector_all("#search-results ul.search > li > a", "els => els.map(e => e.getAttribute('href'))")
         return SearchResult(query, tuple(docname_of(h) for h in hrefs), seconds, first)

@@ -168,9 +168,12 @@ def _new_context(browser, width: str, scheme: str):
     w, h = WIDTHS[width]
     # Reduced motion: the theme's colour transitions are over before the
     # checks and the screenshot look at the page.
-    return browser.new_context(
+    context = browser.new_context(
         viewport={"width": w, "height": h}, color_scheme=scheme, reduced_motion="reduce", locale="zh-CN"
     )
+    # The machine may be busy: a slow page is not a failure, a wrong one is.
+    context.set_default_timeout(120_000)
+    return context
 
 
 def _open(page, outdir: Path, base: str, name: str) -> str:
@@ -178,7 +181,7 @@ def _open(page, outdir: Path, base: str, name: str) -> str:
     page.goto(base + path)
     page.wait_for_load_state("load")
     if name == "search":
-        page.wait_for_function(SEARCH_FINISHED, timeout=60_000)
+        page.wait_for_function(SEARCH_FINISHED, polling=50)
     return path
 
 

@@ -71,7 +71,7 @@ html_theme_options = {
 # ctex/xeCJK; the fonts, headings and badges are set in prnotes-book.sty,
 # which the extension ships with the LaTeX sources.
 latex_engine = "xelatex"
-latex_documents = [(root_doc, "prnotes.tex", project, "", "manual")]
+latex_documents = [(root_doc, "prnotes.tex", project, author, "manual")]
 latex_use_xindy = False  # no general index: the book has none, and xindy is slow
 latex_show_urls = "no"
 latex_elements = {

@@ -6,8 +6,8 @@ list, the symbol index and the PR index) is opened once at 1280 and 390 px,
 light and dark, and checked: no element sticks out of the viewport to the
 right (which is what makes a page scroll sideways), every internal link
 resolves to a file and, for ``#fragment`` links, to an element of that page,
-no line starts with closing punctuation, dark mode really is dark, and axe-core
-reports no violation. The header shows the reader tools at 1280 px, and the
+no line starts with closing punctuation, no PR number breaks over two lines,
+dark mode really is dark, and axe-core reports no violation. The header shows the reader tools at 1280 px, and the
 phone's drawer lists each entry once. Screenshots (light and dark) go to
 ``_build/screenshots/`` for a person to look at.
 """
@@ -145,6 +145,14 @@ LINE_START_JS = """
 """
 
 
+# PR and issue numbers (#52822, owner/repo#52822) split over two lines.
+BROKEN_NUMBERS_JS = """
+() => [...document.querySelectorAll('.prnotes-pr, .prnotes-issue')]
+  .filter(el => new Set([...el.getClientRects()].map(r => Math.round(r.top))).size > 1)
+  .map(el => el.textContent)
+"""
+
+
 def _luminance(css_colour: str) -> float:
     r, g, b = (int(v) / 255 for v in re.findall(r"\d+", css_colour)[:3])
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
@@ -162,6 +170,7 @@ class Visit:
     background: str
     text: str
     axe: tuple[str, ...]
+    broken_numbers: tuple[str, ...]
 
 
 def _new_context(browser, width: str, scheme: str):
@@ -209,6 +218,7 @@ def visits(served, browser) -> dict[tuple[str, str, str], Visit]:
                         "() => getComputedStyle(document.querySelector('article p, article li, main p, main li')).color"
                     ),
                     axe=tuple(axe_violations(page)),
+                    broken_numbers=tuple(page.evaluate(BROKEN_NUMBERS_JS)),
                 )
                 page.screenshot(path=str(SHOTS / f"{name}-{WIDTHS[width][0]}-{scheme}.png"), full_page=True)
             context.close()
@@ -236,6 +246,11 @@ def test_internal_links_resolve(served, visits):
 
 def test_no_line_starts_with_closing_punctuation(visits):
     problems = [f"{name} {width}: {p}" for (name, width, scheme), v in visits.items() if scheme == "light" for p in v.line_starts]
+    assert problems == []
+
+
+def test_pr_numbers_stay_on_one_line(visits):
+    problems = [f"{name} {width}: {n}" for (name, width, scheme), v in visits.items() for n in v.broken_numbers]
     assert problems == []
 
 
@@ -314,8 +329,8 @@ def test_the_phone_drawer_lists_each_entry_once(served, browser, name):
 
 
 def test_the_checks_catch_what_they_look_for(served, browser):
-    """A page made to scroll sideways, break a line before "，", link nowhere
-    and hold an image without a text alternative."""
+    """A page made to scroll sideways, break a line before "，", link nowhere,
+    hold an image without a text alternative and break a PR number."""
     outdir, base = served
     page = browser.new_page(viewport={"width": 390, "height": 844})
     path = _open(page, outdir, base, "note")
@@ -334,4 +349,7 @@ def test_the_checks_catch_what_they_look_for(served, browser):
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
     assert len(broken_links(outdir, base, path, hrefs)) == 2
     assert any(v.startswith("image-alt ") for v in axe_violations(page))
+    page.add_style_tag(content=".bd-article .prnotes-pr { white-space: normal; word-break: break-all; }")
+    page.evaluate("() => { for (const el of document.querySelectorAll('.prnotes-pr')) el.textContent = 'vllm-project/vllm' + el.textContent.repeat(4); }")
+    assert page.evaluate(BROKEN_NUMBERS_JS)
     page.close()

@@ -61,6 +61,7 @@ html_theme_options = {
     # the theme renders the same template in the phone's drawer.
     "navbar_center": ["prnotes-header.html"],
     "search_bar_text": "搜索笔记、PR 编号、代码符号…",
+    "icon_links_label": "上游仓库",
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],

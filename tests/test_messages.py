@@ -236,7 +236,6 @@ def test_check_and_summary_lines(tmp_path, capsys):
             "out of date: notes/digests/a.md",
             "out of date: notes/digests/index.md",
             "out of date: notes/o/r/pr-1.md",
-            "out of date: notes/pr-index.md",
             "out of date: notes/reading/close.md",
             "out of date: notes/reading/index.md",
             "out of date: notes/subsystem/ci.md",

@@ -17,7 +17,9 @@ from prnotes import contract
 from prnotes.project import load
 
 from prnotes.refs import plain_text
-from prnotes.sphinxext.summaries import advice_paragraphs, freeze, summary_nodes, thaw
+from prnotes.sphinxext.frozen import freeze, thaw
+from prnotes.sphinxext.notefacts import advice_paragraphs
+from prnotes.sphinxext.summaries import summary_nodes
 from prnotes.summary import first_sentence
 from prnotes.symbols import symbol_index
 from prnotes.tags import tags_of_note
@@ -73,13 +75,21 @@ def test_landing_page_leads_with_first_reads_as_cards(built_site, site):
 
 def test_watch_list_has_every_follow_up_under_its_note(built_site, site):
     proj, _ = built_site
-    html = html_of(proj, contract.WATCHLIST)
-    items = [text_of(li) for li in re.findall(r"<li(?: class=\"[^\"]*\")?><p>((?:(?!</p>).)*)</p></li>", html, re.S)]
+    index = html_of(proj, contract.WATCHLIST)
+    items, html = [], ""
+    for sub in site.taxonomy.subsystems:
+        notes = [n for n in site.in_subsystem(sub.slug) if n.follow_ups]
+        page = contract.watchlist_docname(sub.slug)
+        assert (f'href="followups/{sub.slug}.html"' in index) == bool(notes), sub.slug
+        if not notes:
+            continue
+        part = html_of(proj, page)
+        html += part
+        items += [text_of(li) for li in re.findall(r"<li(?: class=\"[^\"]*\")?><p>((?:(?!</p>).)*)</p></li>", part, re.S)]
+        for note in notes:
+            assert f'href="../{note.docname.removeprefix("notes/")}.html"' in part
     expected = [re.sub(r"\s+", "", f.text) for n in site.notes for f in n.follow_ups]
     assert sorted(items) == sorted(expected)
-    for note in site.notes:
-        if note.follow_ups:
-            assert f'href="{note.docname.removeprefix("notes/")}.html"' in html
     assert 'href="https://github.com/ROCm/aiter/issues/4770"' in html
 
 
@@ -227,12 +237,13 @@ def test_editing_a_note_rereads_only_what_shows_its_text(tmp_path):
     assert read == ["notes/vllm-project/vllm/pr-52326"]
     for page in (contract.verdict_docname("optional"), contract.audience_docname("ci-maintainers")):
         assert "简明示例" in html_of(proj, page)
-    # A follow-up sentence changed: the note and the watch list.
+    # A follow-up sentence changed: the note is re-read, the watch list written again.
     seed.write_text(seed.read_text(encoding="utf-8").replace("同步重平衡", "重新平衡"), encoding="utf-8")
     assert convert(proj) == 0
     read = []
     _build(proj, read)
-    assert sorted(read) == sorted(["notes/vllm-project/vllm/pr-52326", contract.WATCHLIST])
+    assert read == ["notes/vllm-project/vllm/pr-52326"]
+    assert "重新平衡" in html_of(proj, contract.watchlist_docname(load(proj).by_docname["notes/vllm-project/vllm/pr-52326"].subsystem))
 
 
 def test_adding_a_digest_rereads_no_other_note(tmp_path):

@@ -38,16 +38,18 @@ def test_reader_page_snapshot(pages, page, file_regression):
     file_regression.check(pages[page], extension=".md", basename=page.replace("/", "__").removesuffix(".md"))
 
 
-def test_reading_lists_hold_placeholders_not_advice_text(pages):
-    # A note's text lives on the note (and its follow-ups on the watch list);
-    # reading lists get the first sentence when Sphinx writes them.
+def test_hub_pages_hold_list_directives_not_note_text(pages):
+    # A note's text and title live on the note; every list of notes is a
+    # directive that Sphinx fills from the notes' facts when it writes the page.
     notes = fixture_site().notes
     for path, text in pages.items():
-        if path.startswith(contract.READING_DIR) and not path.endswith("/index.md"):
-            listed = [n for n in notes if f"{{prnotes-summary}}`{n.docname}`" in text]
-            assert listed and text.count("{prnotes-summary}") == len(listed), path
-            for note in notes:
-                assert escape(first_sentence(note.pieces))[:24] not in text, (path, note.docname)
+        if contract.is_note_docname(path.removesuffix(".md")) or path == "index.md":
+            continue
+        for note in notes:
+            assert note.summary not in text, path
+            assert f"]({note.docname.rsplit('/', 1)[1]}.md)" not in text, path
+    lists = {p for p, t in pages.items() if f"{{{contract.LIST_DIRECTIVE}}}" in t}
+    assert {"notes/reading/close.md", "notes/followups/ci.md", "notes/symbols.md", "notes/pr-index.md"} <= lists
 
 
 def _site(body_lines: list[str]):
@@ -73,8 +75,10 @@ def test_hostile_text_stays_escaped_on_reader_pages():
     pages = render_site(site)
     for path in (f"{contract.WATCHLIST}.md", f"{contract.SYMBOLS}.md", "notes/o/r/pr-1.md", "index.md"):
         assert "<script>" not in pages[path] and "<b>" not in pages[path], path
-    assert "- 关注后续 \\<script\\>alert\\(1\\)\\<\\/script\\> 与 `<img src=x>` 何时修复" in pages[f"{contract.WATCHLIST}.md"]
-    assert "- `<img src=x>`：" in pages[f"{contract.SYMBOLS}.md"]
+    # The watch list shows the note's own box items; the box escapes them.
+    assert "- 关注后续 \\<script\\>alert\\(1\\)\\<\\/script\\> 与 `<img src=x>` 何时修复" in pages["notes/o/r/pr-1.md"]
+    # The symbol index lists it from the note's facts, where it is quoted.
+    assert ":symbols: identifier:%3Cimg%20src%3Dx%3E" in pages["notes/o/r/pr-1.md"]
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,9 @@ DIGEST_FIELD = "收录于"
 SUMMARY_ROLE = "prnotes-summary"  # a note's first sentence, filled in at write time
 DIGEST_DATE_ROLE = "prnotes-digest-date"  # a digest's date, from git at build time
 SOURCE_ROLE = "prnotes-source"  # the 编辑来源 link of a note
-NOTE_DIRECTIVE = "prnotes-note"  # a note's facts for the feed: digest, position, verdict, subsystem
+NOTE_DIRECTIVE = "prnotes-note"  # a note's facts: digest, volume, verdict, subsystem, tags, symbols, mentions
+LIST_DIRECTIVE = "prnotes-list"  # a list of notes, filled from the notes' facts when the page is written
+ORPHAN_DIRECTIVE = "prnotes-orphan"  # a page reached by links, not from a toctree
 
 
 def title_fields() -> frozenset[str]:
@@ -152,6 +154,23 @@ TAGS_INDEX = f"{TAGS_DIR}/index"
 # syntax both languages share.
 NOTE_DOCNAME_PATTERN = rf"{NOTES_DIR}/[a-z0-9-]+/[a-z0-9-]+/(?:pr-[0-9]+|t-[0-9a-f]{{12}})"
 _NOTE_DOCNAME_RE = re.compile(NOTE_DOCNAME_PATTERN)
+
+
+def watchlist_docname(subsystem_slug: str) -> str:
+    return f"{WATCHLIST}/{subsystem_slug}"
+
+
+SYMBOLS_DIR = SYMBOLS
+PR_INDEX_DIR = PR_INDEX
+
+
+def symbols_docname(kind: str, initial: str) -> str:
+    return f"{SYMBOLS_DIR}/{kind}-{initial}"
+
+
+def pr_range_docname(repo: str, start: int) -> str:
+    owner, name = repo.split("/", 1)
+    return f"{PR_INDEX_DIR}/{slug(owner)}--{slug(name)}-{start}"
 
 
 def verdict_docname(verdict_slug: str) -> str:

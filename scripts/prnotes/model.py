@@ -7,7 +7,7 @@ note's metadata once, so renderers only read fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from . import contract
@@ -66,6 +66,14 @@ class Note:
         return (self.number is None, -(self.number or 0), self.title, self.repo)
 
 
+# A volume (卷) gathers consecutive digests; it closes once it holds this many
+# notes. Lists that grow with the archive (subsystems, reading lists, tags, the
+# watch list) have a page per volume, so no page grows without bound and a new
+# digest changes only the newest volume's pages. Earlier volumes never change:
+# digests are only ever added after the others.
+VOLUME_NOTES = 500
+
+
 @dataclass(frozen=True)
 class Digest:
     """A seed file: one issue (第 N 期) of the digest, its notes in seed order."""
@@ -75,10 +83,41 @@ class Digest:
     repo: str
     docname: str
     notes: tuple[str, ...]  # docnames, in the order the file lists them
+    volume: int = 1
 
     @property
     def title(self) -> str:
         return f"第 {self.number} 期"
+
+
+@dataclass(frozen=True)
+class Volume:
+    """Consecutive digests, 第 first–last 期."""
+
+    number: int
+    first: int  # digest numbers
+    last: int
+    notes: int
+
+    @property
+    def title(self) -> str:
+        return f"第 {self.first} 期" if self.first == self.last else f"第 {self.first}–{self.last} 期"
+
+
+def assign_volumes(digests: list[Digest]) -> tuple[list[Digest], tuple[Volume, ...]]:
+    """Number the volumes from the oldest digest on (see :data:`VOLUME_NOTES`)."""
+    out: list[Digest] = []
+    volumes: list[Volume] = []
+    number, first, count = 1, 1, 0
+    for digest in digests:
+        if count >= VOLUME_NOTES:
+            volumes.append(Volume(number, first, digest.number - 1, count))
+            number, first, count = number + 1, digest.number, 0
+        count += len(digest.notes)
+        out.append(replace(digest, volume=number))
+    if digests:
+        volumes.append(Volume(number, first, digests[-1].number, count))
+    return out, tuple(volumes)
 
 
 @dataclass(frozen=True)
@@ -91,6 +130,7 @@ class Site:
     # (repo, number) -> docnames of notes that mention that PR or issue
     mentioned_by: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
     digests: tuple[Digest, ...] = ()  # in file-name order, oldest first
+    volumes: tuple[Volume, ...] = ()
 
     @cached_property
     def repos(self) -> tuple[str, ...]:
@@ -104,6 +144,16 @@ class Site:
     @cached_property
     def digest_by_docname(self) -> dict[str, Digest]:
         return {d.docname: d for d in self.digests}
+
+    def digest_of(self, note: Note) -> Digest:
+        return self.digest_by_docname[note.digest]
+
+    def volume_of(self, note: Note) -> int:
+        return self.digest_by_docname[note.digest].volume
+
+    @property
+    def newest_volume(self) -> Volume | None:
+        return self.volumes[-1] if self.volumes else None
 
     @cached_property
     def by_docname(self) -> dict[str, Note]:
@@ -261,6 +311,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
     if problems:
         raise InputError(problems)
     notes.sort(key=lambda n: n.docname)
+    numbered, volumes = assign_volumes(digests)
     mentioned: dict[tuple[str, int], set[str]] = {}
     for note in notes:
         for ref in note.mentions:
@@ -270,6 +321,7 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
         taxonomy=taxonomy,
         warnings=tuple(sorted(warnings)),
         mentioned_by={k: tuple(sorted(v)) for k, v in sorted(mentioned.items())},
-        digests=tuple(digests),
+        digests=tuple(numbered),
+        volumes=volumes,
     )
 

@@ -89,6 +89,16 @@ def symbols_in(pieces: tuple[Inline, ...]) -> set[Symbol]:
     return found
 
 
+def initial(name: str) -> str:
+    """The part of the symbol index a name is listed in: its first letter
+    (``a``–``z``, leading ``.`` and ``_`` skipped), ``0`` for a digit, else ``other``."""
+    for ch in name.lstrip("._"):
+        if "a" <= ch.lower() <= "z" and ch.isascii():
+            return ch.lower()
+        return "0" if ch.isdigit() and ch.isascii() else "other"
+    return "other"
+
+
 def sort_key(symbol: Symbol) -> tuple:
     # Kind order first; leading "." or "_" would otherwise pull a name to the
     # top; ties (names differing only in case) fall back to the exact text.

@@ -24,14 +24,12 @@ def render_site(site: Site) -> dict[str, str]:
     for note in site.notes:
         pages[f"{note.docname}.md"] = render_note(note, site)
     for slug in used:
-        pages[f"{contract.subsystem_docname(slug)}.md"] = render_subsystem(
-            site, site.taxonomy.subsystem(slug), site.in_subsystem(slug)
-        )
-    pages[f"{contract.PR_INDEX}.md"] = render_prindex(site)
+        pages.update(render_subsystem(site, site.taxonomy.subsystem(slug), site.in_subsystem(slug)))
+    pages.update(render_prindex(site))
     pages["index.md"] = render_landing(site, used)
     pages.update(render_reading_lists(site))
-    pages[f"{contract.WATCHLIST}.md"] = render_watchlist(site)
-    pages[f"{contract.SYMBOLS}.md"] = render_symbols(site)
+    pages.update(render_watchlist(site))
+    pages.update(render_symbols(site))
     pages.update(render_tags(site))
     pages.update(render_digests(site))
     return dict(sorted(pages.items()))

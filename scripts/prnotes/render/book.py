@@ -40,8 +40,6 @@ def render_book(site: Site) -> dict[str, str]:
     used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
     pages = {f"{note.docname}.md": render_note(note, site, links=False) for note in site.notes}
     for slug in used:
-        pages[f"{contract.subsystem_docname(slug)}.md"] = render_subsystem(
-            site, site.taxonomy.subsystem(slug), site.in_subsystem(slug), book=True
-        )
+        pages.update(render_subsystem(site, site.taxonomy.subsystem(slug), site.in_subsystem(slug), book=True))
     pages["index.md"] = render_book_root(used)
     return dict(sorted(pages.items()))

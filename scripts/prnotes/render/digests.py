@@ -12,9 +12,15 @@ from __future__ import annotations
 
 from .. import contract
 from ..model import Digest, Site
-from .lists import note_item, verdict_counts
+from .lists import verdict_counts
 from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .note import digest_date
+from .paging import list_directive
+
+
+def digest_list(digest: Digest) -> list[str]:
+    """The digest's notes in seed order, each with its verdict and first sentence."""
+    return list_directive("notes", {"digest": contract.quote_path(digest.path)}, order="seed", show=("verdict", "summary"))
 
 
 def _neighbours(site: Site, digest: Digest) -> list[str]:
@@ -43,8 +49,7 @@ def render_digest(site: Site, digest: Digest) -> str:
         "",
         *_neighbours(site, digest),
     ]
-    for note in notes:
-        lines += note_item(site, note, digest.docname, summary=True)
+    lines += digest_list(digest)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -92,6 +97,4 @@ def render_latest(site: Site, from_doc: str) -> list[str]:
         f"{len(notes)} 篇（{verdict_counts(notes)}）。往期见{doc_link('摘要归档', from_doc, contract.DIGESTS_INDEX)}。",
         "",
     ]
-    for note in notes:
-        lines += note_item(site, note, from_doc, summary=True)
-    return [*lines, ""]
+    return [*lines, *digest_list(digest)]

@@ -96,6 +96,9 @@ def marker(source: str) -> str:
 
 def hidden_toctree(entries, caption: str = "") -> list[str]:
     """Lines of a hidden toctree: it makes the page tree, the page shows its own list."""
+    entries = list(entries)
+    if not entries:
+        return []
     return [
         "```{toctree}",
         ":hidden:",

@@ -13,6 +13,7 @@ from ..model import Note, Site
 from ..refs import Ref
 from .lists import note_link
 from .myst import doc_link, escape, external_link, inline, marker, ref_role
+from ..tags import tags_of_note
 from .tags import note_tag_badges
 from .watchlist import render_followup_box
 
@@ -91,15 +92,27 @@ def _related(note: Note, site: Site) -> list[str]:
     return out
 
 
-def _facts(note: Note) -> list[str]:
-    """What the Sphinx side needs to know about the note (feed, digest dates)."""
+def _facts(note: Note, site: Site) -> list[str]:
+    """What the Sphinx side needs to know about the note: the feed, the header
+    and every list of notes are built from these (see prnotes.sphinxext.notefacts)."""
+    digest = site.digest_of(note)
+    options = {
+        "repo": note.repo,
+        "number": "" if note.number is None else str(note.number),
+        "digest": contract.quote_path(note.path),
+        "digest-number": str(digest.number),
+        "volume": str(digest.volume),
+        "position": str(note.position),
+        "verdict": note.verdict or "",
+        "subsystem": note.subsystem,
+        "audiences": " ".join(note.audiences),
+        "tags": " ".join(t.slug for t in tags_of_note(note, site.taxonomy)),
+        "symbols": " ".join(f"{s.kind}:{contract.quote_path(s.name)}" for s in note.symbols),
+        "mentions": " ".join(f"{r.target}:{r.kind}" for r in note.mentions),
+    }
     return [
         f":::{{{contract.NOTE_DIRECTIVE}}}",
-        f":repo: {note.repo}",
-        f":digest: {contract.quote_path(note.path)}",
-        f":position: {note.position}",
-        f":verdict: {note.verdict or ''}",
-        f":subsystem: {note.subsystem}",
+        *(f":{key}: {value}" for key, value in options.items() if value),
         ":::",
         "",
     ]
@@ -113,7 +126,7 @@ def render_note(note: Note, site: Site, links: bool = True) -> str:
         f"({note.label})=",
         f"# {inline(note.title_pieces)}",
         "",
-        *_facts(note),
+        *_facts(note, site),
         _meta_badges(note, site, links),
         "",
         *_fields(note, site, links),

@@ -1,23 +1,23 @@
 """Reading lists: one page per verdict and per audience, and a page leading to them.
 
 Each note shows its title, its subsystem (the heading it stands under) and the
-first sentence of its advice. The sentence is not copied here: the page holds a
-``{prnotes-summary}`` placeholder that the Sphinx extension fills from the
-note when it writes the page, so editing a note's text re-reads only the note
-(see :mod:`prnotes.summary`).
+first sentence of its advice. The lists are ``{prnotes-list}`` directives that
+the Sphinx extension fills from the notes when it writes the page, so editing
+a note's text re-reads only the note; a list has a page per volume
+(:mod:`.paging`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
 
 from .. import contract
 from ..classify import VERDICT_BY_SLUG, VERDICTS
-from ..model import Note, Site
-from .lists import note_item, verdict_counts
+from ..model import Note, Site, Volume
+from .lists import verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
+from .paging import list_directive, paged
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
 
 
@@ -38,24 +38,26 @@ def audience_heading(title: str) -> str:
     return cjk_join("写给", title)
 
 
-def _grouped(site: Site, notes: Iterable[Note], docname: str, show_verdict: bool) -> list[str]:
-    chosen = {n.docname for n in notes}
-    lines: list[str] = []
-    for sub in site.taxonomy.subsystems:
-        group = [n for n in site.in_subsystem(sub.slug) if n.docname in chosen]
-        if not group:
-            continue
-        lines += ["", f"## {escape(sub.title)}", ""]
-        for note in group:
-            lines += note_item(site, note, docname, verdict=show_verdict, summary=True)
-    return lines
+def _grouped(site: Site, where: dict[str, str], show: tuple[str, ...]):
+    """A body (see :mod:`.paging`) that lists a volume's notes under their subsystems."""
+
+    def body(members: list[Note], volume: Volume, here: str) -> list[str]:
+        present = {n.subsystem for n in members}
+        lines: list[str] = []
+        for sub in site.taxonomy.subsystems:
+            if sub.slug in present:
+                lines += [f"## {escape(sub.title)}", ""]
+                lines += list_directive("notes", {**where, "subsystem": sub.slug, "volume": volume.number}, show=show)
+        return lines
+
+    return body
 
 
-def render_verdict_page(site: Site, verdict: str) -> str:
+def render_verdict_page(site: Site, verdict: str) -> dict[str, str]:
     v = VERDICT_BY_SLUG[verdict]
     docname = contract.verdict_docname(verdict)
     notes = [n for n in site.notes if n.verdict == verdict]
-    lines = [
+    head = [
         marker("seeds/"),
         "",
         f"(reading-{verdict})=",
@@ -64,16 +66,16 @@ def render_verdict_page(site: Site, verdict: str) -> str:
         f"{badge(v.badge, v.title)} {escape(v.meaning)}",
         "",
         f"共 {len(notes)} 篇，按子系统分组；每篇附阅读建议的第一句话。",
-        *_grouped(site, notes, docname, show_verdict=False),
+        "",
     ]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return paged(site, docname, notes, head, f"{v.title}清单", _grouped(site, {"verdict": verdict}, ("summary",)))
 
 
-def render_audience_page(site: Site, audience: str) -> str:
+def render_audience_page(site: Site, audience: str) -> dict[str, str]:
     title = next(a.title for a in site.taxonomy.audiences if a.slug == audience)
     docname = contract.audience_docname(audience)
     notes = [n for n in site.notes if audience in n.audiences]
-    lines = [
+    head = [
         marker("taxonomy.toml and seeds/"),
         "",
         f"(reading-for-{contract.slug(audience)})=",
@@ -81,9 +83,10 @@ def render_audience_page(site: Site, audience: str) -> str:
         "",
         escape(cjk_join("阅读建议里点名适合", title, "的笔记")) + f"，共 {len(notes)} 篇（{verdict_counts(tuple(notes))}），"
         "按子系统分组；每篇附阅读结论和阅读建议的第一句话。",
-        *_grouped(site, notes, docname, show_verdict=True),
+        "",
     ]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    body = _grouped(site, {"audience": audience}, ("verdict", "summary"))
+    return paged(site, docname, notes, head, audience_heading(title), body, source="taxonomy.toml and seeds/")
 
 
 def audiences_used(site: Site) -> list[str]:
@@ -133,8 +136,8 @@ def render_reading_lists(site: Site) -> dict[str, str]:
     """Every reading-list page, ``{relative path: text}``."""
     pages = {f"{contract.READING_INDEX}.md": render_reading_index(site)}
     for slug in verdicts_used(site):
-        pages[f"{contract.verdict_docname(slug)}.md"] = render_verdict_page(site, slug)
+        pages.update(render_verdict_page(site, slug))
     for slug in audiences_used(site):
-        pages[f"{contract.audience_docname(slug)}.md"] = render_audience_page(site, slug)
+        pages.update(render_audience_page(site, slug))
     return pages
 

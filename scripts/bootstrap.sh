@@ -7,6 +7,11 @@
 #                                          prnotes package itself, editable
 #   scripts/bootstrap.sh apt browser|pdf   install the Debian packages for the
 #                                          browser tests or the PDF book
+#   scripts/bootstrap.sh npm               install the npm packages the browser
+#                                          tests inject into pages (axe-core),
+#                                          pinned in package-lock.json, into
+#                                          node_modules/ (Node.js from Debian
+#                                          when npm is missing)
 #
 # Debian packages are installed only when missing. As root this runs
 # `apt-get update` once and installs them; otherwise it prints the command.
@@ -72,8 +77,28 @@ apt() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+npm_packages() {
+  if ! command -v npm >/dev/null 2>&1; then
+    if [[ $(id -u) -ne 0 ]]; then
+      echo "bootstrap: npm is missing. Install it with:" >&2
+      echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends nodejs npm" >&2
+      exit 1
+    fi
+    echo "bootstrap: installing nodejs npm" >&2
+    if [[ ! -f /tmp/.prnotes-apt-updated ]]; then
+      DEBIAN_FRONTEND=noninteractive apt-get update -qq
+      touch /tmp/.prnotes-apt-updated
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+  fi
+  # The exact versions and hashes of package-lock.json; no install scripts run.
+  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+  touch node_modules/.installed
+}
+
 case "${1:-}" in
   venv) venv "${2:?group: site, test, bench or serve}" ;;
   apt) apt "${2:?group: browser or pdf}" ;;
-  *) echo "usage: $0 venv site|test|bench|serve | apt browser|pdf" >&2; exit 2 ;;
+  npm) npm_packages ;;
+  *) echo "usage: $0 venv site|test|bench|serve | apt browser|pdf | npm" >&2; exit 2 ;;
 esac

@@ -1,35 +1,35 @@
 """The reader pages in headless Chromium, at desktop and phone widths.
 
-For the landing page, a subsystem page, a note, the watch list and the symbol
-index, at 1280 and 390 px: no element sticks out of the viewport to the right
-(which is what makes a page scroll sideways), every internal link resolves to
-a file and, for ``#fragment`` links, to an element of that page, and dark mode
-really is dark. Screenshots (light and dark) go to the folder
-``PRNOTES_SCREENSHOTS`` names (``make test``: ``_build/screenshots/``), else to
-this run's temporary folder, for a person to look at.
+One page of each kind (``tests.support.pagechecks.PAGES``: the landing page,
+a subsystem page, a note, a digest, the search page with results, the watch
+list, the symbol index and the PR index) is opened once at 1280 and 390 px,
+light and dark, and checked: no element sticks out of the viewport to the
+right (which is what makes a page scroll sideways), every internal link
+resolves to a file and, for ``#fragment`` links, to an element of that page,
+no line starts with closing punctuation, no PR number breaks over two lines,
+dark mode really is dark, and axe-core reports no violation. The header shows the reader tools at 1280 px, and the
+phone's drawer lists each entry once. Screenshots (light and dark) go to
+the folder ``PRNOTES_SCREENSHOTS`` names (``make test``: ``_build/screenshots/``),
+else to this run's temporary folder, for a person to look at.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 from playwright import sync_api as playwright
 
-from tests.support.searchbrowser import serve
+from tests.support.pagechecks import PAGES, axe_violations
+from tests.support.searchbrowser import SEARCH_FINISHED, serve
 
 CHROMIUM = Path("/usr/bin/chromium")
-PAGES = {
-    "landing": "index.html",
-    "subsystem": "notes/subsystem/ci.html",
-    "note": "notes/vllm-project/vllm/pr-52400.html",
-    "watchlist": "notes/followups.html",
-    "symbols": "notes/symbols.html",
-}
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
+SCHEMES = ("light", "dark")
 
 # What makes a page scroll sideways: an element whose right edge passes the
 # viewport (unless an ancestor hides what sticks out: overflow hidden or clip),
@@ -131,58 +131,208 @@ LINE_START_JS = """
 """
 
 
+# PR and issue numbers (#52822, owner/repo#52822) split over two lines.
+BROKEN_NUMBERS_JS = """
+() => [...document.querySelectorAll('.prnotes-pr, .prnotes-issue')]
+  .filter(el => new Set([...el.getClientRects()].map(r => Math.round(r.top))).size > 1)
+  .map(el => el.textContent)
+"""
+
+
 def _luminance(css_colour: str) -> float:
     r, g, b = (int(v) / 255 for v in re.findall(r"\d+", css_colour)[:3])
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
-def test_pages_fit_the_screen_and_links_resolve(served, browser, width, screenshots):
-    outdir, base = served
+@dataclass(frozen=True)
+class Visit:
+    """What one page showed at one width in one colour scheme."""
+
+    page: str  # the file, relative to the site
+    overflow: dict
+    hrefs: tuple[str, ...]
+    line_starts: tuple[str, ...]
+    theme: str
+    background: str
+    text: str
+    axe: tuple[str, ...]
+    broken_numbers: tuple[str, ...]
+
+
+def _new_context(browser, width: str, scheme: str):
     w, h = WIDTHS[width]
-    problems: list[str] = []
-    for scheme in ("light", "dark"):
-        context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme, locale="zh-CN")
-        page = context.new_page()
-        for name, path in PAGES.items():
-            page.goto(base + path)
-            page.wait_for_load_state("load")
-            result = page.evaluate(OVERFLOW_JS)
-            if result["scrollWidth"] > result["vw"] or result["overflowing"]:
-                problems.append(f"{name} {width} {scheme}: scrollWidth {result['scrollWidth']} > {result['vw']}: "
-                                f"{result['overflowing'][:5]}")
-            if scheme == "light":
-                hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
-                assert any(h.startswith(base) for h in hrefs), f"{name}: no internal links found"
-                problems += broken_links(outdir, base, path, hrefs)
-                problems += [f"{name} {width}: {p}" for p in page.evaluate(LINE_START_JS)]
-            else:
-                mode = page.evaluate("() => document.documentElement.dataset.theme")
-                bg = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
-                fg = page.evaluate("() => getComputedStyle(document.querySelector('article p, article li')).color")
-                if mode != "dark" or _luminance(bg) > 0.25 or _luminance(fg) < 0.6:
-                    problems.append(f"{name} {width}: not dark (theme={mode}, background {bg}, text {fg})")
-            page.screenshot(path=str(screenshots / f"{name}-{w}-{scheme}.png"), full_page=True)
-        context.close()
+    # Reduced motion: the theme's colour transitions are over before the
+    # checks and the screenshot look at the page.
+    context = browser.new_context(
+        viewport={"width": w, "height": h}, color_scheme=scheme, reduced_motion="reduce", locale="zh-CN"
+    )
+    # The machine may be busy: a slow page is not a failure, a wrong one is.
+    context.set_default_timeout(120_000)
+    return context
+
+
+def _open(page, outdir: Path, base: str, name: str) -> str:
+    path = PAGES[name].url(outdir)
+    page.goto(base + path)
+    page.wait_for_load_state("load")
+    if name == "search":
+        page.wait_for_function(SEARCH_FINISHED, polling=50)
+    return path
+
+
+@pytest.fixture(scope="module")
+def visits(served, browser, screenshots) -> dict[tuple[str, str, str], Visit]:
+    """Every page kind at every width in both schemes, each opened once;
+    the screenshots are taken here."""
+    outdir, base = served
+    found = {}
+    for width in WIDTHS:
+        for scheme in SCHEMES:
+            context = _new_context(browser, width, scheme)
+            page = context.new_page()
+            for name in PAGES:
+                path = _open(page, outdir, base, name)
+                found[name, width, scheme] = Visit(
+                    page=path,
+                    overflow=page.evaluate(OVERFLOW_JS),
+                    hrefs=tuple(page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")),
+                    line_starts=tuple(page.evaluate(LINE_START_JS)),
+                    theme=page.evaluate("() => document.documentElement.dataset.theme"),
+                    background=page.evaluate("() => getComputedStyle(document.body).backgroundColor"),
+                    text=page.evaluate(
+                        "() => getComputedStyle(document.querySelector('article p, article li, main p, main li')).color"
+                    ),
+                    axe=tuple(axe_violations(page)),
+                    broken_numbers=tuple(page.evaluate(BROKEN_NUMBERS_JS)),
+                )
+                page.screenshot(path=str(screenshots / f"{name}-{WIDTHS[width][0]}-{scheme}.png"), full_page=True)
+            context.close()
+    return found
+
+
+def test_pages_fit_the_screen(visits):
+    problems = [
+        f"{name} {width} {scheme}: scrollWidth {v.overflow['scrollWidth']} > {v.overflow['vw']}: {v.overflow['overflowing'][:5]}"
+        for (name, width, scheme), v in visits.items()
+        if v.overflow["scrollWidth"] > v.overflow["vw"] or v.overflow["overflowing"]
+    ]
     assert problems == []
 
 
+def test_internal_links_resolve(served, visits):
+    outdir, base = served
+    problems = []
+    for (name, width, scheme), v in visits.items():
+        if scheme == "light":
+            assert any(h.startswith(base) for h in v.hrefs), f"{name}: no internal links found"
+            problems += broken_links(outdir, base, v.page, list(v.hrefs))
+    assert problems == []
+
+
+def test_no_line_starts_with_closing_punctuation(visits):
+    problems = [f"{name} {width}: {p}" for (name, width, scheme), v in visits.items() if scheme == "light" for p in v.line_starts]
+    assert problems == []
+
+
+def test_pr_numbers_stay_on_one_line(visits):
+    problems = [f"{name} {width}: {n}" for (name, width, scheme), v in visits.items() for n in v.broken_numbers]
+    assert problems == []
+
+
+def test_dark_mode_is_dark(visits):
+    problems = [
+        f"{name} {width}: not dark (theme={v.theme}, background {v.background}, text {v.text})"
+        for (name, width, scheme), v in visits.items()
+        if scheme == "dark" and (v.theme != "dark" or _luminance(v.background) > 0.25 or _luminance(v.text) < 0.6)
+    ]
+    assert problems == []
+
+
+def test_axe_reports_no_violation(visits):
+    """axe-core's default rules (WCAG 2.x A and AA, and best practices) on
+    every page kind, light and dark, desktop and phone."""
+    assert len(visits) == len(PAGES) * len(WIDTHS) * len(SCHEMES)
+    problems = [f"{name} {width} {scheme}: {line}" for (name, width, scheme), v in visits.items() for line in v.axe]
+    assert problems == []
+
+
+def test_screenshots_are_written(visits, screenshots):
+    expected = {f"{name}-{w}-{scheme}.png" for name in PAGES for w, _ in WIDTHS.values() for scheme in SCHEMES}
+    assert expected <= {p.name for p in screenshots.glob("*.png")}
+
+
+# The header at 1280 px: what a reader sees without opening a menu.
+HEADER_JS = """
+() => {
+  const vw = document.documentElement.clientWidth;
+  const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= vw; };
+  const items = [...document.querySelectorAll('.bd-header .navbar-header-items__center .navbar-nav > li')];
+  return items.filter(shown).map(li => ({
+    text: li.querySelector(':scope > a, :scope > button').textContent.trim(),
+    menu: li.querySelector(':scope > .dropdown-menu') ? [...li.querySelectorAll('.dropdown-menu a')].map(a => a.textContent.trim()) : null,
+  }));
+}
+"""
+
+TOOLS = ["摘要归档", "阅读清单", "跟进清单", "代码符号索引", "标签", "PR 索引"]
+def test_header_shows_the_reader_tools_and_a_subsystem_menu(served, browser, site):
+    outdir, base = served
+    context = _new_context(browser, "desktop", "light")
+    page = context.new_page()
+    _open(page, outdir, base, "note")
+    items = page.evaluate(HEADER_JS)
+    context.close()
+    assert [i["text"] for i in items] == ["子系统", *TOOLS]
+    assert items[0]["menu"] == [s.title for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    assert all(i["menu"] is None for i in items[1:])
+
+
+DRAWER_JS = """
+() => [...document.querySelectorAll('#pst-primary-sidebar-modal a, #pst-primary-sidebar-modal .prnotes-sidenav__caption')]
+  .filter(el => el.getClientRects().length > 0)
+  .map(el => el.textContent.trim())
+"""
+
+
+@pytest.mark.parametrize("name", ["landing", "note"])
+def test_the_phone_drawer_lists_each_entry_once(served, browser, name, site):
+    outdir, base = served
+    context = _new_context(browser, "phone", "light")
+    page = context.new_page()
+    _open(page, outdir, base, name)
+    page.click("button.primary-toggle")
+    page.wait_for_selector("#pst-primary-sidebar-modal[open]")
+    entries = page.evaluate(DRAWER_JS)
+    violations = axe_violations(page)
+    context.close()
+    subsystems = [s.title for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    counts = {entry: entries.count(entry) for entry in ("子系统", *subsystems, *TOOLS)}
+    assert counts == dict.fromkeys(counts, 1), entries
+    assert violations == []
+
+
 def test_the_checks_catch_what_they_look_for(served, browser):
-    """A page made to scroll sideways, break a line before "，" and link nowhere."""
+    """A page made to scroll sideways, break a line before "，", link nowhere,
+    hold an image without a text alternative and break a PR number."""
     outdir, base = served
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto(base + PAGES["note"])
+    path = _open(page, outdir, base, "note")
     page.evaluate(
         """() => {
         const p = document.querySelector('article p');
         p.insertAdjacentHTML('afterend',
           '<p style="line-break: anywhere">字' + '，'.repeat(100) + '</p>' +
           '<p><code style="white-space: nowrap">' + 'x'.repeat(200) + '</code></p>' +
-          '<p><a href="no-such-page.html">x</a><a href="#no-such-anchor">y</a></p>');
+          '<p><a href="no-such-page.html">x</a><a href="#no-such-anchor">y</a></p>' +
+          '<p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></p>');
       }"""
     )
     assert page.evaluate(OVERFLOW_JS)["overflowing"]
     assert any(p.startswith("，") for p in page.evaluate(LINE_START_JS))
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
-    assert len(broken_links(outdir, base, PAGES["note"], hrefs)) == 2
+    assert len(broken_links(outdir, base, path, hrefs)) == 2
+    assert any(v.startswith("image-alt ") for v in axe_violations(page))
+    page.add_style_tag(content=".bd-article .prnotes-pr { white-space: normal; word-break: break-all; }")
+    page.evaluate("() => { for (const el of document.querySelectorAll('.prnotes-pr')) el.textContent = 'vllm-project/vllm' + el.textContent.repeat(4); }")
+    assert page.evaluate(BROKEN_NUMBERS_JS)
     page.close()

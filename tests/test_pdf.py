@@ -190,14 +190,66 @@ def test_symbols_of_the_notes_are_typeset(real_books):
         assert symbol in text, symbol
 
 
-def test_bookmarks_follow_chapters_and_notes(real_books):
+def test_bookmarks_follow_contents_chapters_and_notes(real_books):
     proj, full, _ = real_books
     site = load(proj)
     used = [s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
     tree = outline(full.pdf)
-    assert [strip_number(t) for t, _ in tree] == [s.title for s in used]
-    for (_, children), sub in zip(tree, used):
+    assert tree[0] == ("目录", [])
+    assert [strip_number(t) for t, _ in tree[1:]] == [s.title for s in used]
+    for (_, children), sub in zip(tree[1:], used):
         assert [strip_number(c) for c in children] == [n.title for n in site.in_subsystem(sub.slug)]
+
+
+def pdfinfo(pdf: Path) -> dict[str, str]:
+    out = subprocess.run(["pdfinfo", "-enc", "UTF-8", str(pdf)], capture_output=True, text=True, check=True).stdout
+    return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
+
+
+def test_document_information_names_the_book(real_books):
+    proj, full, subset = real_books
+    site = load(proj)
+    chapters = [s.title for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    info = pdfinfo(full.pdf)
+    assert info["Title"] == "PR 精读笔记"
+    assert info["Author"] == "PR 精读笔记"
+    assert info["Subject"] == "每个 PR 一篇阅读笔记，按子系统分章：全部笔记（16 篇）"
+    assert info["Keywords"] == ", ".join(["vllm-project/vllm", *chapters])
+    info = pdfinfo(subset.pdf)
+    assert info["Subject"] == "每个 PR 一篇阅读笔记，按子系统分章：子系统：CI 与构建；阅读结论：按需（2 篇）"
+    assert info["Keywords"] == "vllm-project/vllm, CI 与构建"
+
+
+def test_page_labels_are_roman_for_front_matter_then_arabic(real_books):
+    _, full, _ = real_books
+    reader = PdfReader(full.pdf)
+    labels = reader.page_labels
+    assert labels[:2] == ["i", "ii"]  # the title page and the table of contents
+    assert labels[2:] == [str(n) for n in range(1, len(labels) - 1)]
+    assert len(set(labels)) == len(labels)
+    # Chapter 1 starts on page 1, and the 目录 bookmark leads to the contents.
+    contents, chapter1 = reader.outline[0], reader.outline[1]
+    assert labels[reader.get_destination_page_number(chapter1)] == "1"
+    page = reader.get_destination_page_number(contents)
+    assert labels[page] == "ii" and "目录" in reader.pages[page].extract_text()
+
+
+def test_every_badge_prints_as_a_box(real_books):
+    proj, full, _ = real_books
+    site = load(proj)
+    # The subsystem badge links to its chapter; the box is inside the link,
+    # as the verdict and tag badges are boxes (no badge is bare coloured text).
+    for sub in {n.subsystem for n in site.notes}:
+        link = rf"\hyperref[\detokenize{{notes/subsystem/{sub}:subsystem-{sub}}}]{{\sphinxcrossref{{\DUrole{{prnotes-badge-line-info}}"
+        assert link in full.tex, sub
+    assert full.tex.count(r"\DUrole{prnotes-badge-line-info}") == len(site.notes)
+
+
+def test_pdf_string_keeps_every_character():
+    from prnotes.sphinxext.latex_print import pdf_string
+
+    assert pdf_string("vllm-project/vllm") == "vllm-project/vllm"
+    assert pdf_string("a_b #1 50% & {x} ~^\\") == r"a\_b \#1 50\% \& \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
 
 
 def test_chinese_captions_and_running_heads(real_books):
@@ -248,8 +300,8 @@ def test_subset_holds_only_the_selected_notes(real_books):
     for note in site.notes:
         assert (norm(note.title) in text) == (note in chosen), note.title
     tree = outline(subset.pdf)
-    assert [strip_number(t) for t, _ in tree] == ["CI 与构建"]
-    assert sorted(strip_number(c) for c in tree[0][1]) == sorted(n.title for n in chosen)
+    assert [strip_number(t) for t, _ in tree] == ["目录", "CI 与构建"]
+    assert sorted(strip_number(c) for c in tree[1][1]) == sorted(n.title for n in chosen)
     assert "子系统：CI 与构建；阅读结论：按需（2 篇）" in subset.text
 
 
@@ -274,12 +326,19 @@ def test_unknown_choice_names_the_valid_ones(tmp_path):
     assert "unknown subsystem 'nope'" in proc.stderr and "ci" in proc.stderr
 
 
-def test_landing_page_cards_print_as_linked_titles(tmp_path):
-    """The book does not use the landing page, but a plain LaTeX build does."""
-    proj = copy_project(tmp_path / "p")
+@pytest.fixture(scope="module")
+def site_latex(tmp_path_factory) -> Path:
+    """The whole fixture site through Sphinx's LaTeX builder (not the book)."""
+    proj = copy_project(tmp_path_factory.mktemp("sitelatex") / "p")
     assert convert(proj) == 0
     app = sphinx_build(proj, "latex")
     assert app.warning.getvalue() == ""
+    return proj
+
+
+def test_landing_page_cards_print_as_linked_titles(site_latex):
+    """The book does not use the landing page, but a plain LaTeX build does."""
+    proj = site_latex
     tex = (proj / "_build/latex" / f"{TEX_NAME}.tex").read_text(encoding="utf-8")
     cards = tex.split(r"\begin{sphinxuseclass}{sd-card}")[1:]
     site = load(proj)
@@ -296,6 +355,35 @@ def test_landing_page_cards_print_as_linked_titles(tmp_path):
     for slug, body in subsystem_cards.items():
         link = body.index(rf"\hyperref[\detokenize{{notes/subsystem/{slug}::doc}}]")
         assert link < body.index(r"\sphinxAtStartPar") and used[slug].title in body[link:]
+
+
+def line_tops(pdf: Path, page: int) -> list[tuple[float, str]]:
+    """``(top, text)`` of each line of a page, from pdftotext's layout boxes."""
+    cmd = ["pdftotext", "-enc", "UTF-8", "-f", str(page), "-l", str(page), "-bbox-layout", str(pdf), "-"]
+    xhtml = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return [
+        (float(top), "".join(re.findall(r">([^<]*)</word>", words)))
+        for top, words in re.findall(r'<line xMin="[\d.]+" yMin="([\d.]+)"[^>]*>(.*?)</line>', xhtml, re.S)
+    ]
+
+
+def test_list_items_with_badges_are_spaced_like_the_others(site_latex, tmp_path):
+    """The landing page's 阅读清单 list: three items open with a filled badge
+    (精读, 速读, 按需), four do not; in print all are the same distance apart."""
+    latex = site_latex / "_build" / "latex"
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    cmd = ["latexmk", "-xelatex", "-interaction=nonstopmode", "-halt-on-error", f"{TEX_NAME}.tex"]
+    subprocess.run(cmd, cwd=latex, env=env, capture_output=True, check=True)
+    pdf = latex / f"{TEX_NAME}.pdf"
+    for number in range(1, len(PdfReader(pdf).pages) + 1):
+        lines = line_tops(pdf, number)
+        if any(text.startswith("•写给CI维护者") for _, text in lines):
+            break
+    start = next(i for i, (_, text) in enumerate(lines) if text.startswith("•精读精读清单"))
+    items = lines[start : start + 7]
+    assert [t[:3] for _, t in items] == ["•精读", "•速读", "•按需", "•写给", "•写给", "•写给", "•写给"]
+    gaps = [round(b - a, 1) for (a, _), (b, _) in zip(items, items[1:])]
+    assert max(gaps) - min(gaps) <= 0.2, gaps
 
 
 # Pure parts: no LaTeX.

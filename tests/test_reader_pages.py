@@ -149,6 +149,40 @@ def test_pages_next_to_the_notes_do_not_link_into_them(built_site, site):
     assert _prev_next(html_of(proj, f"notes/subsystem/{used[1]}"))["left-prev"] == f"{used[0]}.html"
 
 
+def _prev_next_labels(html: str) -> dict[str, str]:
+    return dict(re.findall(r'class="(left-prev|right-next)".*?<p class="prev-next-subtitle">([^<]*)</p>', html, re.S))
+
+
+def test_previous_and_next_name_what_they_lead_to(built_site, site):
+    """上一篇/下一篇 to a note (as the subsystem pages say), 上一期/下一期 to a
+    digest, 上一页/下一页 to any other page."""
+    proj, _ = built_site
+    first, second = site.in_subsystem("ci")[:2]
+    assert _prev_next_labels(html_of(proj, "notes/subsystem/ci")) == {"left-prev": "上一页", "right-next": "下一篇"}
+    assert _prev_next_labels(html_of(proj, first.docname)) == {"left-prev": "上一页", "right-next": "下一篇"}
+    assert _prev_next_labels(html_of(proj, second.docname))["left-prev"] == "上一篇"
+    newest = site.digests[-1].docname
+    assert _prev_next_labels(html_of(proj, newest))["left-prev"] == "上一期"
+    assert _prev_next_labels(html_of(proj, site.digests[0].docname))["right-next"] == "下一期"
+    assert "上一篇/下一篇" in html_of(proj, "notes/subsystem/ci")
+
+
+def test_every_page_is_in_the_header_or_its_menu_once(built_site, site):
+    """The header: the subsystems in one 子系统 menu, every other top-level page
+    a link of its own; and no link to an empty general index."""
+    proj, _ = built_site
+    html = html_of(proj, "notes/subsystem/ci")
+    header = re.search(r'<nav aria-label="页眉导航">(.*?)</nav>', html, re.S).group(1)
+    menu = re.search(r'<ul id="prnotes-menu-1" class="dropdown-menu">(.*?)</ul>', header, re.S).group(1)
+    assert re.search(r'<button [^>]*dropdown-toggle[^>]*>子系统</button>', header)
+    used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    # The current subsystem links to its own page's top; the others to their pages.
+    assert re.findall(r'href="([^"]+)"', menu) == ["#" if slug == "ci" else f"{slug}.html" for slug in used]
+    links = re.findall(r'<a class="nav-link nav-internal" href="[^"]+">([^<]+)</a>', header)
+    assert links == ["摘要归档", "阅读清单", "跟进清单", "代码符号索引", "标签", "PR 索引"]
+    assert "genindex" not in html and not (proj / "_build/html/genindex.html").exists()
+
+
 def test_breadcrumbs_lead_to_the_subsystem(built_site):
     html = html_of(built_site[0], "notes/vllm-project/vllm/pr-52822")
     crumbs = re.search(r'<ul class="bd-breadcrumbs">(.*?)</ul>', html, re.S).group(1)

@@ -22,8 +22,8 @@ CHROMIUM = "/usr/bin/chromium"
 # searchtools.js writes the status line (empty until then) when the last
 # result is on the page. Its progress dots are no sign: a pending tick of
 # their timer can restart them after the search stopped them.
-_FINISHED = "() => typeof Search !== 'undefined' && Search.status && Search.status.innerText !== ''"
-_FIRST = f"() => document.querySelector('#search-results ul.search > li') !== null || ({_FINISHED[6:]})"
+SEARCH_FINISHED = "() => typeof Search !== 'undefined' && Search.status && Search.status.innerText !== ''"
+_FIRST = f"() => document.querySelector('#search-results ul.search > li') !== null || ({SEARCH_FINISHED[6:]})"
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class SearchPage:
         self.page.goto(f"{self.base_url}search.html?q={quote(query)}")
         self.page.wait_for_function(_FIRST, timeout=120_000, polling=10)
         first = time.perf_counter() - start
-        self.page.wait_for_function(_FINISHED, timeout=120_000, polling=10)
+        self.page.wait_for_function(SEARCH_FINISHED, timeout=120_000, polling=10)
         seconds = time.perf_counter() - start
         hrefs = self.page.eval_on_selector_all("#search-results ul.search > li > a", "els => els.map(e => e.getAttribute('href'))")
         return SearchResult(query, tuple(docname_of(h) for h in hrefs), seconds, first)

@@ -5,6 +5,9 @@
   LaTeX as bare text. Here each badge becomes an inline with one class,
   ``prnotes-badge-<filled|line>-<colour>``, which Sphinx writes as
   ``\\DUrole{...}`` and ``prnotes-book.sty`` draws as a filled or outlined box.
+  A badge that links (``{bdg-ref-*}``, a note's subsystem) is a reference
+  with those classes once resolved: the box goes inside the link, so it
+  prints as a box like the others, not as coloured text.
 - sphinx-design cards (the landing page's subsystems). A card's link is an
   invisible "stretched" link in HTML; in LaTeX it would print as a stray copy
   of the title after the body. Here the link moves onto the card title.
@@ -22,6 +25,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from . import _compat
+from .notefacts import repositories
 
 FILLED, LINE = "filled", "line"
 
@@ -40,14 +44,23 @@ def is_badge(node: nodes.Node) -> bool:
     return isinstance(node, nodes.inline) and _compat.DESIGN_BADGE in node.get("classes", [])
 
 
+def is_link_badge(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.reference) and _compat.DESIGN_BADGE in node.get("classes", [])
+
+
 class PrintBadges(SphinxPostTransform):
-    default_priority = 400
+    default_priority = 400  # after the references are resolved (10)
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
         for node in list(self.document.findall(is_badge)):
             # parent.replace, not replace_self: that would copy the CSS classes over.
             node.parent.replace(node, nodes.inline(node.rawsource, "", *node.children, classes=[badge_class(node["classes"])]))
+        for link in list(self.document.findall(is_link_badge)):
+            box = nodes.inline("", "", *link.children, classes=[badge_class(link["classes"])])
+            link["classes"] = []
+            link.children = []
+            link += box
 
 
 def has_class(name: str):
@@ -108,8 +121,49 @@ def add_style(app: Sphinx, config) -> None:
         config.latex_additional_files = [*config.latex_additional_files, str(STYLE)]
 
 
+def pdf_keywords(env) -> list[str]:
+    """The book's keywords: the repositories of its notes, then its chapters
+    (the root page's toctree entries), in book order."""
+    chapters = [env.titles[d].astext() for d in env.toctree_includes.get(env.config.root_doc, []) if d in env.titles]
+    return [*repositories(env), *chapters]
+
+
+# TeX's special characters, written so that hyperref's \\pdfstringdef turns
+# them back into themselves; Sphinx's own escaping (a hyphen becomes
+# \\sphinxhyphen{}) is for typeset text and would lose characters here.
+_PDF_STRING = str.maketrans(
+    {
+        "\\": r"\textbackslash{}",
+        "{": r"\{",
+        "}": r"\}",
+        "#": r"\#",
+        "$": r"\$",
+        "%": r"\%",
+        "&": r"\&",
+        "_": r"\_",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+    }
+)
+
+
+def pdf_string(text: str) -> str:
+    """``text`` as a hyperref option value that the PDF shows unchanged."""
+    return text.translate(_PDF_STRING)
+
+
+def add_keywords(app: Sphinx, builder) -> None:
+    """Put the keywords into the PDF's document information (the preamble,
+    after hyperref); the title page sets title, author and subject."""
+    if builder.name != "latex":
+        return
+    keywords = ", ".join(pdf_string(k) for k in pdf_keywords(app.env))
+    builder.context["preamble"] += f"\n\\hypersetup{{pdfkeywords={{{keywords}}}}}\n"
+
+
 def setup(app: Sphinx) -> None:
     app.connect("config-inited", add_style)
+    app.connect("write-started", add_keywords)
     app.add_post_transform(PrintBadges)
     app.add_post_transform(PrintCards)
     app.add_post_transform(PrintFieldLists)

@@ -1,13 +1,19 @@
-"""The sidebar's data: the landing page's toctree entries, current one marked.
+"""The header's and the sidebar's data: the landing page's toctrees, the
+reader's place marked.
 
-The sidebar of every page lists the subsystems (and the other top-level
-pages), not the notes: its size does not grow with the number of notes.
+Each toctree of the landing page is a group: the subsystems, the reading and
+watch lists, the indexes. The header shows the subsystems as one drop-down
+menu and every other page as a link of its own, so the reader tools are in
+plain sight; the sidebar and the phone's drawer list every group once, under
+its caption. Neither lists the notes: a page's size does not grow with the
+number of notes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
@@ -16,36 +22,85 @@ from .notefacts import repositories
 
 logger = logging.getLogger(__name__)
 
+SUBSYSTEM_PREFIX = contract.subsystem_docname("")
+
 
 @dataclass(frozen=True)
 class NavItem:
     title: str
     href: str
-    current: bool
+    current: bool  # the reader is on this page or below it
+    here: bool = False  # the reader is on this page itself
+
+    @property
+    def aria_current(self) -> str:
+        return "page" if self.here else "true" if self.current else ""
+
+
+@dataclass(frozen=True)
+class NavGroup:
+    """One toctree of the landing page: its caption and its pages.
+
+    ``menu`` groups (the subsystems) are one drop-down menu in the header;
+    the others (the reader tools) are links of their own there.
+    """
+
+    caption: str
+    items: tuple[NavItem, ...]
+    menu: bool
+
+    @property
+    def current(self) -> bool:
+        return any(item.current for item in self.items)
+
+
+def _toctrees(env) -> list[tuple[str, list[str]]]:
+    """``(caption, docnames)`` of each toctree of the landing page, in page order."""
+    toc = env.tocs.get(env.config.root_doc)
+    if toc is None:
+        return []
+    return [
+        (tree.get("caption") or "", [docname for _, docname in tree["entries"] if docname in env.all_docs])
+        for tree in toc.findall(addnodes.toctree)
+    ]
 
 
 def _parents(app: Sphinx) -> dict[str, str]:
-    """Child docname -> the top-level page whose toctree holds it (cached per build)."""
+    """Docname -> the top-level page whose toctree holds it, at any depth (cached per build)."""
     env = app.env
     cache = getattr(app.builder, "_prnotes_parents", None)
     if cache is None:
-        top = env.toctree_includes.get(env.config.root_doc, [])
         cache = {}
-        for page in top:
-            cache[page] = page
-            for child in env.toctree_includes.get(page, []):
-                cache.setdefault(child, page)
+        for top in env.toctree_includes.get(env.config.root_doc, []):
+            cache.setdefault(top, top)
+            queue = [top]
+            while queue:  # breadth first, so the shallowest parent wins
+                for child in env.toctree_includes.get(queue.pop(0), []):
+                    if child not in cache:
+                        cache[child] = top
+                        queue.append(child)
         app.builder._prnotes_parents = cache
     return cache
 
 
-def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+def nav_groups(app: Sphinx, pagename: str, pathto) -> list[NavGroup]:
+    """The site's navigation as the header and the sidebar show it."""
     env = app.env
     current = _parents(app).get(pagename)
-    context["prnotes_nav"] = [
-        NavItem(env.titles[page].astext() if page in env.titles else page, context["pathto"](page), page == current)
-        for page in env.toctree_includes.get(env.config.root_doc, [])
-    ]
+    groups = []
+    for caption, docnames in _toctrees(env):
+        if not docnames:
+            continue
+        items = tuple(
+            NavItem(env.titles[d].astext() if d in env.titles else d, pathto(d), d == current, d == pagename)
+            for d in docnames
+        )
+        groups.append(NavGroup(caption, items, all(d.startswith(SUBSYSTEM_PREFIX) for d in docnames)))
+    return groups
+
+
+def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    context["prnotes_nav"] = nav_groups(app, pagename, context["pathto"])
 
 
 def repository_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:

@@ -7,6 +7,11 @@ to a note is dropped when the two pages belong to different subsystems, so the
 links lead through one subsystem, from its page to its last note. Links
 between other pages (the landing page, subsystem pages, index pages) stay, and
 a subsystem page links back to the previous subsystem page.
+
+The buttons name what they lead to, in the words the pages use: 上一篇/下一篇
+for a note, 上一期/下一期 for a digest, 上一页/下一页 for any other page
+(``prnotes_prev_label`` and ``prnotes_next_label``, shown by
+``_templates/components/prev-next.html``).
 """
 
 from __future__ import annotations
@@ -31,30 +36,46 @@ def _subsystem(docname: str | None, relations: dict) -> str | None:
     return parent if parent and parent.startswith(SUBSYSTEM_PREFIX) else None
 
 
+LABELS = {"note": ("上一篇", "下一篇"), "digest": ("上一期", "下一期"), "page": ("上一页", "下一页")}
+
+
+def _kind(docname: str) -> str:
+    if contract.is_note_docname(docname):
+        return "note"
+    if docname.startswith(contract.DIGESTS_DIR + "/") and docname != contract.DIGESTS_INDEX:
+        return "digest"
+    return "page"
+
+
 def restrict_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     relations = _compat.relations(app.builder)
     if pagename not in relations:
         return
     _, prev, nxt = relations[pagename]
     for key, neighbour in (("prev", prev), ("next", nxt)):
-        if not neighbour or not (contract.is_note_docname(pagename) or contract.is_note_docname(neighbour)):
-            continue
-        if _subsystem(neighbour, relations) != _subsystem(pagename, relations):
-            context[key] = None
-            if key == "prev" and pagename.startswith(SUBSYSTEM_PREFIX):
-                context[key] = _page_before_notes(app, neighbour, relations, context)
+        if neighbour and (contract.is_note_docname(pagename) or contract.is_note_docname(neighbour)):
+            if _subsystem(neighbour, relations) != _subsystem(pagename, relations):
+                context[key] = None
+                neighbour = None
+                if key == "prev" and pagename.startswith(SUBSYSTEM_PREFIX):
+                    neighbour = _page_before_notes(app, prev, relations)
+                    if neighbour:
+                        # The theme inserts the title as HTML, as Sphinx renders its own titles.
+                        context[key] = {
+                            "link": context["pathto"](neighbour),
+                            "title": html.escape(app.env.titles[neighbour].astext()),
+                        }
+        backward, forward = LABELS[_kind(neighbour or "")]
+        context[f"prnotes_{key}_label"] = backward if key == "prev" else forward
 
 
-def _page_before_notes(app: Sphinx, docname: str, relations: dict, context: dict) -> dict | None:
+def _page_before_notes(app: Sphinx, docname: str, relations: dict) -> str | None:
     """Walk back over the previous subsystem's notes to the page before them."""
     seen = 0
     while docname and contract.is_note_docname(docname) and seen <= len(relations):
         docname = relations.get(docname, (None, None))[1]
         seen += 1
-    if not docname or docname not in app.env.titles:
-        return None
-    # The theme inserts the title as HTML, as Sphinx renders its own titles.
-    return {"link": context["pathto"](docname), "title": html.escape(app.env.titles[docname].astext())}
+    return docname if docname and docname in app.env.titles else None
 
 
 def setup(app: Sphinx) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from . import contract
+from .chars import for_print
 from .parse import read_seeds
 from .refs import plain_text, segment
 
@@ -189,9 +190,10 @@ def pdf_squash(text: str) -> str:
     """Like :func:`squash`, also forgiving what typesetting changes.
 
     NFKC folds ligatures (ﬁ) and full-width forms; hyphens, dashes and quotes
-    are dropped on both sides, since LaTeX hyphenates and curls them.
+    are dropped on both sides, since LaTeX hyphenates and curls them; so are
+    the invisible characters the book does not print (:func:`prnotes.chars.for_print`).
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", for_print(text))
     return "".join(
         ch
         for ch in text

@@ -1,23 +1,42 @@
-"""Put rendered pages on disk, touching only what changed.
+"""Put rendered pages on disk, touching only what changed, all or nothing.
 
-Every file goes through :func:`write_if_changed`: compare, then write a
-temporary file and rename it over the target, so a page is either the old one
-or the new one, never half of each, and an unchanged page keeps its mtime
-(Sphinx then does not re-read it). Generated pages start with
-:data:`prnotes.contract.MARKER`; only such pages are ever replaced or
-removed, so hand-written pages are safe.
+:func:`plan` compares the pages with the disk; :func:`apply` first writes
+every changed page to a temporary file next to it, and only when all of them
+are written renames them into place, so a full disk or a read-only folder
+leaves every page as it was, and a page is never half old and half new. An
+unchanged page keeps its mtime (Sphinx then does not re-read it). Generated
+pages start with :data:`prnotes.contract.MARKER`; only such pages are ever
+replaced or removed, so hand-written pages are safe.
+
+Runs on one folder take turns (:func:`locked`), and each run names its
+temporary files after itself, so two runs never touch each other's files.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Diagnostic, InputError
+from .diagnostics import CommandError, Diagnostic, InputError
 from . import contract
 
 TMP_SUFFIX = ".prnotes-tmp"
+# In the project folder (and in each PDF edition's work folder); see .gitignore.
+LOCK_NAME = ".prnotes.lock"
+
+
+class WriteError(CommandError):
+    """The disk refused a write; the message names the file and the reason."""
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or errno.errorcode.get(exc.errno or 0, str(exc))
 
 
 @dataclass(frozen=True)
@@ -52,6 +71,8 @@ def plan(root: Path, pages: dict[str, str], managed: str = "notes") -> Plan:
         except FileNotFoundError:
             write.append(rel)
             continue
+        except OSError as exc:
+            raise WriteError(f"cannot read {rel}: {_reason(exc)}; nothing written") from None
         if current == text.encode("utf-8"):
             unchanged.append(rel)
         elif is_generated(Path(path)):
@@ -75,38 +96,117 @@ def _markdown_files(root: Path, folder: str) -> list[str]:
     return found
 
 
-def write_if_changed(path: Path, text: str) -> bool:
-    """Atomically replace ``path`` with ``text`` unless it already holds it."""
-    data = text.encode("utf-8")
+def write_temp(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a new temporary file next to ``path``; return its path.
+
+    The name holds this run's process id and a random part: a run that
+    works at the same time, or died earlier, never has the same name.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{TMP_SUFFIX}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        if path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}{TMP_SUFFIX}")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
-    return True
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def _make_dirs(directory: Path, root: Path) -> list[Path]:
+    """Create ``directory`` and missing parents up to ``root``; return those created, outermost first."""
+    missing = []
+    while directory != root and not directory.is_dir():
+        missing.append(directory)
+        directory = directory.parent
+    for folder in reversed(missing):
+        folder.mkdir()
+    return missing[::-1]
 
 
 def apply(root: Path, pages: dict[str, str], the_plan: Plan) -> None:
-    """Carry out a plan: write changed pages, remove stale generated ones."""
-    for rel in the_plan.write:
-        write_if_changed(root / rel, pages[rel])
-    for rel in the_plan.remove:
-        (root / rel).unlink()
-        _prune_empty_dirs((root / rel).parent, root)
+    """Carry out a plan: write changed pages, remove stale generated ones.
+
+    Raises :class:`WriteError` when the disk refuses; every file is then as
+    it was, and no temporary file or new folder is left behind.
+    """
+    staged: list[tuple[Path, Path]] = []
+    created: list[Path] = []
+    rel = ""
+    try:
+        for rel in the_plan.write:
+            target = root / rel
+            created += _make_dirs(target.parent, root)
+            staged.append((write_temp(target, pages[rel].encode("utf-8")), target))
+    except OSError as exc:
+        _discard(staged, created)
+        raise WriteError(f"cannot write {rel}: {_reason(exc)}; every file is as it was") from None
+    except BaseException:
+        _discard(staged, created)
+        raise
+    # Every new page is on disk: put them in place. A rename within a folder
+    # this run has just written to does not fail for want of space or rights.
+    try:
+        for tmp, target in staged:
+            rel = target.relative_to(root).as_posix()
+            os.replace(tmp, target)
+        for rel in the_plan.remove:
+            (root / rel).unlink()
+            _prune_empty_dirs((root / rel).parent, root)
+    except OSError as exc:
+        _discard(staged, [])
+        raise WriteError(f"cannot replace {rel}: {_reason(exc)}; run the conversion again") from None
     # Temporary files left by a run that was killed between write and rename.
+    # Runs take turns (see locked), so none of these belongs to a live run.
     leftovers = set((root / "notes").rglob(f"*{TMP_SUFFIX}")) if (root / "notes").is_dir() else set()
     for folder in {(root / rel).parent for rel in pages}:
         leftovers.update(folder.glob(f".*{TMP_SUFFIX}"))
     for tmp in sorted(leftovers):
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass  # the next run tries again
+
+
+def _discard(staged: list[tuple[Path, Path]], created: list[Path]) -> None:
+    """Undo the first phase of :func:`apply`: temporary files, then new folders."""
+    for tmp, _ in staged:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+    for folder in reversed(created):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def _prune_empty_dirs(directory: Path, root: Path) -> None:
     while directory != root and directory.is_dir() and not any(directory.iterdir()):
         directory.rmdir()
         directory = directory.parent
+
+
+@contextmanager
+def locked(path: Path, waiting: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (created if needed) while the block runs.
+
+    A second run waits until the first is done; ``waiting()`` is called once
+    if it has to. The lock goes with its process, so a killed run never leaves
+    it held, and the file is never written, so it has no content to go stale.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise WriteError(f"cannot create the lock file {path.name}: {_reason(exc)}; nothing written") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)

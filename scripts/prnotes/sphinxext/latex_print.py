@@ -11,6 +11,11 @@
 - Field lists (a note's metadata). Sphinx sets them as a description list,
   label above value, which takes half a page; here they become a container of
   ``名称：值`` lines, class ``prnotes-meta``, set compactly by the style.
+- Invisible characters (zero-width space and joiners, soft hyphen, variation
+  selectors …) and rare spaces. The fonts have no glyph for them, and xelatex
+  would report each as missing; here text is printed as
+  :func:`prnotes.chars.for_print` says: the invisible ones dropped, the
+  spaces plain.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from pathlib import Path
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from ..chars import for_print
 
 FILLED, LINE = "filled", "line"
 
@@ -97,6 +104,17 @@ class PrintFieldLists(SphinxPostTransform):
             node.parent.replace(node, meta_lines(node))
 
 
+class PrintableText(SphinxPostTransform):
+    default_priority = 900  # last: after every transform that adds text
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        for node in list(self.document.findall(nodes.Text)):
+            printed = for_print(str(node))
+            if printed != str(node):
+                node.parent.replace(node, nodes.Text(printed))
+
+
 STYLE = Path(__file__).with_name("prnotes-book.sty")
 
 
@@ -111,3 +129,4 @@ def setup(app: Sphinx) -> None:
     app.add_post_transform(PrintBadges)
     app.add_post_transform(PrintCards)
     app.add_post_transform(PrintFieldLists)
+    app.add_post_transform(PrintableText)

@@ -256,21 +256,68 @@ def _key_lines(text: str) -> dict[tuple[str | None, str], int]:
 _TOML_WHERE_RE = re.compile(r" \((?:at line (\d+), column (\d+)|at end of document)\)$")
 
 
-# A TOML basic-string escape. "\\\\" is matched too, so that the "u0000" of
-# "\\\\u0000" is not taken for an escape.
+# The escapes of a TOML basic string.
 _TOML_ESCAPE_RE = re.compile(r'\\(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[btnfr"\\])')
 _TOML_SHORT_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
 
 
+def _toml_escapes(text: str) -> list[tuple[int, str, str]]:
+    """``(line, escape, character)`` of every escape in the basic strings of valid TOML.
+
+    Comments and literal strings hold no escapes, so a scan that knows only
+    where strings start and end is enough for a file tomllib has accepted.
+    """
+    found = []
+    pos, line, closing = 0, 1, ""  # closing: the delimiter of the open string
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "\n":
+            line += 1
+        if not closing:
+            if ch == "#":
+                pos = text.find("\n", pos)
+                pos = len(text) if pos < 0 else pos
+                continue
+            if ch in "\"'":
+                closing = ch * 3 if text.startswith(ch * 3, pos) else ch
+                pos += len(closing)
+                continue
+        elif text.startswith(closing, pos):
+            # A multi-line string may end in up to two quotes before its delimiter.
+            run = len(closing)
+            while len(closing) == 3 and run < 5 and text.startswith(closing[0], pos + run):
+                run += 1
+            pos += run
+            closing = ""
+            continue
+        elif ch == "\\" and closing[0] == '"':
+            match = _TOML_ESCAPE_RE.match(text, pos)
+            if match:
+                escape = match.group()
+                code = int(escape[2:], 16) if escape[1] in "uU" else 0
+                char = _TOML_SHORT_ESCAPES.get(escape[1]) or (chr(code) if code <= 0x10FFFF else "")
+                found.append((line, escape, char))
+                pos = match.end()
+                continue
+            pos += 1  # a line-ending backslash of a multi-line string
+            continue
+        pos += 1
+    return found
+
+
 def _strings(value) -> list[str]:
     """Every string in a parsed TOML document, keys included."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in (k, *_strings(v))]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            found.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def _escape_problems(path: str, text: str, doc: dict) -> list[Diagnostic]:
@@ -283,19 +330,28 @@ def _escape_problems(path: str, text: str, doc: dict) -> list[Diagnostic]:
     bad = {m.group() for s in _strings(doc) for m in chars.DISALLOWED_RE.finditer(s)}
     if not bad:
         return []
-    problems = []
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if "\\" not in line:
-            continue
-        for match in _TOML_ESCAPE_RE.finditer(line):
-            escape = match.group()
-            code = 0 if escape[1] in _TOML_SHORT_ESCAPES else int(escape[2:], 16)
-            ch = _TOML_SHORT_ESCAPES.get(escape[1]) or (chr(code) if code <= 0x10FFFF else "")
-            if ch in bad:
-                problems.append(Diagnostic(path, lineno, f"{chars.problem(ch)} (written as {escape})"))
-                break
+    problems: dict[int, Diagnostic] = {}
+    for line, escape, char in _toml_escapes(text):
+        if char in bad and line not in problems:  # one problem per line, as in decode
+            problems[line] = Diagnostic(path, line, f"{chars.problem(char)} (written as {escape})")
     # Not found as an escape (it cannot be): still refuse the file.
-    return problems or [Diagnostic(path, 1, chars.problem(min(bad)))]
+    return list(problems.values()) or [Diagnostic(path, 1, chars.problem(min(bad)))]
+
+
+def _deepest_line(text: str) -> int:
+    """The line where brackets and braces nest deepest (strings not told apart)."""
+    depth = deepest = 0
+    line = where = 1
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, line
+        elif ch in "]}":
+            depth -= 1
+    return where
 
 
 def load_toml(path: str, data: bytes) -> tuple[str, dict]:
@@ -307,6 +363,9 @@ def load_toml(path: str, data: bytes) -> tuple[str, dict]:
     text = decode(path, data)
     try:
         doc = tomllib.loads(text)
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables by recursion.
+        raise InputError([Diagnostic(path, _deepest_line(text), "invalid TOML: arrays or tables nested too deeply")]) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _TOML_WHERE_RE.search(message)

@@ -63,7 +63,8 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
 
     ``missing`` are the log's "Missing character" lines. Each entry of a seed
     runs from its title line to the next title; only the entries of notes in
-    the book are searched. An upstream title is reported at its ``prs.toml`` line.
+    the book are searched. An upstream title is reported at its ``prs.toml``
+    line, a seed file's name (which its notes show) at the file's line 1.
     """
     absent = {chr(int(m.group(1), 16)) for line in missing if (m := _CODE_POINT.search(line))}
     if not absent:
@@ -71,11 +72,17 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
     in_book = {(note.path, note.line) for note in site.notes}
     problems = []
 
-    def report(path: str, line: int, text: str) -> None:
+    def report(path: str, line: int, text: str, where: str = "") -> None:
         found = sorted({ch for ch in text if ch in absent})
         if found:
             what = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in found)
-            problems.append(Diagnostic(path, line, f"the book's fonts have no glyph for {what}; the PDF cannot show it"))
+            problems.append(
+                Diagnostic(path, line, f"the book's fonts have no glyph for {what}{where}; the PDF cannot show it")
+            )
+
+    # A note shows the name of its seed file.
+    for path in sorted({note.path for note in site.notes}):
+        report(path, 1, path, " in the file name")
 
     seeds, prs = read_seeds(root / "seeds", root)
     for seed in seeds:

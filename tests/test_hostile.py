@@ -166,6 +166,10 @@ def test_character_without_a_glyph_names_the_seed_line(tmp_path, capsys):
         "prs.toml": '["o/r"]\n"C 平台" = { number = 3, upstream_title = "[ROCm] \\U0001F600" }\n',
     }
     proj = copy_project(tmp_path / "p", seeds)
+    taxonomy = (proj / "taxonomy.toml").read_text(encoding="utf-8").split("\n")
+    ci = taxonomy.index('title = "CI 与构建"')
+    taxonomy[ci] = 'title = "CI 与构建 🀄"'  # a chapter title
+    (proj / "taxonomy.toml").write_text("\n".join(taxonomy), encoding="utf-8")
     assert convert(proj) == 0
     proc = cli(proj, "pdf", "-j", "1")
     assert proc.returncode == 1
@@ -174,7 +178,8 @@ def test_character_without_a_glyph_names_the_seed_line(tmp_path, capsys):
         "error: seeds/000.txt:6: the book's fonts have no glyph for 𓀀 (U+13000), 😀 (U+1F600); the PDF cannot show it",
         "error: seeds/001.txt:5: the book's fonts have no glyph for 😀 (U+1F600); the PDF cannot show it",
         "error: seeds/prs.toml:2: the book's fonts have no glyph for 😀 (U+1F600); the PDF cannot show it",
-        "prnotes pdf: 4 error(s); the PDF was not updated",
+        f"error: taxonomy.toml:{ci + 1}: the book's fonts have no glyph for 🀄 (U+1F004); the PDF cannot show it",
+        "prnotes pdf: 5 error(s); the PDF was not updated",
     ]
     assert not (proj / "_build/latex/prnotes.pdf").exists()
 

@@ -37,50 +37,42 @@ _PRIVATE_USE = "\ue000-\uf8ff\U000f0000-\U0010ffff"
 _SURROGATES = "\ud800-\udfff"
 
 DISALLOWED_RE = re.compile(f"[{_CONTROLS}{_BIDI}{_SEPARATORS}{_NONCHARACTERS}{_PRIVATE_USE}{_SURROGATES}]")
+_SHOWN_RE = re.compile(f"[\\t\\n]|{DISALLOWED_RE.pattern}")
 
 
-_SHOWN_RE = re.compile(f"[\t\n]|{DISALLOWED_RE.pattern}")
+def _classify(ch: str) -> tuple[str, str]:
+    """``(what ch is, why it may not stand in text)`` for a disallowed character."""
+    cp = ord(ch)
+    name = f"U+{cp:04X}"
+    if unicodedata.category(ch) == "Cc":
+        return f"control character {name}", ""
+    if re.fullmatch(f"[{_BIDI}]", ch):
+        return f"bidirectional control character {name}", "it changes the order in which text is shown"
+    if cp in (0x2028, 0x2029):
+        what = "line" if cp == 0x2028 else "paragraph"
+        return f"{what} separator {name}", "end the line with a newline instead"
+    if 0xD800 <= cp <= 0xDFFF:
+        return "bytes that are not UTF-8", ""
+    if (cp & 0xFFFE) == 0xFFFE or 0xFDD0 <= cp <= 0xFDEF:
+        return f"noncharacter {name}", "it is not text"
+    return f"private-use character {name}", "it has no meaning outside the font that defines it"
 
 
 def kind(ch: str) -> str:
     """What a disallowed character is, with its code point: "control character U+0007"."""
-    cp = ord(ch)
-    name = f"U+{cp:04X}"
-    if unicodedata.category(ch) == "Cc":
-        return f"control character {name}"
-    if re.fullmatch(f"[{_BIDI}]", ch):
-        return f"bidirectional control character {name}"
-    if cp == 0x2028:
-        return f"line separator {name}"
-    if cp == 0x2029:
-        return f"paragraph separator {name}"
-    if 0xD800 <= cp <= 0xDFFF:
-        return "bytes that are not UTF-8"
-    if (cp & 0xFFFE) == 0xFFFE or 0xFDD0 <= cp <= 0xFDEF:
-        return f"noncharacter {name}"
-    return f"private-use character {name}"
-
-
-_WHY = {
-    "bidirectional": ": it changes the order in which text is shown",
-    "line": ": end the line with a newline instead",
-    "paragraph": ": end the line with a newline instead",
-    "noncharacter": ": it is not text",
-    "private-use": ": it has no meaning outside the font that defines it",
-}
+    return _classify(ch)[0]
 
 
 def problem(ch: str) -> str | None:
     """Why ``ch`` may not stand in input text, or ``None`` if it may."""
     if not DISALLOWED_RE.fullmatch(ch):
         return None
-    what = kind(ch)
-    return f"{what} is not allowed{_WHY.get(what.split()[0], '')}"
+    what, why = _classify(ch)
+    return f"{what} is not allowed" + (f": {why}" if why else "")
 
 
 def shown(text: str) -> str:
-    """``text`` safe to print on one line: tabs, newlines and each disallowed
-    character as an escape.
+    """``text`` safe to print on one line: tabs, newlines and disallowed characters escaped.
 
     A bidirectional control printed as it is would reorder the terminal
     line that shows it; a surrogate (a byte of a name that is not UTF-8)
@@ -94,14 +86,6 @@ def shown(text: str) -> str:
         return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
 
     return _SHOWN_RE.sub(escape, text)
-
-
-def first_problem(text: str) -> tuple[int, str] | None:
-    """``(index, reason)`` of the first character ``text`` may not hold."""
-    match = DISALLOWED_RE.search(text)
-    if match is None:
-        return None
-    return match.start(), problem(match.group())  # type: ignore[return-value]
 
 
 # Default-ignorable code points (Unicode's DerivedCoreProperties): invisible

@@ -33,11 +33,6 @@ REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 # Names REPO_RE lets through that are path steps: github.com/a/../pull/1 is
 # github.com/pull/1.
 _PATH_STEPS = frozenset({".", ".."})
-
-
-def is_repo(repo: str) -> bool:
-    """Whether ``repo`` is an ``owner/name`` whose GitHub links stay on it."""
-    return REPO_RE.fullmatch(repo) is not None and repo.split("/", 1)[1] not in _PATH_STEPS
 # A trailing PR number in a title, with ASCII or full-width parentheses.
 # ASCII digits only (int() would also read other scripts' digits), no #0.
 TITLE_NUMBER_RE = re.compile(r"[(（]#([1-9][0-9]{0,8})[)）]$")
@@ -47,7 +42,12 @@ _TITLE_NUMBER_MAX = 12
 BODY_LABEL_RE = re.compile(r"^#{1,6}[ \t]*阅读建议[ \t]*")
 # What a seed file name may hold: any text a seed may hold, but no tab or
 # newline (the name is shown on one line of every page of its notes).
-_NAME_BAD_RE = re.compile(f"[\t\n]|{chars.DISALLOWED_RE.pattern}")
+_NAME_BAD_RE = re.compile(f"[\\t\\n]|{chars.DISALLOWED_RE.pattern}")
+
+
+def is_repo(repo: str) -> bool:
+    """Whether ``repo`` is an ``owner/name`` whose GitHub links stay on it."""
+    return REPO_RE.fullmatch(repo) is not None and repo.split("/", 1)[1] not in _PATH_STEPS
 
 
 @dataclass(frozen=True)
@@ -144,10 +144,6 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
     if not text.strip():
         raise InputError([Diagnostic(path, 1, "empty file: expected owner/repo on line 1")])
     repo = lines[0].strip()
-    if REPO_RE.fullmatch(repo) and not is_repo(repo):
-        raise InputError(
-            [Diagnostic(path, 1, f"{repo!r} is not a repository: a name of '.' or '..' would send its GitHub links elsewhere")]
-        )
     if not REPO_RE.fullmatch(repo):
         raise InputError(
             [
@@ -157,6 +153,10 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
                     f"line 1 must be the repository as owner/repo, found {repo!r}",
                 )
             ]
+        )
+    if not is_repo(repo):
+        raise InputError(
+            [Diagnostic(path, 1, f"{repo!r} is not a repository: a name of '.' or '..' would send its GitHub links elsewhere")]
         )
     problems: list[Diagnostic] = []
     entries: list[RawEntry] = []

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -30,7 +29,7 @@ from .parse import decode, read_file, read_seeds
 from .project import load
 from .render.book import render_book
 from .subset import Selection, parse_selection, select
-from .write import LOCK_NAME, apply, locked, plan
+from .write import LOCK_NAME, apply, locked, plan, write_temp
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
@@ -64,7 +63,8 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
     ``missing`` are the log's "Missing character" lines. Each entry of a seed
     runs from its title line to the next title; only the entries of notes in
     the book are searched. An upstream title is reported at its ``prs.toml``
-    line, a seed file's name (which its notes show) at the file's line 1.
+    line, a seed file's name (which its notes show) at the file's line 1, and
+    a line of ``taxonomy.toml`` (chapter titles, badges) at its line.
     """
     absent = {chr(int(m.group(1), 16)) for line in missing if (m := _CODE_POINT.search(line))}
     if not absent:
@@ -97,6 +97,11 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
     for key, info in prs.items():
         if key in titles:
             report(info.path, info.line, info.upstream_title)
+    # Chapter titles and badges come from taxonomy.toml.
+    taxonomy = decode("taxonomy.toml", read_file(root / "taxonomy.toml", "taxonomy.toml")).split("\n")
+    for lineno, text in enumerate(taxonomy, 1):
+        if not text.lstrip().startswith("#"):
+            report("taxonomy.toml", lineno, text)
     return sorted(problems)
 
 
@@ -174,6 +179,10 @@ def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
             raise error
         raise BuildError(f"{log}: {len(missing)} missing glyph(s):\n" + "\n".join(missing))
     out = root / "_build" / "latex" / f"{selection.name}.pdf"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(latex / f"{TEX_NAME}.pdf", out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = write_temp(out, (latex / f"{TEX_NAME}.pdf").read_bytes())
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise BuildError(f"cannot write {out.relative_to(root)}: {exc.strerror or exc}; the previous PDF is as it was") from None
     return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=len(XELATEX_RUN.findall(output)))

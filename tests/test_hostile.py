@@ -27,6 +27,7 @@ from prnotes import contract, write
 from prnotes.audit import audit, page_text, section_text, squash
 from prnotes.chars import for_print
 from prnotes.cli import main
+from prnotes.project import load
 from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
 
 NAME_RULE = (
@@ -224,7 +225,8 @@ def test_toml_escapes_of_allowed_characters_are_accepted(tmp_path, capsys):
     }
     proj = copy_project(tmp_path / "p", seeds)
     assert run(proj, capsys) == (0, [])
-    assert ":上游标题: " in (proj / "notes/o/r/pr-2.md").read_text(encoding="utf-8")
+    note = load(proj).note_for("o/r", 2)
+    assert note.upstream_title == '[ROCm] tab\there \\u0000 "q" é \u200b'
 
 
 def test_taxonomy_toml_escapes_are_checked_too(tmp_path, capsys):
@@ -306,9 +308,11 @@ def test_repositories_that_slug_alike_build_without_duplicate_labels(tmp_path):
     assert app.warning.getvalue() == ""
     a = (proj / "_build/html/notes/a/b-c/pr-1.html").read_text(encoding="utf-8")
     b = (proj / "_build/html/notes/a-b/c/pr-1.html").read_text(encoding="utf-8")
-    # Each links to the other: the references resolve to two different pages.
-    assert 'href="../../../a-b/c/pr-1.html"' in a.replace("../../a-b", "../../../a-b") or "a-b/c/pr-1.html" in a
-    assert "a/b-c/pr-1.html" in b
+    # Each has its own label, and each links to the other.
+    assert "(pr-a--b-c-1)=" in (proj / "notes/a/b-c/pr-1.md").read_text(encoding="utf-8")
+    assert "(pr-a-b-c-1)=" in (proj / "notes/a-b/c/pr-1.md").read_text(encoding="utf-8")
+    assert set(re.findall(r'href="(\.\./[^"#]*pr-1\.html)"', a)) == {"../../a-b/c/pr-1.html"}
+    assert set(re.findall(r'href="(\.\./[^"#]*pr-1\.html)"', b)) == {"../../a/b-c/pr-1.html"}
 
 
 # --- 5. meta descriptions escaped once ------------------------------------------
@@ -350,8 +354,58 @@ def test_meta_tags_are_escaped_exactly_once(tmp_path):
 # --- 7. disk full and read-only folders -----------------------------------------
 
 
+class _RefusedWrites:
+    """A file object whose every write fails, as on a full disk."""
+
+    def __init__(self, fh, error: int) -> None:
+        self.fh, self.error = fh, error
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.fh.close()
+
+    def write(self, data: bytes) -> int:
+        raise OSError(self.error, os.strerror(self.error))
+
+
+def refuse(monkeypatch, step: str, page: Path, error: int) -> None:
+    """Make the OS refuse one step of writing ``page``.
+
+    ``open``: creating its temporary file; ``write``: writing into that file
+    (it exists, and must not be left behind); ``mkdir``: creating its folder.
+    """
+    real_open, real_fdopen, real_mkdir = os.open, os.fdopen, Path.mkdir
+    doomed: set[int] = set()
+
+    def is_temp_of_page(path) -> bool:
+        return Path(path).parent == page.parent and Path(path).name.startswith(f".{page.name}.")
+
+    def fake_open(path, flags, mode=0o777, **kwargs):
+        if step == "open" and is_temp_of_page(path):
+            raise OSError(error, os.strerror(error))
+        fd = real_open(path, flags, mode, **kwargs)
+        if step == "write" and is_temp_of_page(path):
+            doomed.add(fd)
+        return fd
+
+    def fake_fdopen(fd, *args, **kwargs):
+        fh = real_fdopen(fd, *args, **kwargs)
+        return _RefusedWrites(fh, error) if fd in doomed else fh
+
+    def fake_mkdir(self, *args, **kwargs):
+        if step == "mkdir" and self == page.parent:
+            raise OSError(error, os.strerror(error))
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(write.os, "open", fake_open)
+    monkeypatch.setattr(write.os, "fdopen", fake_fdopen)
+    monkeypatch.setattr(Path, "mkdir", fake_mkdir)
+
+
 @pytest.mark.parametrize(
-    ("failing", "error", "where"),
+    ("step", "error", "where"),
     [
         ("write", errno.ENOSPC, "notes/o/r/pr-1.md"),
         ("write", errno.ENOSPC, "notes/reading/close.md"),
@@ -360,55 +414,14 @@ def test_meta_tags_are_escaped_exactly_once(tmp_path):
     ],
     ids=["disk-full-first", "disk-full-later", "read-only-root", "read-only-folder"],
 )
-def test_refused_write_leaves_the_tree_as_it_was(tmp_path, capsys, monkeypatch, failing, error, where):
+def test_refused_write_leaves_the_tree_as_it_was(tmp_path, capsys, monkeypatch, step, error, where):
     proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA CI (#1)\n\n值得精读。\n"})
     assert convert(proj) == 0
     before = tree(proj)
-    # A new note in a new folder, and a changed one: many pages to write.
+    # A changed note and a new one in a new folder: many pages to write.
     (proj / "seeds/000.txt").write_text("o/r\n\nA CI (#1)\n\n值得精读。改了。\n", encoding="utf-8")
     (proj / "seeds/001.txt").write_text("o/s\n\nD CI (#7)\n\n值得精读。\n", encoding="utf-8")
-    target = proj / where
-    real_open, real_mkdir, real_fdopen = os.open, Path.mkdir, os.fdopen
-
-    def refuse() -> None:
-        raise OSError(error, os.strerror(error))
-
-    def fake_open(path, flags, mode=0o777, **kw):
-        name = os.path.basename(path)
-        if failing == "open" and name.startswith(f".{target.name}.") and Path(path).parent == target.parent:
-            refuse()
-        fd = real_open(path, flags, mode, **kw)
-        if failing == "write" and name.startswith(f".{target.name}.") and Path(path).parent == target.parent:
-            fds.add(fd)
-        return fd
-
-    class Full:
-        def __init__(self, fh):
-            self.fh = fh
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.fh.close()
-
-        def write(self, data):
-            refuse()
-
-    fds: set[int] = set()
-
-    def fake_fdopen(fd, *args, **kwargs):
-        fh = real_fdopen(fd, *args, **kwargs)
-        return Full(fh) if fd in fds else fh
-
-    def fake_mkdir(self, *args, **kwargs):
-        if failing == "mkdir" and self == target.parent:
-            refuse()
-        return real_mkdir(self, *args, **kwargs)
-
-    monkeypatch.setattr(write.os, "open", fake_open)
-    monkeypatch.setattr(write.os, "fdopen", fake_fdopen)
-    monkeypatch.setattr(Path, "mkdir", fake_mkdir)
+    refuse(monkeypatch, step, proj / where, error)
     code, lines = run(proj, capsys)
     monkeypatch.undo()
     assert code == 1
@@ -633,3 +646,15 @@ def test_no_command_prints_a_traceback(tmp_path, command):
         "error: seeds/prs.toml:2: control character U+0007 is not allowed (written as \\u0007)",
     ]
     assert re.fullmatch(rf"prnotes {command[0]}: 4 error\(s\); .+", lines[-1])
+
+
+def test_audit_of_an_unreadable_pdf_is_one_line(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    sphinx_build(proj)
+    (proj / "_build/latex").mkdir(exist_ok=True)
+    (proj / "_build/latex/broken.pdf").write_bytes(b"%PDF-1.5\nnot really\n")
+    proc = cli(proj, "audit")
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"prnotes audit: {proj}/_build/latex/broken.pdf: pdftotext cannot read it ("), lines

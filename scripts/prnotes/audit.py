@@ -180,9 +180,16 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
 # --- PDF --------------------------------------------------------------------
 
 
+class PdfUnreadable(Exception):
+    """A built PDF that pdftotext cannot read; the message names it."""
+
+
 def pdf_pages(pdf: Path) -> list[str]:
     """Text of each page of a PDF, by ``pdftotext`` (poppler-utils)."""
-    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], check=True, capture_output=True)
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True)
+    if out.returncode != 0:
+        reason = out.stderr.decode("utf-8", errors="replace").strip().splitlines()
+        raise PdfUnreadable(f"{pdf}: pdftotext cannot read it ({reason[-1] if reason else f'exit {out.returncode}'})")
     return out.stdout.decode("utf-8", errors="replace").split("\f")
 
 

@@ -143,6 +143,19 @@ def test_accepted_characters_pass_to_the_meta_tags(accepted_site):
         assert soup.find("meta", attrs={"name": "description"})["content"] == expected
 
 
+def test_a_line_that_shows_nothing_is_blank(tmp_path, capsys):
+    # An invisible character on an empty-looking line: the line still
+    # separates the title from its body; an invisible title is empty.
+    seed = "o/r\n\u200b\nA CI (#1)\n\u2060\u00ad \n值得精读。\n\n\ufeff (#2)\n\n值得精读。\n"
+    proj = copy_project(tmp_path / "p", {"000.txt": seed})
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["seeds/000.txt:7: title is empty"]
+    (proj / "seeds/000.txt").write_text(seed.split("\n\n\ufeff")[0] + "\n", encoding="utf-8")
+    assert run(proj, capsys) == (0, [])
+    assert load(proj).note_for("o/r", 1).body == "值得精读。"
+
+
 def pdftotext(pdf: Path) -> str:
     return subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
 

@@ -109,9 +109,10 @@ def _line(token: st.SearchStrategy[str], max_tokens: int = 8) -> st.SearchStrate
     return st.lists(token, min_size=1, max_size=max_tokens).map("".join)
 
 
-# A line that stays a line: it has something besides whitespace.
-LINE = _line(TOKEN).filter(lambda s: s.strip() != "")
-PRINTABLE_LINE = _line(PRINTABLE_TOKEN).filter(lambda s: s.strip() != "")
+# A line that stays a line: it shows something besides whitespace and
+# invisible characters (a line that shows nothing is blank to the parser).
+LINE = _line(TOKEN).filter(lambda s: chars.for_print(s).strip() != "")
+PRINTABLE_LINE = _line(PRINTABLE_TOKEN).filter(lambda s: chars.for_print(s).strip() != "")
 
 
 @st.composite
@@ -120,7 +121,9 @@ def entry_texts(draw, index: int, line: st.SearchStrategy[str] = LINE) -> tuple[
     number = draw(st.one_of(st.none(), st.just(index + 1)))
     title = f"{draw(line)} T{index}" + (f" (#{number})" if number else "")
     body = draw(st.lists(line, min_size=1, max_size=4)).copy()
-    body[0] = BODY_LABEL_RE.sub("", body[0].strip(), count=1) or "正文"
+    body[0] = BODY_LABEL_RE.sub("", body[0].strip(), count=1)
+    if not chars.for_print(body[0]).strip():
+        body[0] = "正文"
     return title, "\n".join(body), number
 
 

@@ -122,13 +122,22 @@ def decode(path: str, data: bytes) -> str:
     return text
 
 
+def _visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a line of only zero-width characters looks blank."""
+    return bool(text) and (text.isascii() or chars.for_print(text).strip() != "")
+
+
 def _blocks(lines: list[str], start: int) -> list[tuple[int, list[str]]]:
-    """Group non-blank lines into blocks, each with its 1-based first line."""
+    """Group non-blank lines into blocks, each with its 1-based first line.
+
+    A line is blank when it shows nothing (:func:`_visible`), so an invisible
+    character on an empty-looking line still separates a title from its body.
+    """
     blocks: list[tuple[int, list[str]]] = []
     current: list[str] = []
     for index in range(start, len(lines)):
         line = lines[index].strip()
-        if line:
+        if _visible(line):
             if not current:
                 blocks.append((index + 1, current))
             current.append(line)
@@ -183,8 +192,8 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
         body_line, body_block = blocks[i + 1]
         title, number = split_title_number(title_block[0])
         first = BODY_LABEL_RE.sub("", body_block[0], count=1)
-        body_lines = ([first] if first else []) + body_block[1:]
-        if not title:
+        body_lines = ([first] if _visible(first) else []) + body_block[1:]
+        if not _visible(title):
             problems.append(Diagnostic(path, title_line, "title is empty"))
             continue
         if not body_lines:

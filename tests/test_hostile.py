@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
+from tests.support.committed import commit_everything
+from tests.support.sandbox import convert, copy_project, sphinx_build
 from tests.test_atomic import tree
 from prnotes import contract, write
 from prnotes.audit import audit, page_text, section_text, squash
@@ -100,6 +101,7 @@ ACCEPTED_SEED = "o/r\n\n" + "".join(
 def accepted_site(tmp_path_factory):
     proj = copy_project(tmp_path_factory.mktemp("accepted") / "p", {"000.txt": ACCEPTED_SEED})
     assert convert(proj, "--strict") == 0
+    commit_everything(proj)  # the feed lists committed digests
     app = sphinx_build(proj)
     return proj, app
 
@@ -279,12 +281,11 @@ def test_odd_seed_names_convert_and_build_with_make(tmp_path):
     proc = subprocess.run(["make", "-C", str(proj), "html", f"VENV={venv}"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
-    for name, text in ODD_NAMES.items():
+    for text in ODD_NAMES.values():
         number = re.search(r"\(#(\d+)\)", text).group(1)
-        html = (proj / f"_build/html/notes/o/r/pr-{number}.html").read_text(encoding="utf-8")
-        # The page names its source file, exactly.
-        assert f"seeds/{name}:3" in BeautifulSoup(html, "html.parser").get_text()
-    assert audit(proj).findings == ()
+        assert (proj / f"_build/html/notes/o/r/pr-{number}.html").is_file()
+    report = audit(proj)
+    assert (report.entries, report.pages, report.findings) == (4, 4, ())
 
 
 def test_seed_name_that_is_not_utf8_is_refused(tmp_path, capsys):

@@ -38,10 +38,10 @@ from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from tests.support.committed import commit_everything
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 from prnotes import chars, contract
 from prnotes.audit import audit, page_text, section_text, squash
-from prnotes.cli import main
 from prnotes.diagnostics import InputError
 from prnotes.model import build_site
 from prnotes.parse import BODY_LABEL_RE, parse_prs, parse_seed
@@ -257,6 +257,7 @@ def check_built_project(files: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proj = copy_project(Path(tmp) / "p", files)
         assert convert(proj) == 0
+        commit_everything(proj)  # the feed lists committed digests
         app = sphinx_build(proj)
         assert app.warning.getvalue() == ""
         html_dir = proj / "_build/html"

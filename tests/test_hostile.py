@@ -494,6 +494,26 @@ def test_second_conversion_waits_for_the_first(tmp_path):
     assert (proj / "notes/o/r/pr-1.md").exists()
 
 
+def test_second_pdf_build_of_an_edition_waits(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    work = proj / "_build/pdf/prnotes"
+    work.mkdir(parents=True)
+    with write.locked(work / write.LOCK_NAME):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "prnotes.cli", "pdf", "--root", str(proj), "-j", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert child.stderr.readline() == "prnotes pdf: another build of prnotes.pdf is running; waiting for it to finish\n"
+            time.sleep(0.5)
+            assert child.poll() is None
+            assert not (work / "src").exists()  # nothing staged while it waits
+        finally:
+            child.kill()
+            child.communicate()
+
+
 def test_conversions_at_once_all_succeed(tmp_path):
     proj = copy_project(tmp_path / "p", MANY)
     ref = copy_project(tmp_path / "ref", MANY)

@@ -96,16 +96,16 @@ def test_killed_writer_is_recovered_by_next_run(tmp_path, monkeypatch):
     from prnotes import write
 
     proj = copy_project(tmp_path / "p")
-    real = write.write_if_changed
+    real = write.write_temp
     calls = []
 
-    def dying(path, text):
+    def dying(path, data):
         if calls:
             raise KeyboardInterrupt("killed")
         calls.append(path)
-        return real(path, text)
+        return real(path, data)
 
-    monkeypatch.setattr(write, "write_if_changed", dying)
+    monkeypatch.setattr(write, "write_temp", dying)
     with pytest.raises(KeyboardInterrupt, match="killed"):
         convert(proj)
     monkeypatch.undo()

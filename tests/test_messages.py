@@ -350,19 +350,29 @@ def main_output(proj: Path, capsys) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-@pytest.mark.parametrize(
-    ("name", "shown"),
-    [("a\n# evil.txt", "a\\x0a# evil.txt"), ("一\t👍🏽.txt", "一\\x09👍🏽.txt")],
-    ids=["newline", "tab"],
+NAME_RULE = (
+    "rename the file: a seed file name may be any UTF-8 text ending in .txt, spaces and punctuation included, "
+    "but no control, bidirectional control, line separator, private-use or noncharacter code points"
 )
-def test_seed_file_name_with_a_control_character(tmp_path, capsys, name, shown):
+
+
+@pytest.mark.parametrize(
+    ("name", "shown", "what"),
+    [
+        ("a\n# evil.txt", "a\\x0a# evil.txt", "control character U+000A"),
+        ("一\t👍🏽.txt", "一\\x09👍🏽.txt", "control character U+0009"),
+        ("abc\u202etxt.exe.txt", "abc\\u202etxt.exe.txt", "bidirectional control character U+202E"),
+    ],
+    ids=["newline", "tab", "bidi"],
+)
+def test_seed_file_name_with_a_control_character(tmp_path, capsys, name, shown, what):
     # Found by the audit: the name is on every page, and a newline in it
     # started a heading there.
     proj = copy_project(tmp_path / "p", {name: "o/r\n\nA (#1)\n\n值得精读。\n"})
     assert run(proj, capsys) == (
         1,
         [
-            f"error: seeds/{shown}:1: the file name has a control character; rename the file",
+            f"error: seeds/{shown}:1: the file name has {what}; {NAME_RULE}",
             "prnotes notes: 1 error(s); nothing written",
         ],
     )

@@ -25,6 +25,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from . import contract
+from .chars import for_print
 from .parse import read_seeds
 from .refs import plain_text, segment
 from .sphinxext import _compat
@@ -214,9 +215,16 @@ def check_stale(entries: list[Entry], html_dir: Path) -> list[Stale]:
 # --- PDF --------------------------------------------------------------------
 
 
+class PdfUnreadable(Exception):
+    """A built PDF that pdftotext cannot read; the message names it."""
+
+
 def pdf_pages(pdf: Path) -> list[str]:
     """Text of each page of a PDF, by ``pdftotext`` (poppler-utils)."""
-    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], check=True, capture_output=True)
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True)
+    if out.returncode != 0:
+        reason = out.stderr.decode("utf-8", errors="replace").strip().splitlines()
+        raise PdfUnreadable(f"{pdf}: pdftotext cannot read it ({reason[-1] if reason else f'exit {out.returncode}'})")
     return out.stdout.decode("utf-8", errors="replace").split("\f")
 
 
@@ -224,9 +232,10 @@ def pdf_squash(text: str) -> str:
     """Like :func:`squash`, also forgiving what typesetting changes.
 
     NFKC folds ligatures (ﬁ) and full-width forms; hyphens, dashes and quotes
-    are dropped on both sides, since LaTeX hyphenates and curls them.
+    are dropped on both sides, since LaTeX hyphenates and curls them; so are
+    the invisible characters the book does not print (:func:`prnotes.chars.for_print`).
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", for_print(text))
     return "".join(
         ch
         for ch in text

@@ -75,12 +75,29 @@ def note_docname(repo: str, number: int | None, title: str) -> str:
     return f"{repo_dir(repo)}/t-{digest}"
 
 
-def note_label(repo: str, number: int | None, title: str) -> str:
-    """Cross-reference label of a note, e.g. ``pr-vllm-project-vllm-51368``."""
+def _label_repo(repo: str) -> str:
+    """The repository part of a label: ``vllm-project-vllm``, ``a--b-c``.
+
+    Owner and name are joined by one hyphen when the name's slug has none,
+    else by two. A slug never holds two hyphens in a row, so either way the
+    join can be split again: ``a/b-c`` gives ``a--b-c`` and ``a-b/c`` gives
+    ``a-b-c``. Labels are therefore as distinct as the note folders (which
+    the model checks), and the labels of names without punctuation stay as
+    they always were.
+    """
     owner, name = repo.split("/", 1)
+    name_slug = slug(name)
+    return f"{slug(owner)}{'--' if '-' in name_slug else '-'}{name_slug}"
+
+
+def note_label(repo: str, number: int | None, title: str) -> str:
+    """Cross-reference label of a note, e.g. ``pr-vllm-project-vllm-51368``.
+
+    Distinct notes get distinct labels (see :func:`_label_repo`).
+    """
     if number is not None:
-        return f"pr-{slug(owner)}-{slug(name)}-{number}"
-    return f"note-{slug(owner)}-{slug(name)}-{note_docname(repo, None, title).rsplit('-', 1)[1]}"
+        return f"pr-{_label_repo(repo)}-{number}"
+    return f"note-{_label_repo(repo)}-{note_docname(repo, None, title).rsplit('-', 1)[1]}"
 
 
 DIGESTS_DIR = f"{NOTES_DIR}/digests"

@@ -19,14 +19,20 @@ Seed format::
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import chars
 from .diagnostics import Diagnostic, InputError
 
 REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
+# Names REPO_RE lets through that are path steps: github.com/a/../pull/1 is
+# github.com/pull/1.
+_PATH_STEPS = frozenset({".", ".."})
 # A trailing PR number in a title, with ASCII or full-width parentheses.
 # ASCII digits only (int() would also read other scripts' digits), no #0.
 TITLE_NUMBER_RE = re.compile(r"[(（]#([1-9][0-9]{0,8})[)）]$")
@@ -34,9 +40,14 @@ TITLE_NUMBER_RE = re.compile(r"[(（]#([1-9][0-9]{0,8})[)）]$")
 _TITLE_NUMBER_MAX = 12
 # Labels the digest tool puts in front of a body; they are not advice text.
 BODY_LABEL_RE = re.compile(r"^#{1,6}[ \t]*阅读建议[ \t]*")
-# Control characters (Unicode category Cc) other than newline and tab.
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_NAME_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# What a seed file name may hold: any text a seed may hold, but no tab or
+# newline (the name is shown on one line of every page of its notes).
+_NAME_BAD_RE = re.compile(f"[\\t\\n]|{chars.DISALLOWED_RE.pattern}")
+
+
+def is_repo(repo: str) -> bool:
+    """Whether ``repo`` is an ``owner/name`` whose GitHub links stay on it."""
+    return REPO_RE.fullmatch(repo) is not None and repo.split("/", 1)[1] not in _PATH_STEPS
 
 
 @dataclass(frozen=True)
@@ -76,7 +87,8 @@ class PrInfo:
 def decode(path: str, data: bytes) -> str:
     """Decode UTF-8 (BOM allowed) and normalise CRLF to LF.
 
-    Invalid UTF-8 and control characters are errors naming the line.
+    Invalid UTF-8 and the characters :mod:`prnotes.chars` rejects are errors
+    naming the line.
     """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -96,29 +108,36 @@ def decode(path: str, data: bytes) -> str:
         ) from None
     text = text.replace("\r\n", "\n")
     problems = []
-    # One problem per line, the first control character in it; line numbers
+    # One problem per line, the first bad character in it; line numbers
     # are counted incrementally so many bad lines stay linear.
     lineno, last_pos, last_line = 1, 0, 0
-    for match in _CONTROL_RE.finditer(text):
+    for match in chars.DISALLOWED_RE.finditer(text):
         lineno += text.count("\n", last_pos, match.start())
         last_pos = match.start()
         if lineno != last_line:
             last_line = lineno
-            problems.append(
-                Diagnostic(path, lineno, f"control character U+{ord(match.group()):04X} is not allowed")
-            )
+            problems.append(Diagnostic(path, lineno, chars.problem(match.group())))
     if problems:
         raise InputError(problems)
     return text
 
 
+def _visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a line of only zero-width characters looks blank."""
+    return bool(text) and (text.isascii() or chars.for_print(text).strip() != "")
+
+
 def _blocks(lines: list[str], start: int) -> list[tuple[int, list[str]]]:
-    """Group non-blank lines into blocks, each with its 1-based first line."""
+    """Group non-blank lines into blocks, each with its 1-based first line.
+
+    A line is blank when it shows nothing (:func:`_visible`), so an invisible
+    character on an empty-looking line still separates a title from its body.
+    """
     blocks: list[tuple[int, list[str]]] = []
     current: list[str] = []
     for index in range(start, len(lines)):
         line = lines[index].strip()
-        if line:
+        if _visible(line):
             if not current:
                 blocks.append((index + 1, current))
             current.append(line)
@@ -143,6 +162,10 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
                     f"line 1 must be the repository as owner/repo, found {repo!r}",
                 )
             ]
+        )
+    if not is_repo(repo):
+        raise InputError(
+            [Diagnostic(path, 1, f"{repo!r} is not a repository: a name of '.' or '..' would send its GitHub links elsewhere")]
         )
     problems: list[Diagnostic] = []
     entries: list[RawEntry] = []
@@ -169,8 +192,8 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
         body_line, body_block = blocks[i + 1]
         title, number = split_title_number(title_block[0])
         first = BODY_LABEL_RE.sub("", body_block[0], count=1)
-        body_lines = ([first] if first else []) + body_block[1:]
-        if not title:
+        body_lines = ([first] if _visible(first) else []) + body_block[1:]
+        if not _visible(title):
             problems.append(Diagnostic(path, title_line, "title is empty"))
             continue
         if not body_lines:
@@ -242,11 +265,116 @@ def _key_lines(text: str) -> dict[tuple[str | None, str], int]:
 _TOML_WHERE_RE = re.compile(r" \((?:at line (\d+), column (\d+)|at end of document)\)$")
 
 
+# The escapes of a TOML basic string.
+_TOML_ESCAPE_RE = re.compile(r'\\(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[btnfr"\\])')
+_TOML_SHORT_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+
+
+def _toml_escapes(text: str) -> list[tuple[int, str, str]]:
+    """``(line, escape, character)`` of every escape in the basic strings of valid TOML.
+
+    Comments and literal strings hold no escapes, so a scan that knows only
+    where strings start and end is enough for a file tomllib has accepted.
+    """
+    found = []
+    pos, line, closing = 0, 1, ""  # closing: the delimiter of the open string
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "\n":
+            line += 1
+        if not closing:
+            if ch == "#":
+                pos = text.find("\n", pos)
+                pos = len(text) if pos < 0 else pos
+                continue
+            if ch in "\"'":
+                closing = ch * 3 if text.startswith(ch * 3, pos) else ch
+                pos += len(closing)
+                continue
+        elif text.startswith(closing, pos):
+            # A multi-line string may end in up to two quotes before its delimiter.
+            run = len(closing)
+            while len(closing) == 3 and run < 5 and text.startswith(closing[0], pos + run):
+                run += 1
+            pos += run
+            closing = ""
+            continue
+        elif ch == "\\" and closing[0] == '"':
+            match = _TOML_ESCAPE_RE.match(text, pos)
+            if match:
+                escape = match.group()
+                code = int(escape[2:], 16) if escape[1] in "uU" else 0
+                char = _TOML_SHORT_ESCAPES.get(escape[1]) or (chr(code) if code <= 0x10FFFF else "")
+                found.append((line, escape, char))
+                pos = match.end()
+                continue
+            pos += 1  # a line-ending backslash of a multi-line string
+            continue
+        pos += 1
+    return found
+
+
+def _strings(value) -> list[str]:
+    """Every string in a parsed TOML document, keys included."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            found.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def _escape_problems(path: str, text: str, doc: dict) -> list[Diagnostic]:
+    """Characters :mod:`prnotes.chars` rejects that TOML escapes put in strings.
+
+    :func:`decode` has checked the raw text, so such a character comes from an
+    escape (``\\u001b``, ``\\b``); the problem is reported on the line of
+    that escape.
+    """
+    bad = {m.group() for s in _strings(doc) for m in chars.DISALLOWED_RE.finditer(s)}
+    if not bad:
+        return []
+    problems: dict[int, Diagnostic] = {}
+    for line, escape, char in _toml_escapes(text):
+        if char in bad and line not in problems:  # one problem per line, as in decode
+            problems[line] = Diagnostic(path, line, f"{chars.problem(char)} (written as {escape})")
+    # Not found as an escape (it cannot be): still refuse the file.
+    return list(problems.values()) or [Diagnostic(path, 1, chars.problem(min(bad)))]
+
+
+def _deepest_line(text: str) -> int:
+    """The line where brackets and braces nest deepest (strings not told apart)."""
+    depth = deepest = 0
+    line = where = 1
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, line
+        elif ch in "]}":
+            depth -= 1
+    return where
+
+
 def load_toml(path: str, data: bytes) -> tuple[str, dict]:
-    """Decode and parse a TOML file; a syntax error names its line and column."""
+    """Decode and parse a TOML file; a syntax error names its line and column.
+
+    Strings are checked after parsing too: escapes can write characters the
+    raw text may not hold.
+    """
     text = decode(path, data)
     try:
-        return text, tomllib.loads(text)
+        doc = tomllib.loads(text)
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables by recursion.
+        raise InputError([Diagnostic(path, _deepest_line(text), "invalid TOML: arrays or tables nested too deeply")]) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _TOML_WHERE_RE.search(message)
@@ -258,6 +386,10 @@ def load_toml(path: str, data: bytes) -> tuple[str, dict]:
             line, where = text.count("\n") + 1, " (at the end of the file)"
         reason = message[: match.start()] if match else message
         raise InputError([Diagnostic(path, line, f"invalid TOML: {reason}{where}")]) from None
+    problems = _escape_problems(path, text, doc)
+    if problems:
+        raise InputError(problems)
+    return text, doc
 
 
 def read_file(path: Path, rel: str) -> bytes:
@@ -276,7 +408,7 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
     key_lines = _key_lines(text)
     for repo, table in doc.items():
         repo_line = key_lines.get((None, repo), 1)
-        if not REPO_RE.fullmatch(repo) or not isinstance(table, dict):
+        if not is_repo(repo) or not isinstance(table, dict):
             problems.append(
                 Diagnostic(path, repo_line, f"{repo!r} is not an owner/repo table")
             )
@@ -310,6 +442,32 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
     return out
 
 
+NAME_RULE = (
+    "rename the file: a seed file name may be any UTF-8 text ending in .txt, spaces and punctuation included, "
+    "but no control, bidirectional control, line separator, private-use or noncharacter code points"
+)
+
+
+def _check_inside(path: Path, real_seeds: Path, rel: str) -> None:
+    """Refuse a file that is not a regular file inside ``seeds/``.
+
+    A seed is published: a link to a file elsewhere would publish that file,
+    and an error message about it would show its first line. So the check
+    comes before the file is opened, and its message says nothing of the
+    target. A FIFO or device would block or never end.
+    """
+    if not path.resolve().is_relative_to(real_seeds):
+        raise InputError(
+            [Diagnostic(rel, 1, "is a link to a file outside seeds/; copy the file into seeds/ instead")]
+        )
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # read_file reports it
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise InputError([Diagnostic(rel, 1, "is not a regular file; a seed must be a text file")])
+
+
 def read_seeds(seeds_dir: Path, root: Path) -> tuple[list[SeedFile], dict[tuple[str, str], PrInfo]]:
     """Parse every ``*.txt`` seed (in name order) and ``prs.toml`` under ``seeds_dir``.
 
@@ -318,24 +476,27 @@ def read_seeds(seeds_dir: Path, root: Path) -> tuple[list[SeedFile], dict[tuple[
     """
     problems: list[Diagnostic] = []
     seeds: list[SeedFile] = []
+    real_seeds = seeds_dir.resolve()
     # Name order is arrival order: digest files are named with a sequence prefix.
     for file in sorted(seeds_dir.glob("*.txt")):
         rel = file.relative_to(root).as_posix()
-        if _NAME_CONTROL_RE.search(rel):
-            # The name is shown on every page of its notes; a newline in it
-            # would start a new line of MyST there.
-            shown = _NAME_CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}", rel)
-            problems.append(Diagnostic(shown, 1, "the file name has a control character; rename the file"))
+        if match := _NAME_BAD_RE.search(rel):
+            # The name is shown on every page of its notes: a newline in it
+            # would start a new line of MyST there, a direction control would
+            # reorder the line, and a name that is not UTF-8 cannot be written.
+            problems.append(Diagnostic(chars.shown(rel), 1, f"the file name has {chars.kind(match.group())}; {NAME_RULE}"))
             continue
         try:
+            _check_inside(file, real_seeds, rel)
             seeds.append(parse_seed(rel, read_file(file, rel)))
         except InputError as exc:
             problems.extend(exc.problems)
     prs: dict[tuple[str, str], PrInfo] = {}
     prs_file = seeds_dir / "prs.toml"
-    if prs_file.exists():
+    if prs_file.exists() or prs_file.is_symlink():
         try:
             rel = prs_file.relative_to(root).as_posix()
+            _check_inside(prs_file, real_seeds, rel)
             prs = parse_prs(rel, read_file(prs_file, rel))
         except InputError as exc:
             problems.extend(exc.problems)

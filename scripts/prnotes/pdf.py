@@ -6,26 +6,34 @@
 3. run latexmk (xelatex, then xdvipdfmx once);
 4. fail if the xelatex log reports a missing glyph, else copy the PDF to
    ``_build/latex/<name>.pdf``.
+
+A glyph the fonts lack comes from the text of a note, so that failure is
+reported as the seed lines that hold the character (:func:`glyph_problems`).
+Two builds of one edition take turns.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .diagnostics import Diagnostic, InputError
+from .model import Site
+from .parse import decode, read_file, read_seeds
 from .project import load
 from .render.book import render_book
 from .subset import Selection, parse_selection, select
-from .write import apply, plan
+from .write import LOCK_NAME, apply, locked, plan, write_temp
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
+_CODE_POINT = re.compile(r"\(U\+([0-9A-F]{4,6})\)")
 XELATEX_RUN = re.compile(r"Run number \d+ of rule '(?:xe|pdf)?latex")
 
 
@@ -49,15 +57,63 @@ def missing_characters(log_text: str) -> list[str]:
     return sorted(set(MISSING_CHAR.findall(log_text)))
 
 
-def stage(root: Path, selection: Selection, src: Path) -> tuple[int, str]:
-    """Write the book's pages to ``src``; return the note count and the scope text."""
+def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnostic]:
+    """The seed lines of the book's notes that hold a character of ``missing``.
+
+    ``missing`` are the log's "Missing character" lines. Each entry of a seed
+    runs from its title line to the next title; only the entries of notes in
+    the book are searched. An upstream title is reported at its ``prs.toml``
+    line, a seed file's name (which its notes show) at the file's line 1, and
+    a line of ``taxonomy.toml`` (chapter titles, badges) at its line.
+    """
+    absent = {chr(int(m.group(1), 16)) for line in missing if (m := _CODE_POINT.search(line))}
+    if not absent:
+        return []
+    in_book = {(note.path, note.line) for note in site.notes}
+    problems = []
+
+    def report(path: str, line: int, text: str, where: str = "") -> None:
+        found = sorted({ch for ch in text if ch in absent})
+        if found:
+            what = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in found)
+            problems.append(
+                Diagnostic(path, line, f"the book's fonts have no glyph for {what}{where}; the PDF cannot show it")
+            )
+
+    # A note shows the name of its seed file.
+    for path in sorted({note.path for note in site.notes}):
+        report(path, 1, path, " in the file name")
+
+    seeds, prs = read_seeds(root / "seeds", root)
+    for seed in seeds:
+        starts = [entry.line for entry in seed.entries]
+        lines = decode(seed.path, read_file(root / seed.path, seed.path)).split("\n")
+        for index, start in enumerate(starts):
+            if (seed.path, start) in in_book:
+                end = starts[index + 1] if index + 1 < len(starts) else len(lines) + 1
+                for lineno in range(start, end):
+                    report(seed.path, lineno, lines[lineno - 1])
+    titles = {(note.repo, note.title) for note in site.notes}
+    for key, info in prs.items():
+        if key in titles:
+            report(info.path, info.line, info.upstream_title)
+    # Chapter titles and badges come from taxonomy.toml.
+    taxonomy = decode("taxonomy.toml", read_file(root / "taxonomy.toml", "taxonomy.toml")).split("\n")
+    for lineno, text in enumerate(taxonomy, 1):
+        if not text.lstrip().startswith("#"):
+            report("taxonomy.toml", lineno, text)
+    return sorted(problems)
+
+
+def stage(root: Path, selection: Selection, src: Path) -> tuple[Site, str]:
+    """Write the book's pages to ``src``; return the selected notes and the scope text."""
     site = select(load(root), selection)
     if not site.notes:
         raise BuildError("the selection holds no notes; nothing to build")
     pages = render_book(site)
     src.mkdir(parents=True, exist_ok=True)
     apply(src, pages, plan(src, pages))
-    return len(site.notes), selection.describe(site.taxonomy, len(site.notes))
+    return site, selection.describe(site.taxonomy, len(site.notes))
 
 
 def _run(cmd: list[str], cwd: Path, env: dict[str, str], what: str) -> str:
@@ -67,15 +123,31 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str], what: str) -> str:
     return proc.stdout
 
 
-def build_book(root: Path, selection: Selection, parallel: str = "auto") -> Book:
-    """Build one edition; raises :class:`BuildError` or :class:`InputError`."""
+def build_book(
+    root: Path, selection: Selection, parallel: str = "auto", waiting: Callable[[], None] | None = None
+) -> Book:
+    """Build one edition; raises :class:`BuildError` or :class:`InputError`.
+
+    ``waiting()`` is called if another build of the same edition is running;
+    this one then waits for it.
+    """
     work = root / "_build" / "pdf" / selection.name
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"cannot create {work}: {exc.strerror or exc}") from None
+    with locked(work / LOCK_NAME, waiting):
+        return _build(root, selection, parallel, work)
+
+
+def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
     src, latex = work / "src", work / "latex"
     env = dict(os.environ)
     timings = []
 
     start = time.perf_counter()
-    count, scope = stage(root, selection, src)
+    site, scope = stage(root, selection, src)
+    count = len(site.notes)
     timings.append(("stage", time.perf_counter() - start))
 
     start = time.perf_counter()
@@ -100,8 +172,17 @@ def build_book(root: Path, selection: Selection, parallel: str = "auto") -> Book
     log = latex / f"{TEX_NAME}.log"
     missing = missing_characters(log.read_text(encoding="utf-8", errors="replace"))
     if missing:
+        problems = glyph_problems(root, site, missing)
+        if problems:
+            error = InputError(problems)
+            error.outcome = "the PDF was not updated"
+            raise error
         raise BuildError(f"{log}: {len(missing)} missing glyph(s):\n" + "\n".join(missing))
     out = root / "_build" / "latex" / f"{selection.name}.pdf"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(latex / f"{TEX_NAME}.pdf", out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = write_temp(out, (latex / f"{TEX_NAME}.pdf").read_bytes())
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise BuildError(f"cannot write {out.relative_to(root)}: {exc.strerror or exc}; the previous PDF is as it was") from None
     return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=len(XELATEX_RUN.findall(output)))

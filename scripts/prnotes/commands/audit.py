@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..audit import audit
+from ..audit import PdfUnreadable, audit
 from ..diagnostics import CommandError, InputError
 from .spec import Command, argument
 
@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         exc.outcome = "the seeds do not parse; nothing checked"
         raise
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, PdfUnreadable) as exc:
         raise CommandError(str(exc)) from None
     for finding in report.findings:
         print(f"missing: {finding}", file=sys.stderr)

@@ -2,7 +2,8 @@
 
 Reads the seeds and ``taxonomy.toml``, validates everything, and only then
 writes. On bad input every problem is printed as ``file:line: what`` and
-every file stays as it was.
+every file stays as it was; so it does when the disk refuses a write, with
+one line naming the file. Two runs on one project take turns.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 
 from ..project import load
 from ..render import render_site
-from ..write import apply, plan
+from ..write import LOCK_NAME, apply, locked, plan
 from .spec import Command, flag
 
 
@@ -25,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.tool}: {len(site.warnings)} warning(s) under --strict; nothing written", file=sys.stderr)
         return 1
     pages = render_site(site)
-    the_plan = plan(root, pages)
     if args.check:
+        the_plan = plan(root, pages)
         for rel in the_plan.write:
             print(f"out of date: {rel}", file=sys.stderr)
         for rel in the_plan.remove:
@@ -35,7 +36,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"{args.tool}: notes/ is out of date; run `make notes`", file=sys.stderr)
             return 1
         return 0
-    apply(root, pages, the_plan)
+
+    def waiting() -> None:
+        print(f"{args.tool}: another conversion is writing notes/; waiting for it to finish", file=sys.stderr)
+
+    # Planned under the lock: after another run, the disk is what it left.
+    with locked(root / LOCK_NAME, waiting):
+        the_plan = plan(root, pages)
+        apply(root, pages, the_plan)
     if not args.quiet:
         print(
             f"{args.tool}: {len(site.notes)} notes, {len(pages)} pages: "

@@ -19,8 +19,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"{args.tool}: {exc}", file=sys.stderr)
         return 2
+    def waiting() -> None:
+        print(f"{args.tool}: another build of {selection.name}.pdf is running; waiting for it to finish", file=sys.stderr)
+
     try:
-        book = build_book(root, selection, args.jobs)
+        book = build_book(root, selection, args.jobs, waiting)
     except BuildError as exc:
         raise CommandError(str(exc)) from None
     steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)

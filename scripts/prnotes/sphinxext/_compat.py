@@ -179,7 +179,9 @@ def _sitemap_queue() -> bool:
 
 # What sphinxext-opengraph writes (its make_tag): ``<meta property="og:…"
 # content="…" />``, double quotes in the content replaced, nothing else.
-META_TAG_RE = re.compile(r'(<meta\s+(?:property|name)="[^"<>]*"\s+content=")([^"]*)("\s*/?>)')
+# Groups: 1 the tag up to the content, 2 property or name, 3 its value, 4 the
+# content, 5 the end of the tag.
+META_TAG_RE = re.compile(r'(<meta\s+(property|name)="([^"<>]*)"\s+content=")([^"]*)("\s*/?>)')
 
 
 def _opengraph_tags() -> bool:
@@ -189,7 +191,7 @@ def _opengraph_tags() -> bool:
     if make_tag is None:
         return False
     match = META_TAG_RE.fullmatch(make_tag("og:title", 'a"<&'))
-    return match is not None and match.group(2) == "a&quot;<&"
+    return match is not None and match.group(4) == "a&quot;<&"
 
 
 def _design_stretched_link() -> bool:

@@ -14,6 +14,11 @@
 - Field lists (a note's metadata). Sphinx sets them as a description list,
   label above value, which takes half a page; here they become a container of
   ``名称：值`` lines, class ``prnotes-meta``, set compactly by the style.
+- Invisible characters (zero-width space and joiners, soft hyphen, variation
+  selectors …) and rare spaces. The fonts have no glyph for them, and xelatex
+  would report each as missing; here text is printed as
+  :func:`prnotes.chars.for_print` says: the invisible ones dropped, the
+  spaces plain.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from ..chars import for_print
 from . import _compat
 from .notefacts import repositories
 
@@ -112,6 +118,17 @@ class PrintFieldLists(SphinxPostTransform):
             node.parent.replace(node, meta_lines(node))
 
 
+class PrintableText(SphinxPostTransform):
+    default_priority = 900  # last: after every transform that adds text
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        for node in list(self.document.findall(nodes.Text)):
+            printed = for_print(str(node))
+            if printed != str(node):
+                node.parent.replace(node, nodes.Text(printed))
+
+
 STYLE = Path(__file__).with_name("prnotes-book.sty")
 
 
@@ -167,3 +184,4 @@ def setup(app: Sphinx) -> None:
     app.add_post_transform(PrintBadges)
     app.add_post_transform(PrintCards)
     app.add_post_transform(PrintFieldLists)
+    app.add_post_transform(PrintableText)

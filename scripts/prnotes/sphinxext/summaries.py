@@ -18,7 +18,7 @@ from .. import contract
 from ..summary import first_sentence_span
 from .docdata import DocData, rewrite_dependents
 from .frozen import freeze, plain_text, thaw_into
-from .metatags import quote_only
+from .metatags import escape_description
 from .notefacts import advice_paragraphs
 
 # note docname -> its summary (frozen nodes); page docname -> notes it summarises
@@ -67,9 +67,9 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
         found = summary_nodes(advice_paragraphs(doctree))
         summaries[env.docname] = tuple(freeze(n) for n in found)
         # The summary is also the page's Open Graph description: sphinxext-opengraph
-        # reads "og:" keys of the page metadata (metatags.py escapes it).
+        # reads "og:" keys of the page metadata (escaped here: see metatags.py).
         if found:
-            env.metadata[env.docname]["og:description"] = quote_only("".join(n.astext() for n in found))
+            env.metadata[env.docname]["og:description"] = escape_description("".join(n.astext() for n in found))
     targets = {node["target"] for node in doctree.findall(summary_placeholder)}
     if targets:
         users[env.docname] = targets
@@ -100,7 +100,7 @@ def meta_description(app: Sphinx, pagename: str, templatename: str, context: dic
     """A note's summary as its ``<meta name="description">``."""
     found = SUMMARIES.of(app.env).get(pagename)
     if found:
-        text = quote_only(plain_text(found))  # metatags.py escapes it
+        text = escape_description(plain_text(found))
         context["metatags"] = context.get("metatags", "") + f'\n<meta name="description" content="{text}">'
 
 

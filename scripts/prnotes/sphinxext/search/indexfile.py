@@ -4,6 +4,10 @@ Sphinx's writer escapes every non-ASCII character: six bytes for each CJK
 character of every term and title, where UTF-8 needs three. The HTML builder
 writes the file as UTF-8 already and every page declares UTF-8, so the
 browser reads the characters as they are.
+
+Two characters stay escaped: U+2028 and U+2029 are valid in JSON strings but
+ended a line in JavaScript before ES2019, so older browsers reject a script
+that holds them raw.
 """
 
 from __future__ import annotations
@@ -23,7 +27,10 @@ class Utf8JavaScriptIndex:
     SUFFIX = ")"
 
     def dumps(self, data: Any) -> str:
-        return self.PREFIX + json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + self.SUFFIX
+        text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+        # Outside strings JSON has no such characters, so this escapes only string content.
+        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        return self.PREFIX + text + self.SUFFIX
 
     def loads(self, s: str) -> Any:
         if not s.startswith(self.PREFIX) or not s.endswith(self.SUFFIX):

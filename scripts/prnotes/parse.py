@@ -19,10 +19,12 @@ Seed format::
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
 import tomllib
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -235,7 +237,15 @@ _TOML_TABLE_RE = re.compile(rf"^\s*\[\s*({_TOML_KEY})\s*\]")
 _TOML_PAIR_RE = re.compile(rf"^\s*({_TOML_KEY})\s*=")
 
 
+_PLAIN_KEY_RE = re.compile(r'[A-Za-z0-9_-]+|"([^"\\]*)"|\'([^\']*)\'')
+
+
 def _toml_key(raw: str) -> str | None:
+    # Most keys have no escapes: read those directly, tomllib the rest.
+    if plain := _PLAIN_KEY_RE.fullmatch(raw):
+        if plain.group(1) is not None:
+            return plain.group(1)
+        return plain.group(2) if plain.group(2) is not None else raw
     try:
         return next(iter(tomllib.loads(f"{raw} = 0")))
     except tomllib.TOMLDecodeError:
@@ -468,11 +478,14 @@ def _check_inside(path: Path, real_seeds: Path, rel: str) -> None:
         raise InputError([Diagnostic(rel, 1, "is not a regular file; a seed must be a text file")])
 
 
-def read_seeds(seeds_dir: Path, root: Path) -> tuple[list[SeedFile], dict[tuple[str, str], PrInfo]]:
+def read_seeds(
+    seeds_dir: Path, root: Path, memo: MutableMapping[tuple[str, str], SeedFile] | None = None
+) -> tuple[list[SeedFile], dict[tuple[str, str], PrInfo]]:
     """Parse every ``*.txt`` seed (in name order) and ``prs.toml`` under ``seeds_dir``.
 
     All files are parsed before any error is raised, so one run reports every
-    problem.
+    problem. ``memo`` keeps parsed files between runs, by path and content
+    (:mod:`prnotes.cache`).
     """
     problems: list[Diagnostic] = []
     seeds: list[SeedFile] = []
@@ -488,7 +501,14 @@ def read_seeds(seeds_dir: Path, root: Path) -> tuple[list[SeedFile], dict[tuple[
             continue
         try:
             _check_inside(file, real_seeds, rel)
-            seeds.append(parse_seed(rel, read_file(file, rel)))
+            data = read_file(file, rel)
+            key = (rel, hashlib.sha1(data).hexdigest())
+            parsed = memo.get(key) if memo is not None else None
+            if parsed is None:
+                parsed = parse_seed(rel, data)
+                if memo is not None:
+                    memo[key] = parsed
+            seeds.append(parsed)
         except InputError as exc:
             problems.extend(exc.problems)
     prs: dict[tuple[str, str], PrInfo] = {}

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import cache
+from .cache import Cache
 from .model import Site, build_site
 from .parse import read_seeds
 from .taxonomy import load_taxonomy
@@ -33,8 +35,20 @@ def find_root(start: Path | None = None) -> Path:
     raise NoProjectError(f"{here} is not inside a project (a folder with conf.py and seeds/); pass --root")
 
 
-def load(root: Path) -> Site:
-    """Parse and model the project at ``root``; raises :class:`~prnotes.diagnostics.InputError`."""
+def load(root: Path, cache: Cache | None = None) -> Site:
+    """Parse and model the project at ``root``; raises :class:`~prnotes.diagnostics.InputError`.
+
+    With a ``cache`` (:func:`open_cache`), unchanged seed files and entries are not parsed or analysed again.
+    """
     taxonomy = load_taxonomy(root / "taxonomy.toml")
-    seeds, prs = read_seeds(root / "seeds", root)
-    return build_site(seeds, prs, taxonomy)
+    seeds, prs = read_seeds(root / "seeds", root, cache.seeds if cache else None)
+    return build_site(seeds, prs, taxonomy, cache.analyses if cache else None)
+
+
+def open_cache(root: Path) -> Cache:
+    """The conversion cache of the project at ``root`` (see :mod:`prnotes.cache`)."""
+    try:
+        taxonomy = (root / "taxonomy.toml").read_bytes()
+    except OSError:
+        taxonomy = b""  # load() reports it
+    return cache.load(root, cache.code_version(taxonomy))

@@ -17,7 +17,6 @@ import functools
 
 from dataclasses import dataclass
 
-from .filing import file_note
 from .model import Note, Site
 from .taxonomy import Taxonomy
 
@@ -40,15 +39,14 @@ def all_tags(taxonomy: Taxonomy) -> tuple[Tag, ...]:
 
 
 def secondary_subsystems(note: Note, taxonomy: Taxonomy) -> tuple[str, ...]:
-    """The subsystems the note's classification weighed and filed it away from."""
-    return file_note(note.title, note.upstream_title, note.body, taxonomy, note.repo).runners_up(taxonomy)
+    """The subsystems the note's classification weighed and filed it away from
+    (derived with the note: :attr:`prnotes.model.Note.secondary`)."""
+    return note.secondary
 
 
-@functools.lru_cache(maxsize=None)
 def tags_of_note(note: Note, taxonomy: Taxonomy) -> tuple[Tag, ...]:
-    """The note's tags, in display order (see the module docstring); cached, as
-    the note page and the tag pages both need them."""
-    slugs = set(note.tags) | set(secondary_subsystems(note, taxonomy))
+    """The note's tags, in display order (see the module docstring)."""
+    slugs = set(note.tags) | set(note.secondary)
     return tuple(t for t in all_tags(taxonomy) if t.slug in slugs and t.slug != note.subsystem)
 
 

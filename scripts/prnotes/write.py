@@ -60,8 +60,11 @@ def is_generated(path: Path) -> bool:
         return False
 
 
-def plan(root: Path, pages: dict[str, str], managed: str = "notes") -> Plan:
-    """Compare ``pages`` with the disk; refuse to replace hand-written files."""
+def plan(root: Path, pages: dict[str, str], managed: str = "notes", kept: frozenset[str] = frozenset()) -> Plan:
+    """Compare ``pages`` with the disk; refuse to replace hand-written files.
+
+    ``kept`` are pages the caller knows to be current: unchanged, and not stale.
+    """
     write, unchanged, foreign = [], [], []
     for rel, text in sorted(pages.items()):
         path = os.path.join(root, rel)
@@ -88,8 +91,10 @@ def plan(root: Path, pages: dict[str, str], managed: str = "notes") -> Plan:
         raise InputError(
             [Diagnostic(rel, 1, "is a link to a folder; prnotes writes pages only into real folders") for rel in linked]
         )
-    remove = sorted(rel for rel in _markdown_files(root, managed) if rel not in pages and is_generated(root / rel))
-    return Plan(tuple(write), tuple(unchanged), tuple(remove))
+    remove = sorted(
+        rel for rel in _markdown_files(root, managed) if rel not in pages and rel not in kept and is_generated(root / rel)
+    )
+    return Plan(tuple(write), tuple(sorted([*unchanged, *kept])), tuple(remove))
 
 
 def _linked_folders(root: Path, pages: dict[str, str]) -> list[str]:

@@ -11,23 +11,24 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..project import load
-from ..render import render_site
+from ..cache import save as save_cache
+from ..project import load, open_cache
+from ..render import render_pages
 from ..write import LOCK_NAME, apply, locked, plan
 from .spec import Command, flag
 
 
 def run(args: argparse.Namespace) -> int:
     root = args.root
-    site = load(root)
+    memo = open_cache(root)
+    site = load(root, memo)
     for warning in site.warnings:
         print(f"{'error' if args.strict else 'warning'}: {warning}", file=sys.stderr)
     if args.strict and site.warnings:
         print(f"{args.tool}: {len(site.warnings)} warning(s) under --strict; nothing written", file=sys.stderr)
         return 1
-    pages = render_site(site)
     if args.check:
-        the_plan = plan(root, pages)
+        the_plan = plan(root, render_pages(site).pages)
         for rel in the_plan.write:
             print(f"out of date: {rel}", file=sys.stderr)
         for rel in the_plan.remove:
@@ -42,11 +43,17 @@ def run(args: argparse.Namespace) -> int:
 
     # Planned under the lock: after another run, the disk is what it left.
     with locked(root / LOCK_NAME, waiting):
-        the_plan = plan(root, pages)
+        # A note page whose inputs and file are as the last run left them is
+        # neither rendered nor read (prnotes.cache).
+        rendered = render_pages(site, lambda rel, key: memo.page_is_current(root, rel, key))
+        pages = rendered.pages
+        the_plan = plan(root, pages, kept=rendered.kept)
         apply(root, pages, the_plan)
+        memo.record_pages(root, rendered.keys)
+        save_cache(root, memo)
     if not args.quiet:
         print(
-            f"{args.tool}: {len(site.notes)} notes, {len(pages)} pages: "
+            f"{args.tool}: {len(site.notes)} notes, {len(pages) + len(rendered.kept)} pages: "
             f"{len(the_plan.write)} written, {len(the_plan.unchanged)} unchanged, {len(the_plan.remove)} removed"
         )
     return 0

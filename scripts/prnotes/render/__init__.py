@@ -1,15 +1,19 @@
 """Render the site model to page texts. Pure: no disk access.
 
-:func:`render_site` returns ``{relative path: text}`` for every generated page.
+:func:`render_site` returns ``{relative path: text}`` for every generated page;
+:func:`render_pages` leaves out the note pages a caller knows to be current.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from .. import contract
 from ..model import Site
 from .digests import render_digests
 from .landing import render_landing
-from .note import render_note
+from .note import page_key, render_note
 from .prindex import render_prindex
 from .readinglists import render_reading_lists
 from .subsystem import render_subsystem
@@ -18,11 +22,41 @@ from .tags import render_tags
 from .watchlist import render_watchlist
 
 
+@dataclass(frozen=True)
+class Rendered:
+    pages: dict[str, str]  # the pages rendered, sorted by path
+    keys: dict[str, str]  # note page -> its page key (see render.note.page_key)
+    kept: frozenset[str]  # note pages left out as current
+
+
 def render_site(site: Site) -> dict[str, str]:
+    """Every generated page, ``{relative path: text}``, sorted."""
+    return render_pages(site).pages
+
+
+def render_pages(site: Site, current: Callable[[str, str], bool] | None = None) -> Rendered:
+    """Every generated page, but the note pages for which ``current(path, key)`` holds.
+
+    Note pages are most of the site and each depends on a few notes only
+    (:func:`.note.page_key`); the other pages are few and small, and always rendered.
+    """
+    pages: dict[str, str] = {}
+    keys: dict[str, str] = {}
+    kept = set()
+    for note in site.notes:
+        rel = f"{note.docname}.md"
+        keys[rel] = key = page_key(note, site)
+        if current is not None and current(rel, key):
+            kept.add(rel)
+        else:
+            pages[rel] = render_note(note, site)
+    pages.update(_hub_pages(site))
+    return Rendered(dict(sorted(pages.items())), keys, frozenset(kept))
+
+
+def _hub_pages(site: Site) -> dict[str, str]:
     pages: dict[str, str] = {}
     used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
-    for note in site.notes:
-        pages[f"{note.docname}.md"] = render_note(note, site)
     for slug in used:
         pages.update(render_subsystem(site, site.taxonomy.subsystem(slug), site.in_subsystem(slug)))
     pages.update(render_prindex(site))
@@ -32,4 +66,4 @@ def render_site(site: Site) -> dict[str, str]:
     pages.update(render_symbols(site))
     pages.update(render_tags(site))
     pages.update(render_digests(site))
-    return dict(sorted(pages.items()))
+    return pages

@@ -7,6 +7,9 @@ link at the bottom, on the site only.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..model import Note, Site
@@ -116,6 +119,22 @@ def _facts(note: Note, site: Site) -> list[str]:
         ":::",
         "",
     ]
+
+
+def page_key(note: Note, site: Site) -> str:
+    """A hash of everything :func:`render_note` reads for ``note`` on the site
+    (besides the taxonomy and the code, which :mod:`prnotes.cache` versions)."""
+    digest = site.digest_of(note)
+    targets = [site.note_for(r.repo, r.number) for r in note.mentions if r.kind == "pull"]
+    backlinks = site.mentioned_by.get((note.repo, note.number), ()) if note.number is not None else ()
+    inputs = (
+        note,
+        (digest.docname, digest.number, digest.volume, digest.path),
+        tuple((t.docname, t.title_pieces) for t in targets if t is not None),
+        tuple((d, site.by_docname[d].title_pieces) for d in backlinks),
+    )
+    # pickle, not repr: the same inputs give the same bytes, many times faster.
+    return hashlib.sha1(pickle.dumps(inputs, protocol=5)).hexdigest()
 
 
 def render_note(note: Note, site: Site, links: bool = True) -> str:

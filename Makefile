@@ -51,7 +51,7 @@ check-notes: $(VENV)/.installed-site
 	$(PRNOTES) notes --check
 
 html: notes
-	$(SPHINXBUILD) $(STRICT) -b html $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
+	$(SPHINXBUILD) $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"
 
 apt-browser:

@@ -67,12 +67,14 @@ html_theme_options = {
     "footer_end": [],
 }
 
-# The PDF book: `make pdf` (scripts/build_pdf.py) builds a staged copy of the
-# notes whose root page lists the subsystems, one chapter each. xelatex with
-# ctex/xeCJK; the fonts, headings and badges are set in prnotes-book.sty,
-# which the extension ships with the LaTeX sources.
+# The PDF book: `make pdf` (prnotes pdf) builds it from the HTML build's
+# environment: its root, notes/book, is a page of its own whose toctree makes
+# a chapter per subsystem (a book of some notes is built from a staged copy
+# with the same root). xelatex with ctex/xeCJK; the fonts, headings and
+# badges are set in prnotes-book.sty, which the extension ships with the
+# LaTeX sources.
 latex_engine = "xelatex"
-latex_documents = [(root_doc, "prnotes.tex", project, author, "manual")]
+latex_documents = [("notes/book", "prnotes.tex", project, author, "manual")]
 latex_use_xindy = False  # no general index: the book has none, and xindy is slow
 latex_show_urls = "no"
 latex_elements = {
@@ -112,7 +114,7 @@ prnotes_source_url = (
 )
 prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "main")
 sitemap_url_scheme = "{link}"
-sitemap_excludes = ["404.html", "search.html"]
+sitemap_excludes = ["404.html", "search.html", "notes/book.html"]
 ogp_site_url = html_baseurl
 ogp_site_name = project
 ogp_social_cards = {"enable": False}

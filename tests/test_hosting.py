@@ -45,12 +45,15 @@ def test_readthedocs_config():
     installs = conf["python"]["install"]
     assert [i.get("requirements") for i in installs if "requirements" in i] == ["requirements/site.txt"]
     assert {"method": "pip", "path": "."} in installs
-    assert "pdf" in conf["formats"]
+    # The PDF is ours (`prnotes pdf`, with its glyph check), not Read the Docs' own.
+    assert conf["formats"] == []
+    post = conf["build"]["jobs"]["post_build"]
+    assert post[0] == "prnotes pdf" and any("$READTHEDOCS_OUTPUT/pdf" in c for c in post)
     # The PDF needs the same Debian packages the bootstrap installs (less the
     # PDF-checking tools, which only the tests use).
     assert set(conf["build"]["apt_packages"]) == set(bootstrap_group("pdf")) - {"poppler-utils"}
     assert any("--unshallow" in c for c in conf["build"]["jobs"]["post_checkout"])
-    for command in conf["build"]["jobs"]["pre_build"]:
+    for command in conf["build"]["jobs"]["pre_build"] + conf["build"]["jobs"]["post_build"][:1]:
         argv = shlex.split(command)
         assert argv[0] == "prnotes" and argv[1] in {"notes", "pdf", "audit"}
 
@@ -63,9 +66,20 @@ def test_pages_workflow():
     python = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
     assert python["with"]["python-version"] == project_python()
     runs = [s for s in steps if "run" in s]
-    assert [s["run"] for s in runs] == ["make html"]
+    assert runs[-1]["run"] == "make html"
     # conf.py reads the published address from PRNOTES_BASEURL.
-    assert "PRNOTES_BASEURL" in runs[0]["env"]
+    assert "PRNOTES_BASEURL" in runs[-1]["env"]
+    # Incremental publishing: the previous build comes back from the cache,
+    # keyed by what makes the pages, and files get their commit times first.
+    names = [s.get("uses", s.get("run", "")) for s in steps]
+    cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache"))
+    assert set(cache["with"]["path"].split()) == {"_build", ".prnotes-cache"}
+    key = cache["with"]["key"]
+    for part in ("requirements/site.txt", "conf.py", "scripts/prnotes/**", "taxonomy.toml"):
+        assert f"'{part}'" in key, part
+    assert cache["with"]["restore-keys"].strip() in key
+    restore = next(s for s in runs if "git restore-mtime" in s["run"])
+    assert names.index(cache["uses"]) < names.index(restore["run"]) < names.index("make html")
     assert 'os.environ.get("PRNOTES_BASEURL")' in (ROOT / "conf.py").read_text(encoding="utf-8")
     assert "html" in make_targets()
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))

@@ -332,10 +332,11 @@ def test_unknown_choice_names_the_valid_ones(tmp_path):
 
 @pytest.fixture(scope="module")
 def site_latex(tmp_path_factory) -> Path:
-    """The whole fixture site through Sphinx's LaTeX builder (not the book)."""
+    """The whole fixture site, from its landing page, through Sphinx's LaTeX builder (not the book)."""
     proj = copy_project(tmp_path_factory.mktemp("sitelatex") / "p")
     assert convert(proj) == 0
-    app = sphinx_build(proj, "latex")
+    landing = [("index", f"{TEX_NAME}.tex", "PR 精读笔记", "PR 精读笔记", "manual")]
+    app = sphinx_build(proj, "latex", confoverrides={"latex_documents": landing})
     assert app.warning.getvalue() == ""
     return proj
 
@@ -430,8 +431,8 @@ def test_book_pages_are_the_selected_notes_under_a_book_root(site):
     assert list(pages) == sorted(pages)
     notes = {p for p in pages if p.startswith("notes/vllm-project/")}
     assert notes == {f"{n.docname}.md" for n in site.notes if n.verdict == "close"}
-    root = pages["index.md"]
-    chapters = re.findall(r"^notes/subsystem/(\S+)$", root, re.MULTILINE)
+    root = pages["notes/book.md"]
+    chapters = re.findall(r"^subsystem/(\S+)$", root, re.MULTILINE)
     used = [s.slug for s in site.taxonomy.subsystems if close.in_subsystem(s.slug)]
     assert chapters == used and "platform" not in chapters  # platform has no 精读 note
     assert VERDICT_BY_SLUG["close"].title in pages["notes/subsystem/ci.md"]

@@ -159,6 +159,8 @@ def parse_target(target: str) -> tuple[str, int] | None:
 
 
 PR_INDEX = f"{NOTES_DIR}/pr-index"
+# The PDF book's root page (conf.py's latex_documents): a chapter per subsystem.
+BOOK_ROOT = f"{NOTES_DIR}/book"
 
 # Reader pages: reading lists, the follow-up watch list, symbols, tags.
 READING_DIR = f"{NOTES_DIR}/reading"

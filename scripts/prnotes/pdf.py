@@ -1,8 +1,12 @@
 """The PDF book (``prnotes pdf``), built in four steps:
 
-1. stage the selected notes' pages, with a book root page, in
+1. the whole book is the site's own pages from ``notes/book`` down (converted
+   first, as ``prnotes notes`` does, so they match the seeds); a book of
+   some notes stages their pages, with a book root page, in
    ``_build/pdf/<name>/src`` (only changed pages are rewritten);
-2. run Sphinx's LaTeX builder on them with the project's ``conf.py``;
+2. run Sphinx's LaTeX builder on them with the project's ``conf.py``: for the
+   whole book with the HTML build's environment (``_build/doctrees``), so
+   after ``make html`` nothing is read again;
 3. run latexmk (xelatex, then xdvipdfmx once);
 4. fail if the xelatex log reports a missing glyph, else copy the PDF to
    ``_build/latex/<name>.pdf``.
@@ -26,6 +30,7 @@ from pathlib import Path
 from .diagnostics import Diagnostic, InputError
 from .model import Site
 from .parse import decode, read_file, read_seeds
+from .convert import convert
 from .project import load
 from .render.book import render_book
 from .subset import Selection, parse_selection, select
@@ -141,12 +146,21 @@ def build_book(
 
 
 def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
-    src, latex = work / "src", work / "latex"
+    latex = work / "latex"
     env = dict(os.environ)
     timings = []
 
     start = time.perf_counter()
-    site, scope = stage(root, selection, src)
+    if selection.everything:
+        # The whole book is the site's own pages from notes/book down: with the
+        # HTML build's environment (the same doctree folder as `make html`),
+        # Sphinx reads nothing again and only writes the book.
+        site = convert(root)
+        scope = selection.describe(site.taxonomy, len(site.notes))
+        src, doctrees = root, root / "_build" / "doctrees"
+    else:
+        site, scope = stage(root, selection, work / "src")
+        src, doctrees = work / "src", work / "doctrees"
     count = len(site.notes)
     timings.append(("stage", time.perf_counter() - start))
 
@@ -154,7 +168,7 @@ def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
     _run(
         [
             sys.executable, "-m", "sphinx", "-b", "latex", "-W", "--keep-going", "-q", "-j", parallel,
-            "-c", str(root), "-d", str(work / "doctrees"), "-D", f"release={scope}", str(src), str(latex),
+            "-c", str(root), "-d", str(doctrees), "-D", f"prnotes_book_scope={scope}", str(src), str(latex),
         ],
         root, env, "sphinx-build -b latex",
     )  # fmt: skip

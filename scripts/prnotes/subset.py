@@ -30,6 +30,10 @@ class Selection:
         )
 
     @property
+    def everything(self) -> bool:
+        return not self.verdicts and not self.subsystems
+
+    @property
     def name(self) -> str:
         """ASCII file name of the book, e.g. ``prnotes-ci-close``."""
         return "-".join((BOOK_NAME, *self.subsystems, *self.verdicts))

@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cache import save as save_cache
+from ..convert import write_site
 from ..project import load, open_cache
 from ..render import render_pages
-from ..write import LOCK_NAME, apply, locked, plan
+from ..write import plan
 from .spec import Command, flag
 
 
@@ -41,20 +41,11 @@ def run(args: argparse.Namespace) -> int:
     def waiting() -> None:
         print(f"{args.tool}: another conversion is writing notes/; waiting for it to finish", file=sys.stderr)
 
-    # Planned under the lock: after another run, the disk is what it left.
-    with locked(root / LOCK_NAME, waiting):
-        # A note page whose inputs and file are as the last run left them is
-        # neither rendered nor read (prnotes.cache).
-        rendered = render_pages(site, lambda rel, key: memo.page_is_current(root, rel, key))
-        pages = rendered.pages
-        the_plan = plan(root, pages, kept=rendered.kept)
-        apply(root, pages, the_plan)
-        memo.record_pages(root, rendered.keys)
-        save_cache(root, memo)
+    result = write_site(root, site, memo, waiting)
     if not args.quiet:
         print(
-            f"{args.tool}: {len(site.notes)} notes, {len(pages) + len(rendered.kept)} pages: "
-            f"{len(the_plan.write)} written, {len(the_plan.unchanged)} unchanged, {len(the_plan.remove)} removed"
+            f"{args.tool}: {len(site.notes)} notes, {result.pages} pages: "
+            f"{len(result.plan.write)} written, {len(result.plan.unchanged)} unchanged, {len(result.plan.remove)} removed"
         )
     return 0
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .. import contract
 from ..model import Site
+from .book import render_book_root
 from .digests import render_digests
 from .landing import render_landing
 from .note import page_key, render_note
@@ -66,4 +67,5 @@ def _hub_pages(site: Site) -> dict[str, str]:
     pages.update(render_symbols(site))
     pages.update(render_tags(site))
     pages.update(render_digests(site))
+    pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(used)
     return pages

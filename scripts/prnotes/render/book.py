@@ -1,16 +1,18 @@
-"""The pages of a PDF book: a root page whose toctree makes one chapter per
-subsystem, the subsystem pages, and their notes. Pure: no disk access.
+"""The PDF book's root page, and the pages of a book of some notes only. Pure: no disk access.
 
-The book is built from its own staged source folder, so its root page can
-differ from the site's landing page (whose cards and indexes are for the web)
-and a subset book holds only the pages of the notes it selects.
+The whole book is built from the site's own pages (:mod:`prnotes.pdf`): its
+root, ``notes/book.md``, is a page of the site that no toctree holds, whose
+toctree makes one chapter per subsystem. A book of some notes (``make pdf
+VERDICT=精读``) is built from a staged folder holding only the pages of the
+notes it selects, rendered without links to pages it leaves out.
 """
 
 from __future__ import annotations
 
 from .. import contract
 from ..model import Site
-from .myst import marker
+from .myst import marker, relative
+from .paging import orphan
 from .note import render_note
 from .subsystem import render_subsystem
 
@@ -23,12 +25,13 @@ def render_book_root(subsystems: list[str]) -> str:
         [
             marker("taxonomy.toml and seeds/"),
             "",
+            *orphan(),
             f"# {BOOK_TITLE}",
             "",
             "```{toctree}",
             ":maxdepth: 2",
             "",
-            *(contract.subsystem_docname(s) for s in subsystems),
+            *(relative(contract.BOOK_ROOT, contract.subsystem_docname(s)) for s in subsystems),
             "```",
             "",
         ]
@@ -41,5 +44,7 @@ def render_book(site: Site) -> dict[str, str]:
     pages = {f"{note.docname}.md": render_note(note, site, links=False) for note in site.notes}
     for slug in used:
         pages.update(render_subsystem(site, site.taxonomy.subsystem(slug), site.in_subsystem(slug), book=True))
-    pages["index.md"] = render_book_root(used)
+    pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(used)
+    # The site's root document must exist; the book does not use it.
+    pages["index.md"] = "\n".join([marker("seeds/"), "", *orphan(), f"# {BOOK_TITLE}", ""])
     return dict(sorted(pages.items()))

@@ -15,10 +15,16 @@ from .myst import escape, hidden_toctree, marker, relative
 from .paging import list_directive, paged
 
 
+def _per_builder(site_text: str, book_text: str) -> list[str]:
+    """A paragraph that reads one way on the site and another in the book (the site's page opens a chapter there)."""
+    return ["```{only} html", site_text, "```", "", "```{only} latex", book_text, "```", ""]
+
+
 def render_subsystem(site: Site, sub: Subsystem, notes: tuple[Note, ...], book: bool = False) -> dict[str, str]:
-    """The pages of one subsystem; in the ``book`` its page opens a chapter (本章) and lists nothing."""
+    """The pages of one subsystem. In a book its page opens a chapter (本章) and
+    lists nothing; the site's page does the same when the whole book is built from it."""
     docname = contract.subsystem_docname(sub.slug)
-    where = "本章" if book else "本页"
+    counts = f"共 {len(notes)} 篇笔记（{verdict_counts(notes)}），按 PR 编号从新到旧排列；没有 PR 编号的笔记排在最后，按标题排序。"
     head = [
         marker("taxonomy.toml and seeds/"),
         "",
@@ -27,14 +33,12 @@ def render_subsystem(site: Site, sub: Subsystem, notes: tuple[Note, ...], book: 
         "",
         escape(sub.intro),
         "",
-        f"{where}共 {len(notes)} 篇笔记（{verdict_counts(notes)}），按 PR 编号从新到旧排列；"
-        "没有 PR 编号的笔记排在最后，按标题排序。",
-        "",
+        *([f"本章{counts}", ""] if book else _per_builder(f"本页{counts}", f"本章{counts}")),
         *hidden_toctree(relative(docname, n.docname) for n in notes),
     ]
     if book:
         return {f"{docname}.md": "\n".join(head)}
-    head += ["笔记页底部的“上一篇/下一篇”也按这个顺序，只在本子系统内前后移动。", ""]
+    head += ["```{only} html", "笔记页底部的“上一篇/下一篇”也按这个顺序，只在本子系统内前后移动。", "```", ""]
 
     def body(members: list[Note], volume: Volume, here: str) -> list[str]:
         return list_directive("notes", {"subsystem": sub.slug, "volume": volume.number}, show=("verdict", "summary"))

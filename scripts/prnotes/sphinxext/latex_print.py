@@ -138,11 +138,43 @@ def add_style(app: Sphinx, config) -> None:
         config.latex_additional_files = [*config.latex_additional_files, str(STYLE)]
 
 
+def book_root(config) -> str:
+    """The book's root document (``latex_documents``)."""
+    return config.latex_documents[0][0] if config.latex_documents else config.root_doc
+
+
+def book_docs(env) -> set[str]:
+    """Every document the book holds: its root and what its toctrees reach."""
+    found, todo = set(), [book_root(env.config)]
+    while todo:
+        doc = todo.pop()
+        if doc not in found:
+            found.add(doc)
+            todo.extend(env.toctree_includes.get(doc, ()))
+    return found
+
+
 def pdf_keywords(env) -> list[str]:
     """The book's keywords: the repositories of its notes, then its chapters
     (the root page's toctree entries), in book order."""
-    chapters = [env.titles[d].astext() for d in env.toctree_includes.get(env.config.root_doc, []) if d in env.titles]
+    chapters = [env.titles[d].astext() for d in env.toctree_includes.get(book_root(env.config), []) if d in env.titles]
     return [*repositories(env), *chapters]
+
+
+class UnlinkOutsideBook(SphinxPostTransform):
+    """A link to a page the book does not hold (a tag, a digest, the watch list)
+    becomes its text: the whole book is built from the site's own pages."""
+
+    default_priority = 300  # after the references are resolved (10), before badges are printed (400)
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        inside = book_docs(self.env)
+        for ref in list(self.document.findall(nodes.reference)):
+            uri = ref.get("refuri", "")
+            if uri.startswith("%") and uri[1:].split("#", 1)[0] not in inside:
+                text = nodes.inline("", "", *ref.children, classes=ref.get("classes", []))
+                ref.replace_self(text)
 
 
 # TeX's special characters, written so that hyperref's \\pdfstringdef turns
@@ -176,10 +208,17 @@ def add_keywords(app: Sphinx, builder) -> None:
         return
     keywords = ", ".join(pdf_string(k) for k in pdf_keywords(app.env))
     builder.context["preamble"] += f"\n\\hypersetup{{pdfkeywords={{{keywords}}}}}\n"
+    # What this edition holds, for the title page and the PDF's subject
+    # (`prnotes pdf` sets it; a config value of its own, so the HTML build's
+    # environment serves the book unchanged).
+    scope = pdf_string(app.config.prnotes_book_scope)
+    builder.context["preamble"] += f"\\def\\prnotesscope{{{scope}}}\n"
 
 
 def setup(app: Sphinx) -> None:
+    app.add_config_value("prnotes_book_scope", "全部笔记", "", str)
     app.connect("config-inited", add_style)
+    app.add_post_transform(UnlinkOutsideBook)
     app.connect("write-started", add_keywords)
     app.add_post_transform(PrintBadges)
     app.add_post_transform(PrintCards)

@@ -325,6 +325,11 @@ def fill_lists(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     placeholders = list(doctree.findall(list_placeholder))
     if not placeholders:
         return
+    if app.builder.format != "html":
+        # The book opens each chapter with the subsystem's page; its notes follow as sections.
+        for node in placeholders:
+            node.parent.remove(node)
+        return
     builder = Builder(app, docname)
     for node in placeholders:
         node.replace_self(builder.build(node["query"]))

@@ -1,0 +1,171 @@
+"""The site as the archive grows: split hub pages, and what a new digest costs.
+
+Sizes here are small; the thresholds that split pages are lowered so that a
+site of a few dozen notes has several volumes, PR-number ranges and
+symbol-index parts. The figures at 1,000 to 5,000 notes are in BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bench.corpus import generate
+from prnotes import contract, model
+from prnotes.project import load
+from prnotes.render import prindex, symbols
+from tests.support.sandbox import convert, copy_project, sphinx_build
+
+NEW_DIGEST = """vllm-project/vllm
+
+调度器按优先级抢占 (#90001)
+
+值得精读。结合 #90002 看抢占后 `Scheduler._preempt` 的重算路径，后续跟进 `vllm/v1/core/sched/` 的拆分。
+
+采样器合并 top-k kernel (#90002)
+
+值得快速浏览：改动集中在 `vllm/v1/sample/sampler.py`。
+
+CI 为多模态测试加分片 (#90003)
+
+建议 CI 维护者阅读：按时长切分 `tests/models/multimodal/`。
+"""
+
+
+def html(proj: Path, docname: str) -> str:
+    page = (proj / "_build/html" / f"{docname}.html").read_text(encoding="utf-8")
+    return page.split('<article class="bd-article">', 1)[1].split("</article>", 1)[0]
+
+
+def title_links(page: str) -> list[str]:
+    """Note pages a list links by title (the note's own page name), in order."""
+    return re.findall(r'href="[^"]*/(pr-\d+|t-[0-9a-f]{12})\.html"><span class="std std-doc">', page)
+
+
+def parts(proj: Path, docname: str) -> list[str]:
+    """A list page and its earlier parts (``<docname>/v<k>``)."""
+    found = [docname]
+    folder = proj / "_build/html" / docname
+    if folder.is_dir():
+        found += sorted(f"{docname}/{p.stem}" for p in folder.glob("v*.html"))
+    return found
+
+
+@pytest.fixture(scope="module")
+def split_site(tmp_path_factory):
+    """60 notes in volumes of 20, PR ranges of 200, symbol parts above 5 symbols."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr(model, "VOLUME_NOTES", 20)
+    mp.setattr(prindex, "RANGE", 200)
+    mp.setattr(prindex, "INLINE_NUMBERS", 5)
+    mp.setattr(symbols, "INLINE_SYMBOLS", 5)
+    try:
+        proj = copy_project(tmp_path_factory.mktemp("split") / "p", generate(60, per_file=10))
+        assert convert(proj) == 0
+        app = sphinx_build(proj, freshenv=True)
+        assert app.warning.getvalue() == ""
+        site = load(proj)
+    finally:
+        mp.undo()
+    return proj, site
+
+
+def test_the_archive_has_several_volumes(split_site):
+    _, site = split_site
+    assert len(site.volumes) >= 3
+    assert [v.notes for v in site.volumes[:-1]] == [20] * (len(site.volumes) - 1)
+
+
+def test_subsystem_parts_list_each_note_once(split_site):
+    proj, site = split_site
+    for sub in site.taxonomy.subsystems:
+        notes = site.in_subsystem(sub.slug)
+        if not notes:
+            continue
+        listed = Counter(n for part in parts(proj, contract.subsystem_docname(sub.slug)) for n in title_links(html(proj, part)))
+        assert listed == Counter(n.docname.rsplit("/", 1)[1] for n in notes), sub.slug
+
+
+def test_reading_list_and_tag_parts_list_each_note_once(split_site):
+    proj, site = split_site
+    pages = {contract.verdict_docname(v): [n for n in site.notes if n.verdict == v] for v in ("close", "skim", "optional")}
+    for tag in ("bugfix", "perf"):
+        pages[contract.tag_docname(tag)] = [n for n in site.notes if tag in {t for t in n.tags} | set(n.secondary)]
+    for docname, notes in pages.items():
+        if not notes:
+            continue
+        listed = Counter(n for part in parts(proj, docname) for n in title_links(html(proj, part)))
+        assert listed == Counter(n.docname.rsplit("/", 1)[1] for n in notes), docname
+
+
+def test_watch_list_parts_list_each_note_with_follow_ups_once(split_site):
+    proj, site = split_site
+    for sub in site.taxonomy.subsystems:
+        notes = [n for n in site.in_subsystem(sub.slug) if n.follow_ups]
+        if not notes:
+            continue
+        listed = Counter(n for part in parts(proj, contract.watchlist_docname(sub.slug)) for n in title_links(html(proj, part)))
+        # A follow-up item may itself link a note; count the note lines only.
+        assert {n: c for n, c in listed.items() if n in {m.docname.rsplit("/", 1)[1] for m in notes}} == {
+            n.docname.rsplit("/", 1)[1]: 1 for n in notes
+        }, sub.slug
+
+
+def test_pr_index_ranges_list_each_note_once(split_site):
+    proj, site = split_site
+    ranges = sorted(p.stem for p in (proj / "_build/html" / contract.PR_INDEX).glob("*.html"))
+    assert len(ranges) > 3
+    own = Counter()
+    for name in ranges:
+        page = html(proj, f"{contract.PR_INDEX}/{name}")
+        # Each item: the number, then its note's title if it has one.
+        own.update(re.findall(r'<li[^>]*><p><span class="prnotes-ref"><a[^>]*href="[^"]*/(pr-\d+)\.html"', page))
+    assert own == Counter(n.docname.rsplit("/", 1)[1] for n in site.notes if n.number is not None)
+
+
+def test_symbol_index_parts_hold_every_symbol(split_site):
+    proj, site = split_site
+    names = {s.name for n in site.notes for s in n.symbols}
+    shown = ""
+    for page in (proj / "_build/html" / contract.SYMBOLS).glob("*.html"):
+        shown += html(proj, f"{contract.SYMBOLS}/{page.stem}")
+    found = set(re.findall(r'<li[^>]*><p><code class="docutils literal notranslate"><span class="pre">([^<]+)</span>', shown))
+    assert names and {n.replace(" ", "") for n in names} == {f.replace(" ", "") for f in found}
+
+
+def _reread_after_a_digest(tmp_path: Path, notes: int) -> set[str]:
+    proj = copy_project(tmp_path / f"n{notes}", generate(notes, per_file=10))
+    assert convert(proj) == 0
+    sphinx_build(proj, freshenv=True)
+    (proj / "seeds/999_new.txt").write_text(NEW_DIGEST, encoding="utf-8")
+    assert convert(proj) == 0
+    read: list[str] = []
+    app = sphinx_build(proj, listeners=[("env-before-read-docs", lambda app, env, docs: read.extend(docs))])
+    assert app.warning.getvalue() == ""
+    return set(read)
+
+
+HUB_DIRS = tuple(
+    f"{d}/" for d in (contract.DIGESTS_DIR, "notes/subsystem", contract.READING_DIR, contract.TAGS_DIR,
+                      contract.WATCHLIST, contract.SYMBOLS, contract.PR_INDEX)
+) + (contract.WATCHLIST, contract.SYMBOLS, contract.PR_INDEX, contract.BOOK_ROOT)  # fmt: skip
+
+
+@pytest.mark.parametrize("sizes", [(30, 120)])
+def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, sizes):
+    new_notes = {"notes/vllm-project/vllm/pr-90001", "notes/vllm-project/vllm/pr-90002", "notes/vllm-project/vllm/pr-90003"}
+    counts = []
+    for size in sizes:
+        read = _reread_after_a_digest(tmp_path, size)
+        # The new notes, and pages that list or count them; no other note.
+        assert new_notes <= read
+        assert {d for d in read if contract.is_note_docname(d)} == new_notes
+        assert all(d == "index" or d.startswith(HUB_DIRS) for d in read - new_notes), sorted(read)
+        counts.append(len(read))
+    # Four times the archive, about the same work: only a new PR-number range
+    # or symbol part may be added.
+    assert counts[1] <= counts[0] + 4, counts
+    assert max(counts) <= 40, counts

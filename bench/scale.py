@@ -1,18 +1,27 @@
-#!/usr/bin/env python3
-"""Scale benchmark: conversion and HTML builds at N synthetic notes.
+"""Scale benchmark: a day's work at 1,000, 2,000 and 5,000 synthetic notes.
 
-    python -m bench.scale [--sizes 100,1000,5000] [--repeat 3] [--large-repeat 1]
-                            [--write BENCHMARKS.md]
+    python -m bench.scale [--sizes 1000,2000,5000] [--repeat 3] [--large-repeat 1]
+                          [--per-file 16] [--write BENCHMARKS.md]
 
-For each N it generates a corpus (bench/corpus.py), then measures the
-conversion, full HTML builds with ``-j 1`` and ``-j auto``, a no-op rebuild,
-a rebuild after editing one entry's body and one after adding a digest of 10
-entries (with the documents Sphinx re-read each time), the output size and
-the search index size. A bare Sphinx build of the same generated pages
-(default theme, myst_parser only) is the baseline. Each figure is the median
-of ``--repeat`` runs (``--large-repeat`` for builds above 1,000 notes). The
-table is printed, and with ``--write`` replaces the "Scale" section of that
-file.
+For each N it generates a corpus of digests of ``--per-file`` notes
+(bench/corpus.py) in a copy of the project and measures, with the real
+``make html`` and ``make pdf`` of the copy:
+
+- the conversion: entries per second from nothing, and a no-op conversion;
+- a full ``make html`` from nothing (conversion included, ``-j auto``);
+- the Sphinx floor: the same generated pages through bare Sphinx
+  (myst_parser and sphinx_design, the basic theme, no sidebars, English
+  search, ``-j auto``);
+- a no-op ``make html``, one after editing one note's body, and one after
+  adding a digest of 10 notes, with the documents Sphinx read again;
+- the largest built HTML page, and the output bytes per note;
+- ``make pdf`` after ``make html`` (the book from the HTML build's
+  environment), its page count, and a cold publish: HTML and PDF from
+  nothing, as Read the Docs builds them.
+
+Each figure is the median of ``--repeat`` runs (``--large-repeat`` above
+1,000 notes). The table is printed; with ``--write`` it replaces the table
+between the ``scale-table`` markers of that file, leaving the prose around it.
 """
 
 from __future__ import annotations
@@ -31,213 +40,237 @@ from pathlib import Path
 
 from bench.corpus import generate
 from prnotes.cli import main as cli_main
-from tests.support.sandbox import ROOT, copy_project
+from tests.support.sandbox import copy_project
 
 PYTHON = sys.executable
-BASELINE_CONF = """\
-project = "baseline"
-extensions = ["myst_parser"]
+VENV = Path(PYTHON).parent.parent
+FLOOR_CONF = """\
+project = "floor"
+extensions = ["myst_parser", "sphinx_design"]
 include_patterns = ["index.md", "notes/**"]
 myst_enable_extensions = ["fieldlist", "colon_fence"]
+html_theme = "basic"
+html_sidebars = {"**": []}
+language = "en"
 # Our roles and directives are unknown here: keep their errors quiet.
 docutils_settings = {"report_level": 5}
+suppress_warnings = ["toc", "ref", "myst"]
 """
-SECTION = "## Scale"
+START, END = "<!-- scale-table -->", "<!-- /scale-table -->"
+DIGEST = "vllm-project/vllm\n\n" + "\n\n".join(
+    f"新增调度路径 {i} 的抢占统计 (#{99000 + i})\n\n值得精读。重点看 `Scheduler._preempt_{i}` 的重算路径，结合 #{99000 + (i + 1) % 10} 看。后续跟进 `vllm/v1/core/sched/` 的拆分。"
+    for i in range(10)
+) + "\n"
 
 
 @dataclass(frozen=True)
 class Row:
     notes: int
     convert_per_s: float
-    build_j1: float
-    build_jauto: float
-    baseline_j1: float
+    convert_noop: float
+    full: float
+    floor: float
     noop: float
-    noop_reread: int
-    noop_rewrote_sources: int
     edit: float
-    edit_reread: int
     add: float
-    add_reread: int
+    reread: tuple[int, int, int]  # no-op, edit, add
+    largest: tuple[int, str]
     out_bytes: int
-    index_bytes: int
+    pdf: float
+    pdf_pages: int
+    publish: float
     runs: int
 
 
-def median_time(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
-def sphinx(src: Path, out: Path, jobs: str, strict: bool = True) -> str:
-    """Run sphinx-build; return its status output."""
-    cmd = [PYTHON, "-m", "sphinx", "-b", "html", "-j", jobs, str(src), str(out)]
-    if strict:
-        cmd[3:3] = ["-W", "--keep-going"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+def median(fn, runs: int) -> float:
+    return statistics.median(timed(fn) for _ in range(runs))
+
+
+def run(cmd: list[str], cwd: Path | None = None) -> str:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     if proc.returncode:
-        raise SystemExit(f"sphinx-build failed in {src}:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     return proc.stdout
+
+
+def make(proj: Path, target: str) -> str:
+    return run(["make", "-C", str(proj), target, f"VENV={VENV}", "SPHINXOPTS="])
 
 
 def reread(output: str) -> int:
     match = re.search(r"(\d+) added, (\d+) changed, (\d+) removed", output)
-    return int(match.group(1)) + int(match.group(2)) if match else -1
+    return int(match.group(1)) + int(match.group(2)) if match else 0
 
 
-def make_html(proj: Path) -> str:
-    """`make html` in the project copy, with this venv; returns Sphinx's status output."""
-    venv = Path(PYTHON).parent.parent
-    proc = subprocess.run(
-        ["make", "-C", str(proj), "html", f"VENV={venv}", "SPHINXOPTS="], capture_output=True, text=True, check=False
-    )
-    if proc.returncode:
-        raise SystemExit(f"make html failed in {proj}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    return proc.stdout
+def clean(proj: Path) -> None:
+    shutil.rmtree(proj / "_build", ignore_errors=True)
+    (proj / ".prnotes-cache").unlink(missing_ok=True)
 
 
-def mtimes(proj: Path) -> dict[str, int]:
-    files = [proj / "index.md", *(proj / "notes").rglob("*.md")]
-    return {str(p): p.stat().st_mtime_ns for p in files}
+def largest_page(html: Path) -> tuple[int, str]:
+    pages = [(p.stat().st_size, p.relative_to(html).as_posix()) for p in html.rglob("*.html")]
+    return max(pages)
 
 
 def tree_bytes(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and ".doctrees" not in p.parts)
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def bench_size(n: int, work: Path, repeat: int, baseline: bool = True) -> Row:
-    corpus = generate(n)
-    proj = copy_project(work / f"n{n}", corpus)
-    entries = n
+def pdf_pages(pdf: Path) -> int:
+    out = run(["pdfinfo", str(pdf)])
+    return int(re.search(r"^Pages:\s+(\d+)", out, re.M).group(1))
 
-    def fresh_convert():
+
+def bench_size(n: int, work: Path, runs: int, per_file: int) -> Row:
+    proj = copy_project(work / f"n{n}", generate(n, per_file=per_file))
+    subprocess.run(["git", "init", "-q"], cwd=proj, check=True)  # digests uncommitted: dates read, none found
+
+    def fresh_convert() -> None:
         shutil.rmtree(proj / "notes", ignore_errors=True)
         (proj / "index.md").unlink(missing_ok=True)
+        clean(proj)
         assert cli_main(["notes", "--root", str(proj), "-q"]) == 0
 
-    convert_s = median_time(fresh_convert, repeat)
+    convert_s = median(fresh_convert, runs)
+    convert_noop = median(lambda: cli_main(["notes", "--root", str(proj), "-q"]), runs)
 
-    def full(jobs: str, root: Path = proj, strict: bool = True) -> None:
-        out = root / "_build" / f"full-{jobs}"
-        shutil.rmtree(root / "_build", ignore_errors=True)
-        sphinx(root, out, jobs, strict)
+    def full() -> None:
+        clean(proj)
+        make(proj, "html")
 
-    build_j1 = median_time(lambda: full("1"), repeat)
-    build_jauto = median_time(lambda: full("auto"), repeat)
+    full_s = median(full, runs)
 
-    baseline_j1 = float("nan")
-    if baseline:
-        base = work / f"n{n}-baseline"
-        base.mkdir()
-        (base / "conf.py").write_text(BASELINE_CONF, encoding="utf-8")
-        shutil.copytree(proj / "notes", base / "notes")
-        shutil.copy2(proj / "index.md", base / "index.md")
-        baseline_j1 = median_time(lambda: full("1", base, strict=False), repeat)
+    floor = work / f"n{n}-floor"
+    floor.mkdir()
+    (floor / "conf.py").write_text(FLOOR_CONF, encoding="utf-8")
+    shutil.copytree(proj / "notes", floor / "notes")
+    shutil.copy2(proj / "index.md", floor / "index.md")
 
-    out = proj / "_build" / "html"
-    shutil.rmtree(proj / "_build", ignore_errors=True)
-    make_html(proj)
-    out_bytes = tree_bytes(out)
-    index_bytes = (out / "searchindex.js").stat().st_size
+    def floor_build() -> None:
+        shutil.rmtree(floor / "_build", ignore_errors=True)
+        run([PYTHON, "-m", "sphinx", "-b", "html", "-q", "-j", "auto", str(floor), str(floor / "_build")])
 
-    before = mtimes(proj)
-    start = time.perf_counter()
-    noop_out = make_html(proj)
-    noop = time.perf_counter() - start
-    after = mtimes(proj)
-    rewrote = sum(1 for k in before if after.get(k) != before[k])
+    floor_s = median(floor_build, runs)
 
-    # Edit one entry's body: the last sentence of the first file's first body.
+    full()
+    html = proj / "_build" / "html"
+    largest = largest_page(html)
+    out_bytes = tree_bytes(html)
+    noop_out = []
+    noop_s = median(lambda: noop_out.append(make(proj, "html")), runs)
+
     first = sorted((proj / "seeds").glob("*.txt"))[0]
-    lines = first.read_text(encoding="utf-8").split("\n")
-    lines[4] += "（补充说明一句。）"
-    first.write_text("\n".join(lines), encoding="utf-8")
-    start = time.perf_counter()
-    edit_out = make_html(proj)
-    edit = time.perf_counter() - start
+    edits = iter(range(100))
 
-    # A new digest of 10 entries: the corpus for n + 10 has one more file.
-    bigger = generate(n + 10)
-    new_files = sorted(set(bigger) - set(corpus))
-    for name in new_files:
-        (proj / "seeds" / name).write_text(bigger[name], encoding="utf-8")
-    (proj / "seeds/prs.toml").write_text(bigger["prs.toml"], encoding="utf-8")
-    start = time.perf_counter()
-    add_out = make_html(proj)
-    add = time.perf_counter() - start
+    def edit() -> None:
+        text = first.read_text(encoding="utf-8").split("\n")
+        text[4] += f"（补充说明 {next(edits)}。）"
+        first.write_text("\n".join(text), encoding="utf-8")
+        edit_out.append(make(proj, "html"))
 
+    edit_out: list[str] = []
+    edit_s = median(edit, runs)
+
+    add_out: list[str] = []
+    added = proj / "seeds" / "zzz_new.txt"
+
+    def add() -> None:
+        added.unlink(missing_ok=True)
+        make(proj, "html")  # back to the archive without the new digest
+        added.write_text(DIGEST, encoding="utf-8")
+        start = time.perf_counter()
+        add_out.append(make(proj, "html"))
+        times.append(time.perf_counter() - start)
+
+    times: list[float] = []
+    for _ in range(runs):
+        add()
+    add_s = statistics.median(times)
+
+    pdf_s = median(lambda: make(proj, "pdf"), 1)
+    pages = pdf_pages(proj / "_build/latex/prnotes.pdf")
+
+    def publish() -> None:
+        clean(proj)
+        make(proj, "html")
+        make(proj, "pdf")
+
+    publish_s = median(publish, 1)
     return Row(
         notes=n,
-        convert_per_s=entries / convert_s,
-        build_j1=build_j1,
-        build_jauto=build_jauto,
-        baseline_j1=baseline_j1,
-        noop=noop,
-        noop_reread=reread(noop_out),
-        noop_rewrote_sources=rewrote,
-        edit=edit,
-        edit_reread=reread(edit_out),
-        add=add,
-        add_reread=reread(add_out),
+        convert_per_s=n / convert_s,
+        convert_noop=convert_noop,
+        full=full_s,
+        floor=floor_s,
+        noop=noop_s,
+        edit=edit_s,
+        add=add_s,
+        reread=(reread(noop_out[-1]), reread(edit_out[-1]), reread(add_out[-1])),
+        largest=largest,
         out_bytes=out_bytes,
-        index_bytes=index_bytes,
-        runs=repeat,
+        pdf=pdf_s,
+        pdf_pages=pages,
+        publish=publish_s,
+        runs=runs,
     )
 
 
 def table(rows: list[Row]) -> str:
     head = [
-        "| notes | conversion (entries/s) | full build -j 1 (s) | full build -j auto (s) "
-        "| bare Sphinx -j 1 (s) | ours / bare | no-op make html (s) | no-op / full | re-read (no-op / edit / +10 digest) "
-        "| edit one body (s) | add a 10-entry digest (s) | output (MB) | bytes per note | search index (KB) | runs |",
-        "|" + "---|" * 15,
+        "| notes | full `make html` (s) | Sphinx floor (s) | ours / floor | no-op (s) | no-op / full "
+        "| edit one body (s) | add a 10-note digest (s) | add / full | re-read (no-op / edit / add) "
+        "| largest page (KB) | bytes per note | conversion from nothing (entries/s) | no-op conversion (s) "
+        "| `make pdf` (s) | pdf / full | PDF pages | cold publish, HTML + PDF (s) | runs |",
+        "|" + "---:|" * 19,
     ]
     body = [
-        f"| {r.notes:,} | {r.convert_per_s:,.0f} | {r.build_j1:.1f} | {r.build_jauto:.1f} | {r.baseline_j1:.1f} "
-        f"| {r.build_j1 / r.baseline_j1:.2f} | {r.noop:.1f} | {r.noop / r.build_jauto:.1%} "
-        f"| {r.noop_reread} / {r.edit_reread} / {r.add_reread} | {r.edit:.1f} | {r.add:.1f} "
-        f"| {r.out_bytes / 1e6:.1f} | {r.out_bytes // r.notes:,} | {r.index_bytes / 1e3:,.0f} | {r.runs} |"
+        f"| {r.notes:,} | {r.full:.1f} | {r.floor:.1f} | {r.full / r.floor:.2f} | {r.noop:.1f} | {r.noop / r.full:.1%} "
+        f"| {r.edit:.1f} | {r.add:.1f} | {r.add / r.full:.1%} | {r.reread[0]} / {r.reread[1]} / {r.reread[2]} "
+        f"| {r.largest[0] / 1024:,.0f} (`{r.largest[1]}`) | {r.out_bytes // r.notes:,} | {r.convert_per_s:,.0f} "
+        f"| {r.convert_noop:.1f} | {r.pdf:.1f} | {r.pdf / r.full:.2f} | {r.pdf_pages:,} | {r.publish:.1f} | {r.runs} |"
         for r in rows
     ]
     return "\n".join(head + body)
 
 
-def write_section(path: Path, text: str) -> None:
-    """Replace the "## Scale" section of ``path`` (or append it)."""
-    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
-    new = f"{SECTION}\n\n{text}\n\n"
-    old = pattern.sub(lambda _: new, old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + new
-    path.write_text(old.rstrip("\n") + "\n", encoding="utf-8")
+def write_table(path: Path, text: str) -> None:
+    """Replace the table between the markers of ``path``; the prose around it stays."""
+    old = path.read_text(encoding="utf-8")
+    if START not in old or END not in old:
+        raise SystemExit(f"{path} has no {START} … {END} markers; add them where the table goes")
+    before, rest = old.split(START, 1)
+    after = rest.split(END, 1)[1]
+    path.write_text(f"{before}{START}\n{text}\n{END}{after}", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="100,1000,5000", help="comma-separated note counts")
+    parser.add_argument("--sizes", default="1000,2000,5000", help="comma-separated note counts")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
-    parser.add_argument("--large-repeat", type=int, default=1, help="runs per build figure above 1,000 notes")
-    parser.add_argument("--write", type=Path, help="replace the Scale section of this Markdown file")
-    parser.add_argument("--no-baseline", action="store_true", help="skip the bare Sphinx builds (slow at 5,000 notes)")
+    parser.add_argument("--large-repeat", type=int, default=1, help="runs per figure above 1,000 notes")
+    parser.add_argument("--per-file", type=int, default=16, help="notes per digest (default 16, a day's digest)")
+    parser.add_argument("--write", type=Path, help="replace the scale table of this Markdown file")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory(prefix="prnotes-bench-") as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
             runs = args.repeat if n <= 1000 else args.large_repeat
-            row = bench_size(n, Path(tmp), runs, baseline=not args.no_baseline)
-            rows.append(row)
-            print(table([row]).split("\n")[-1], flush=True)
+            rows.append(bench_size(n, Path(tmp), runs, args.per_file))
+            print(table(rows[-1:]).split("\n")[-1], flush=True)
     result = table(rows)
     print(result)
     if args.write:
         note = (
-            f"Measured with `make bench` ({os.cpu_count()} cores; sizes {args.sizes}; median of "
-            f"{args.repeat} runs, {args.large_repeat} above 1,000 notes). Generated by bench/scale.py."
+            f"`make bench` on {os.cpu_count()} cores, sizes {args.sizes}, digests of {args.per_file} notes; "
+            f"median of {args.repeat} runs up to 1,000 notes, {args.large_repeat} above (bench/scale.py)."
         )
-        write_section(args.write, f"{note}\n\n{result}")
+        write_table(args.write, f"{note}\n\n{result}")
     return 0
 
 

@@ -355,3 +355,18 @@ def test_summary_nodes_survive_freezing(built_site):
     assert any(not isinstance(n, nodes.Text) for n in found)
     thawed = [thaw(freeze(n)) for n in found]
     assert [n.pformat() for n in thawed] == [n.pformat() for n in found]
+
+
+def test_a_marked_first_sentence_is_summarised_without_its_mark(tmp_path):
+    """A follow-up in a note's first sentence: the reading list shows the
+    sentence, cut where it ends, without the note page's mark and anchor."""
+    proj = copy_project(tmp_path / "p", {
+        "000.txt": "o/r\n\n[CI] 一 (#1)\n\n值得精读，建议跟踪 #7 何时合入？后面还有一句。\n\n"
+                   "[CI] 二 (#2)\n\n值得精读，后续需要跟踪 `x_y` 的默认值！再一句。\n",
+    })
+    assert convert(proj) == 0
+    _build(proj)
+    html = html_of(proj, contract.verdict_docname("close"))
+    assert sorted(summaries_on(html)) == ["值得精读，后续需要跟踪x_y的默认值！", "值得精读，建议跟踪#7何时合入？"]
+    assert "followup" not in article(html)
+    assert 'id="followup-1"' in html_of(proj, "notes/o/r/pr-1")

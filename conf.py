@@ -26,7 +26,10 @@ source_suffix = {".md": "markdown"}
 
 # Seed text is untrusted. The converter escapes it; these settings make sure
 # nothing that slipped through could pass HTML through or read files.
-myst_enable_extensions = ["fieldlist", "colon_fence"]
+# attrs_inline: the converter marks each follow-up sentence of a note as a
+# span, [text]{#followup-1 .prnotes-followup}; seed text cannot, its brackets
+# and braces are escaped.
+myst_enable_extensions = ["fieldlist", "colon_fence", "attrs_inline"]
 myst_disable_syntax = ["html_block", "html_inline"]
 myst_heading_anchors = 0
 docutils_settings = {"raw_enabled": False, "file_insertion_enabled": False}

@@ -1,12 +1,14 @@
-"""Follow-up extraction (prnotes.followups) on every seed entry, exactly."""
+"""Follow-ups (prnotes.followups) on every seed entry of the fixture project,
+exactly: the clauses, their places in the advice, their labels and targets;
+and the label rules on sentences written for the purpose."""
 
 from __future__ import annotations
 
 import pytest
 
-from prnotes.followups import follow_ups_in
-from prnotes.refs import Code, Ref, Text, segment
-from prnotes.sentences import Clause, clauses, sentences
+from prnotes.followups import follow_ups_in, lead_in
+from prnotes.refs import Code, Ref, Text, plain_text, segment
+from prnotes.sentences import Clause, clauses, sentence_spans, sentences
 
 # PR number -> the follow-ups its note holds, in text order. Every seed entry is
 # listed: an entry with () has none, so a sentence taken from it fails the test.
@@ -39,9 +41,45 @@ EXPECTED = {
 }
 
 
+# PR number -> the label of each follow-up and the targets it names.
+LABELS = {
+    44969: (("mamba 个人 fork 引用", ()),),
+    49515: (("cpu_platform_plugin() 不会在 VLLM_TARGET_DEVICE=cpu 下返回 None 的不变量", ()),),
+    52046: (("dense MHA 路径 PCP 支持的跟进 PR，以及 PCP+DCP 组合下的数值一致性测试", ()),),
+    52288: (
+        ("mgoin 提到的“draft 与 target attention 不同”的模型是否出现回归", ()),
+        ("为 load_dspark_model 补充“显式继承/显式覆盖”的配置语义与回归测试", ()),
+    ),
+    52326: (("三份 shard 文件是手工维护的，后续新增或删除配置时需同步重平衡", ()),),
+    52327: (("新增模型或评估口径变化时需要主动更新 4 个分片文件", ()), ("静态分片（技术债）", ())),
+    52400: (
+        ("aiter 侧 include 优先级缺陷（issue #4770）何时在 JIT 工具链中修复", ("ROCm/aiter#4770:issues",)),
+        ("#49925 是否会把 pybind11 纳入统一管理", ("vllm-project/vllm#49925:pull",)),
+    ),
+    52763: (("标记与模块行为演化的漂移", ()),),
+    52822: (("将触发条件从手工命令列表改为读取脚本常量的重构机会", ()),),
+}
+
+
 def test_every_seed_entry_yields_exactly_its_follow_ups(site):
     got = {n.number: tuple(f.text for f in n.follow_ups) for n in site.notes}
     assert got == EXPECTED
+
+
+def test_every_follow_up_has_its_label_and_targets(site):
+    got = {
+        n.number: tuple((f.label_text, tuple(f"{r.target}:{r.kind}" for r in f.targets)) for f in n.follow_ups)
+        for n in site.notes
+        if n.follow_ups
+    }
+    assert got == LABELS
+
+
+def test_follow_ups_know_where_they_stand_in_the_advice(site):
+    for note in site.notes:
+        advice = plain_text(note.pieces)
+        for item in note.follow_ups:
+            assert advice[item.start : item.end] == item.text, note.number
 
 
 def test_follow_ups_keep_code_spans_and_references(site):
@@ -99,3 +137,72 @@ def test_sentences_and_clauses_do_not_cut_code_spans():
 def test_enumerated_items_carry_their_lead_in():
     (sentence,) = sentences(segment("建议关注两点：一是 A；二是 B。", "o/r"))
     assert clauses(sentence) == [Clause((Text("A"),), "建议关注两点"), Clause((Text("B"),), "建议关注两点")]
+
+
+def _labels(advice: str) -> list[tuple[str, tuple[str, ...]]]:
+    return [(f.label_text, tuple(f"{r.target}:{r.kind}" for r in f.targets)) for f in follow_ups_in(segment(advice, "o/r"))]
+
+
+@pytest.mark.parametrize(
+    ("advice", "expected"),
+    [
+        # rule 3: the lead-in goes, however many words it has
+        ("值得精读。建议持续跟踪 `kv_cache_dtype=fp8` 在 Hopper 上的精度回归。", ["kv_cache_dtype=fp8 在 Hopper 上的精度回归"]),
+        ("值得精读。也建议关注 vLLM 侧是否会同步升级 `xgrammar`，以免再次出现 ABI 不一致。", ["vLLM 侧是否会同步升级 xgrammar"]),
+        # ... but not the first characters of a word: 注意力, 可观测性
+        ("值得精读。注意力后端的选择逻辑需要跟进 FlashAttention 3 的适配。", ["注意力后端的选择逻辑需要跟进 FlashAttention 3 的适配"]),
+        ("值得快速浏览。可观测性指标的命名后续可能调整，建议跟进。", ["可观测性指标的命名后续可能调整"]),
+        # 后续 PR is a thing, not a time
+        ("按需阅读。关注后续 PR 何时把 `--enable-chunked-prefill` 设为默认。", ["后续 PR 何时把 --enable-chunked-prefill 设为默认"]),
+        # rule 4: the watch predicate at the end; 把/将 X 当作/作为 Y
+        ("值得精读。`FlashInferBackend` 的 workspace 复用逻辑仍需长期跟踪。", ["FlashInferBackend 的 workspace 复用逻辑"]),
+        ("值得精读。建议把 `cuda_graph_sizes` 的硬编码列表作为已知问题跟踪。", ["cuda_graph_sizes 的硬编码列表（已知问题）"]),
+        ("值得精读。同时注意后续维护 `x_y()` 时保持其幂等。", ["x_y() 幂等"]),
+        # rule 1: context before the watch word stays out; rule 2: a purpose after it too
+        ("值得精读。由于阈值是拍脑袋定的，后续需要跟踪线上命中率。", ["线上命中率"]),
+        # rule 2: a further part that is not advice stays
+        ("值得快速浏览。这套 hack 属于技术债，等上游 Triton 3.4 发布后应移除。", ["这套 hack 属于技术债，等上游 Triton 3.4 发布后应移除"]),
+        # rule 2: a long label keeps its first parts only
+        (
+            "值得精读。建议跟进 `a_b` 的默认值调整，以及 `c_d` 在 ROCm 上的 dtype 回退，以及 torch 2.9 升级后 Inductor 生成代码的变化，以及编译缓存的失效条件。",
+            ["a_b 的默认值调整，以及 c_d 在 ROCm 上的 dtype 回退"],
+        ),
+        # rule 5: a part that is only a watch word takes the part before; a pronoun brings it in
+        ("值得精读。`VLLM_USE_DEEP_GEMM` 的默认值，需要持续跟踪。", ["VLLM_USE_DEEP_GEMM 的默认值"]),
+        ("值得精读。`MoEConfig` 的默认值偏保守，后续需要跟踪其在 B200 上的表现。", ["MoEConfig 的默认值偏保守，其在 B200 上的表现"]),
+        # enumerated items: each its own label
+        (
+            "值得精读。关注三点：一是 `init_device()` 的调用顺序；二是 NCCL 超时何时可配置；三是跟进 #50001 的 CPU 回退。",
+            ["init_device() 的调用顺序", "NCCL 超时何时可配置", "#50001 的 CPU 回退"],
+        ),
+    ],
+)
+def test_label_rules(advice, expected):
+    assert [label for label, _ in _labels(advice)] == expected
+
+
+def test_targets_are_the_references_of_the_label():
+    assert _labels("值得快速浏览。关注 issue #4012 何时关闭。") == [("issue #4012 何时关闭", ("o/r#4012:issues",))]
+    assert _labels("值得快速浏览。另外留意 #51234 何时合入，合入后 #51000 的 workaround 可以删除。") == [
+        ("#51234 何时合入，合入后 #51000 的 workaround 可以删除", ("o/r#51234:pull", "o/r#51000:pull"))
+    ]
+    # A reference in a dropped part is not what the follow-up watches.
+    assert _labels("值得精读。建议跟进 `f` 的重构，可参考 #7 的做法。") == [("f 的重构", ())]
+
+
+@pytest.mark.parametrize(
+    ("text", "length"),
+    [("也建议关注后续是否有 X", len("也建议关注后续是否有 ")), ("后续维护需关注漂移", len("后续维护需关注")),
+     ("可观测性", 0), ("并发度需要跟踪", 0), ("需要主动更新", len("需要")), ("合入后跟踪回归", len("合入后跟踪"))],
+)
+def test_a_lead_in_ends_with_a_word_that_can_end_it(text, length):
+    assert lead_in(text) == length
+
+
+def test_sentences_know_where_they_start():
+    pieces = segment("第一句。 `x` 第二句；续\n第三行", "o/r")
+    full = plain_text(pieces)
+    spans = sentence_spans(pieces)
+    assert [full[start : start + len(plain_text(s))] for start, s in spans] == ["第一句。", " x 第二句；续", "第三行"]
+    # A clause's start counts the space trimmed before it.
+    assert [(c.text, c.start) for c in clauses(spans[1][1])] == [("x 第二句", 1), ("续", 7)]

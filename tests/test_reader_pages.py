@@ -30,6 +30,10 @@ def html_of(proj: Path, docname: str) -> str:
     return (proj / "_build/html" / f"{docname}.html").read_text(encoding="utf-8")
 
 
+def article(page: str) -> str:
+    return page.split('<article class="bd-article">', 1)[1].split("</article>", 1)[0]
+
+
 def text_of(fragment: str) -> str:
     return re.sub(r"\s+", "", unescape(re.sub(r"<[^>]+>", "", fragment)))
 
@@ -67,49 +71,133 @@ def test_landing_page_leads_with_first_reads_as_cards(built_site, site):
     assert linked == {n.docname for n in site.notes if n.verdict == "close"}
 
 
-def test_watch_list_has_every_follow_up_under_its_note(built_site, site):
+def squash(fragment: str) -> str:
+    """Text of an HTML fragment, runs of whitespace made one space."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+
+# The fixture site's watch list, section by section: each item's label, then
+# what it names, the note and the digest. The copy is no git repository, so
+# no digest has a date yet.
+WATCH_LIST = {
+    "spec-decode": [
+        ("mgoin 提到的“draft 与 target attention 不同”的模型是否出现回归",
+         "未指明 PR 或 issue · 出自 DSpark 未指定 backend 时继承 target，修复 DSV4 缓存崩溃 #52288 · 第 2 期 · 未提交"),
+        ("为 load_dspark_model 补充“显式继承/显式覆盖”的配置语义与回归测试",
+         "未指明 PR 或 issue · 出自 DSpark 未指定 backend 时继承 target，修复 DSV4 缓存崩溃 #52288 · 第 2 期 · 未提交"),
+    ],
+    "parallel": [
+        ("dense MHA 路径 PCP 支持的跟进 PR，以及 PCP+DCP 组合下的数值一致性测试",
+         "未指明 PR 或 issue · 出自 DSV3.2 接入 PCP 分片，fused kernel 物化 K 行，prefill 提升 2.65x #52046 · 第 1 期 · 未提交"),
+    ],
+    "rocm": [
+        ("aiter 侧 include 优先级缺陷（issue #4770）何时在 JIT 工具链中修复",
+         "跟进：issue ROCm/aiter#4770 · 出自 移除 pip pybind11，修复 ROCm ABI 不匹配崩溃 #52400 · 第 2 期 · 未提交"),
+        ("#49925 是否会把 pybind11 纳入统一管理",
+         "跟进：PR #49925 · 出自 移除 pip pybind11，修复 ROCm ABI 不匹配崩溃 #52400 · 第 2 期 · 未提交"),
+    ],
+    "platform": [
+        ("cpu_platform_plugin() 不会在 VLLM_TARGET_DEVICE=cpu 下返回 None 的不变量",
+         "未指明 PR 或 issue · 出自 修复 ROCm CI 无 GPU Job 的 CPU 平台选择 #49515 · 第 2 期 · 未提交"),
+    ],
+    "ci": [
+        ("三份 shard 文件是手工维护的，后续新增或删除配置时需同步重平衡",
+         "未指明 PR 或 issue · 出自 Humming H100 eval 拆 3 个并行 Job，关键路径提速约 3 倍 #52326 · 第 2 期 · 未提交"),
+        ("新增模型或评估口径变化时需要主动更新 4 个分片文件",
+         "未指明 PR 或 issue · 出自 MoE B200 eval 拆 4 分片，关键路径提速 3.65x #52327 · 第 2 期 · 未提交"),
+        ("静态分片（技术债）",
+         "未指明 PR 或 issue · 出自 MoE B200 eval 拆 4 分片，关键路径提速 3.65x #52327 · 第 2 期 · 未提交"),
+        ("mamba 个人 fork 引用",
+         "未指明 PR 或 issue · 出自 为 Stage D 门禁新增 15 个 ROCm mirror，扩展 AMD CI 覆盖 #44969 · 第 1 期 · 未提交"),
+        ("将触发条件从手工命令列表改为读取脚本常量的重构机会",
+         "未指明 PR 或 issue · 出自 新增 AMD 专属 PR 评论命令，独立映射 Buildkite amd-ci 流水线 #52822 · 第 1 期 · 未提交"),
+        ("标记与模块行为演化的漂移",
+         "未指明 PR 或 issue · 出自 解锁 ROCm 注意力 kernel 测试，整组提速 4.6 倍 #52763 · 第 1 期 · 未提交"),
+    ],
+}
+WATCH_ITEM_RE = re.compile(r'<p class="prnotes-followup-label">(.*?)</p>\s*<p class="prnotes-followup-target">(.*?)</p>', re.S)
+
+
+def test_watch_list_shows_what_to_watch_by_subsystem(built_site):
+    html = article(html_of(built_site[0], contract.WATCHLIST))
+    sections = re.findall(r'<section id="followups-([a-z0-9-]+)">\s*(?:<span[^>]*></span>)?<h2>([^<]+)<.*?<p>([^<]+)</p>(.*?)</section>', html, re.S)
+    got = {slug: [(squash(label), squash(meta)) for label, meta in WATCH_ITEM_RE.findall(body)] for slug, _, _, body in sections}
+    assert got == WATCH_LIST
+    counts = {slug: count for slug, _, count, _ in sections}
+    assert counts["ci"] == "6 条，来自 5 篇笔记。" and counts["rocm"] == "2 条，来自 1 篇笔记。"
+    assert "共 12 条，来自 9 篇笔记" in squash(html)
+
+
+def test_watch_list_links_the_item_the_note_and_the_marked_sentence(built_site):
     proj, _ = built_site
-    index = html_of(proj, contract.WATCHLIST)
-    items, html = [], ""
-    for sub in site.taxonomy.subsystems:
-        notes = [n for n in site.in_subsystem(sub.slug) if n.follow_ups]
-        page = contract.watchlist_docname(sub.slug)
-        assert (f'href="followups/{sub.slug}.html"' in index) == bool(notes), sub.slug
-        if not notes:
-            continue
-        part = html_of(proj, page)
-        html += part
-        items += [text_of(li) for li in re.findall(r"<li(?: class=\"[^\"]*\")?><p>((?:(?!</p>).)*)</p></li>", part, re.S)]
-        for note in notes:
-            assert f'href="../{note.docname.removeprefix("notes/")}.html"' in part
-    expected = [re.sub(r"\s+", "", f.text) for n in site.notes for f in n.follow_ups]
-    assert sorted(items) == sorted(expected)
-    assert 'href="https://github.com/ROCm/aiter/issues/4770"' in html
+    html = html_of(proj, contract.WATCHLIST)
+    rocm = html.split('id="followups-rocm"', 1)[1].split("</section>", 1)[0]
+    assert 'href="https://github.com/ROCm/aiter/issues/4770"' in rocm
+    assert 'href="https://github.com/vllm-project/vllm/pull/49925"' in rocm
+    assert 'href="vllm-project/vllm/pr-52400.html#followup-2"' in rocm
+    assert 'href="digests/001_0a6bc52359b14743.html"' in rocm
+    # The anchor is the marked sentence on the note page.
+    note = html_of(proj, "notes/vllm-project/vllm/pr-52400")
+    marked = re.search(r'<span class="prnotes-followup" id="followup-2">(.*?)</span>(?=。)', note, re.S)
+    assert marked and squash(marked.group(1)) == "#49925 是否会把 pybind11 纳入统一管理"
 
 
-def test_note_shows_its_follow_ups_in_a_box(built_site, site):
+def test_note_marks_its_follow_ups_and_lists_their_labels_once(built_site, site):
     proj, _ = built_site
     for note in site.notes:
         html = html_of(proj, note.docname)
+        advice = html.split("<h2>阅读建议", 1)[1].split('<div class="tip', 1)[0].split("<h2>", 1)[0]
+        marks = re.findall(r'<span class="prnotes-followup" id="followup-(\d+)">(.*?)</span>(?=[；。，]|</p>)', advice, re.S)
+        assert [(int(i), text_of(m)) for i, m in marks] == [
+            (i, re.sub(r"\s+", "", f.text)) for i, f in enumerate(note.follow_ups, start=1)
+        ], note.docname
         box = re.search(r'<div class="tip prnotes-followups admonition">(.*?)</div>', html, re.S)
-        items = note.follow_ups
-        assert (box is not None) == bool(items), note.docname
+        assert (box is not None) == bool(note.follow_ups), note.docname
         if box:
-            got = [text_of(li) for li in re.findall(r"<li><p>(.*?)</p></li>", box.group(1), re.S)]
-            assert got == [re.sub(r"\s+", "", f.text) for f in items]
+            labels = [squash(m) for m in re.findall(r'<span class="prnotes-followup-label">(.*?)</span> <span', box.group(1), re.S)]
+            assert labels == [" ".join(f.label_text.split()) for f in note.follow_ups]
+            # The box holds labels, not the sentences again (unless a label is its whole sentence).
+            assert len(re.findall(r"<li>", box.group(1))) == len(note.follow_ups)
+    box = re.search(r'<div class="tip prnotes-followups admonition">(.*?)</div>', html_of(proj, "notes/vllm-project/vllm/pr-52327"), re.S)
+    assert [squash(li) for li in re.findall(r"<li><p>(.*?)</p></li>", box.group(1), re.S)] == [
+        "新增模型或评估口径变化时需要主动更新 4 个分片文件 · 未指明 PR 或 issue",
+        "静态分片（技术债） · 未指明 PR 或 issue",
+    ]
 
 
-def test_symbol_index_lists_every_symbol_with_its_notes(built_site, site):
-    html = html_of(built_site[0], contract.SYMBOLS)
-    items = {
-        text_of(code): sorted(re.findall(r'href="([^"]+)\.html"', rest))
-        for code, rest in re.findall(r"<li(?: class=\"[^\"]*\")?><p>(<code.*?</code>)(.*?)</li>", html, re.S)
-    }
-    expected = {
-        re.sub(r"\s+", "", symbol.name): sorted(d.removeprefix("notes/") for d in docs)
-        for symbol, docs in symbol_index(site).items()
-    }
-    assert items == expected
+# The fixture site's symbol index: kind -> each symbol with the PR numbers of its notes, newest first.
+SYMBOL_INDEX = {
+    "文件路径": [("run_ci_command.py", [52822]), ("vllm/utils/gpu_sync_debug.py", [43107])],
+    "环境变量": [("BUILDKITE_PARALLEL_JOB", [52327, 52326]), ("VLLM_GPU_SYNC_CHECK", [43107]), ("VLLM_TARGET_DEVICE", [49515])],
+    "配置与类": [("MambaHybridModelState", [52374]), ("NONE_HASH", [51875])],
+    "函数与变量": [
+        ("async_tensor_h2d", [43107]), ("blocks_new_run", [52822]), ("cpu_platform_plugin()", [49515]),
+        ("envs.disable_envs_cache()", [52374]), ("fused_allreduce_rms_norm", [49793]), ("fused_moe", [52603]),
+        ("_fused_norm_rope_kernel", [52046]), ("get_top_tokens", [49793]), ("git_fetch_with_timeout", [52810]),
+        ("gpu_sync_allowed()", [43107]), ("init_model_state", [52374]), ("init_none_hash", [51875]),
+        ("is_comment_triggered_build", [52822]), ("keep_on_cpu", [43107]), ("load_dspark_model", [52288]),
+        ("load_weights()", [51368]), ("quantization_emulation", [52603]), ("resolve_none_hash_seed", [51875]),
+        ("skip_global_cleanup", [52763]), ("source_file_dependencies", [44969]), ("_sparse_indexer_and_attn", [52046]),
+        ("use_local_argmax_reduction", [49793]),
+    ],
+}
+
+
+def test_symbol_index_groups_symbols_by_kind_with_their_notes(built_site, site):
+    html = article(html_of(built_site[0], contract.SYMBOLS))
+    got = {}
+    for body in re.split(r'<section id="symbols-[a-z]+">', html)[1:]:
+        title = squash(re.search(r"<h2>(.*?)<a", body, re.S).group(1))
+        got[title] = [
+            (squash(code), [int(n) for n in re.findall(r'href="vllm-project/vllm/pr-(\d+)\.html"', rest)])
+            for code, rest in re.findall(r"<li[^>]*><p>(<code.*?</code>)(.*?)</p></li>", body, re.S)
+        ]
+    assert got == SYMBOL_INDEX
+    # Generic Python and torch names are not listed.
+    listed = {name for symbols in got.values() for name, _ in symbols}
+    assert not listed & {"None", "replace", "shutdown", "copy_()", ".item()", ".tolist()", "torch.Tensor.cpu()"}
+    # The page itself and the model agree.
+    assert sum(len(v) for v in got.values()) == len(symbol_index(site))
 
 
 def test_tag_badges_link_to_tag_pages(built_site, site):
@@ -200,7 +288,9 @@ def test_sitemap_lists_every_page_once(built_site):
     proj, app = built_site
     root = ET.parse(proj / "_build/html/sitemap.xml").getroot()
     locs = [e.text for e in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
-    assert locs == sorted(f"{app.config.html_baseurl}{d}.html" for d in app.env.all_docs)
+    # Every page but the book's root, which is the PDF's, not the reader's.
+    pages = sorted(d for d in app.env.all_docs if d != contract.BOOK_ROOT)
+    assert locs == [f"{app.config.html_baseurl}{d}.html" for d in pages]
 
 
 def test_open_graph_tags_and_404_page(built_site):
@@ -240,7 +330,7 @@ def test_editing_a_note_rereads_only_what_shows_its_text(tmp_path):
     read = []
     _build(proj, read)
     assert read == ["notes/vllm-project/vllm/pr-52326"]
-    assert "重新平衡" in html_of(proj, contract.watchlist_docname(load(proj).by_docname["notes/vllm-project/vllm/pr-52326"].subsystem))
+    assert "重新平衡" in html_of(proj, contract.WATCHLIST)
 
 
 def test_adding_a_digest_rereads_no_other_note(tmp_path):
@@ -267,3 +357,18 @@ def test_summary_nodes_survive_freezing(built_site):
     assert any(not isinstance(n, nodes.Text) for n in found)
     thawed = [thaw(freeze(n)) for n in found]
     assert [n.pformat() for n in thawed] == [n.pformat() for n in found]
+
+
+def test_a_marked_first_sentence_is_summarised_without_its_mark(tmp_path):
+    """A follow-up in a note's first sentence: the reading list shows the
+    sentence, cut where it ends, without the note page's mark and anchor."""
+    proj = copy_project(tmp_path / "p", {
+        "000.txt": "o/r\n\n[CI] 一 (#1)\n\n值得精读，建议跟踪 #7 何时合入？后面还有一句。\n\n"
+                   "[CI] 二 (#2)\n\n值得精读，后续需要跟踪 `x_y` 的默认值！再一句。\n",
+    })
+    assert convert(proj) == 0
+    _build(proj)
+    html = html_of(proj, contract.verdict_docname("close"))
+    assert sorted(summaries_on(html)) == ["值得精读，后续需要跟踪x_y的默认值！", "值得精读，建议跟踪#7何时合入？"]
+    assert "followup" not in article(html)
+    assert 'id="followup-1"' in html_of(proj, "notes/o/r/pr-1")

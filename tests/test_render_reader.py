@@ -44,7 +44,7 @@ def test_hub_pages_hold_list_directives_not_note_text(pages):
             assert note.summary not in text, path
             assert f"]({note.docname.rsplit('/', 1)[1]}.md)" not in text, path
     lists = {p for p, t in pages.items() if f"{{{contract.LIST_DIRECTIVE}}}" in t}
-    assert {"notes/reading/close.md", "notes/followups/ci.md", "notes/symbols.md", "notes/pr-index.md"} <= lists
+    assert {"notes/reading/close.md", "notes/followups.md", "notes/symbols.md", "notes/pr-index.md"} <= lists
 
 
 def _site(body_lines: list[str]):
@@ -71,9 +71,14 @@ def test_hostile_text_stays_escaped_on_reader_pages():
     for path in (f"{contract.WATCHLIST}.md", f"{contract.SYMBOLS}.md", "notes/o/r/pr-1.md", "index.md"):
         assert "<script>" not in pages[path] and "<b>" not in pages[path], path
     # The watch list shows the note's own box items; the box escapes them.
-    assert "- 关注后续 \\<script\\>alert\\(1\\)\\<\\/script\\> 与 `<img src=x>` 何时修复" in pages["notes/o/r/pr-1.md"]
+    assert (
+        "- [\\<script\\>alert\\(1\\)\\<\\/script\\> 与 `<img src=x>` 何时修复]{.prnotes-followup-label}"
+        in pages["notes/o/r/pr-1.md"]
+    )
+    # The mark in the advice holds the escaped text, so seed text cannot close it.
+    assert "[关注后续 \\<script\\>alert\\(1\\)\\<\\/script\\> 与 `<img src=x>` 何时修复]{#followup-1 .prnotes-followup}" in pages["notes/o/r/pr-1.md"]
     # The symbol index lists it from the note's facts, where it is quoted.
-    assert ":symbols: identifier:%3Cimg%20src%3Dx%3E" in pages["notes/o/r/pr-1.md"]
+    assert ":symbols: other:%3Cimg%20src%3Dx%3E" in pages["notes/o/r/pr-1.md"]
 
 
 @pytest.mark.parametrize(
@@ -83,3 +88,41 @@ def test_hostile_text_stays_escaped_on_reader_pages():
 )
 def test_cjk_join(parts, expected):
     assert cjk_join(*parts) == expected
+
+
+def test_a_long_watch_list_has_a_page_per_subsystem():
+    from prnotes.render.watchlist import INLINE_FOLLOWUPS
+
+    entries = []
+    for number in range(1, INLINE_FOLLOWUPS + 2):
+        prefix = "[CI]" if number % 2 else "[ROCm]"
+        entries += [f"{prefix} 第 {number} 个改动 (#{number})", f"值得精读。后续需要跟踪 `f_{number}` 的默认值。"]
+    pages = render_site(_site(entries))
+    index = pages[f"{contract.WATCHLIST}.md"]
+    assert f"共 {INLINE_FOLLOWUPS + 1} 条" in index
+    assert f"{{{contract.LIST_DIRECTIVE}}}" not in index
+    for slug in ("ci", "rocm"):
+        page = pages[f"{contract.watchlist_docname(slug)}.md"]
+        assert f":where: subsystem={slug} volume=1" in page and ":order: newest" in page
+        assert f"followups/{slug}.md" in index
+
+
+def test_a_short_watch_list_is_one_page():
+    pages = render_site(_site(["[CI] 一个改动 (#1)", "值得精读。后续需要跟踪 `f_1` 的默认值。"]))
+    assert [p for p in pages if p.startswith(f"{contract.WATCHLIST}")] == [f"{contract.WATCHLIST}.md"]
+    assert f"({contract.watchlist_label('ci')})=" in pages[f"{contract.WATCHLIST}.md"]
+
+
+def test_marking_the_follow_ups_keeps_the_advice_text():
+    """The marks are spans around the clauses; without them the advice reads as before."""
+    import re
+
+    from prnotes.render.myst import inline
+    from prnotes.render.watchlist import marked_advice
+
+    for note in fixture_site().notes:
+        marked = marked_advice(note)
+        unmarked = re.sub(r"\]\{#followup-\d+ \.prnotes-followup\}", "", marked)
+        opened = unmarked.count("[") - inline(note.pieces).count("[")
+        assert opened == len(note.follow_ups), note.number
+        assert unmarked.replace("[", "") == inline(note.pieces).replace("[", ""), note.number

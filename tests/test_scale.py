@@ -16,7 +16,7 @@ import pytest
 from bench.corpus import generate
 from prnotes import contract, model
 from prnotes.project import load
-from prnotes.render import prindex, symbols
+from prnotes.render import prindex, symbols, watchlist
 from tests.support.sandbox import convert, copy_project, sphinx_build
 
 NEW_DIGEST = """vllm-project/vllm
@@ -56,12 +56,13 @@ def parts(proj: Path, docname: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def split_site(tmp_path_factory):
-    """60 notes in volumes of 20, PR ranges of 200, symbol parts above 5 symbols."""
+    """60 notes in volumes of 20, PR ranges of 200, symbol parts above 5 symbols, watch-list pages above 5 items."""
     mp = pytest.MonkeyPatch()
     mp.setattr(model, "VOLUME_NOTES", 20)
     mp.setattr(prindex, "RANGE", 200)
     mp.setattr(prindex, "INLINE_NUMBERS", 5)
     mp.setattr(symbols, "INLINE_SYMBOLS", 5)
+    mp.setattr(watchlist, "INLINE_FOLLOWUPS", 5)
     try:
         proj = copy_project(tmp_path_factory.mktemp("split") / "p", generate(60, per_file=10))
         assert convert(proj) == 0
@@ -107,11 +108,11 @@ def test_watch_list_parts_list_each_note_with_follow_ups_once(split_site):
         notes = [n for n in site.in_subsystem(sub.slug) if n.follow_ups]
         if not notes:
             continue
-        listed = Counter(n for part in parts(proj, contract.watchlist_docname(sub.slug)) for n in title_links(html(proj, part)))
-        # A follow-up item may itself link a note; count the note lines only.
-        assert {n: c for n, c in listed.items() if n in {m.docname.rsplit("/", 1)[1] for m in notes}} == {
-            n.docname.rsplit("/", 1)[1]: 1 for n in notes
-        }, sub.slug
+        # Each item links the sentence it comes from: the note, at #followup-<k>.
+        seen = Counter()
+        for part in parts(proj, contract.watchlist_docname(sub.slug)):
+            seen.update(set(re.findall(r'href="[^"]*/(pr-\d+|t-[0-9a-f]{12})\.html#followup-\d+"', html(proj, part))))
+        assert seen == Counter(n.docname.rsplit("/", 1)[1] for n in notes), sub.slug
 
 
 def test_pr_index_ranges_list_each_note_once(split_site):

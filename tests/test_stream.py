@@ -201,6 +201,29 @@ def test_uncommitted_digest_says_so_then_gets_its_date_without_a_reread(tmp_path
     assert newest.notes[0] in (proj / "_build/html/feed.xml").read_text(encoding="utf-8")
 
 
+def test_watch_list_dates_each_item_by_its_digest_and_follows_the_commit(tmp_path):
+    proj = stream_project(tmp_path, committed=0)
+    build(proj, freshenv=True)
+
+    def item() -> str:
+        page = article(html(proj, contract.WATCHLIST))
+        found = re.search(r'<p class="prnotes-followup-label">(.*?)</p>\s*<p class="prnotes-followup-target">(.*?)</p>', page, re.S)
+        return " ".join(re.sub(r"<[^>]+>", "", found.group(1) + " | " + found.group(2)).split())
+
+    # Two repositories: every number names its own.
+    assert item() == (
+        "#61010 的 FlashInfer 采样路径 | 跟进：PR vllm-project/vllm#61010 · "
+        "出自 采样器合并 top-k 与 top-p 的 kernel vllm-project/vllm#61002 · 第 1 期 · 未提交"
+    )
+    gitrepo.commit(proj, [f"seeds/{name}" for name in DIGESTS] + ["seeds/prs.toml"], DATES[0])
+    assert convert(proj) == 0
+    read: list[str] = []
+    app = sphinx_build(proj, listeners=[("env-before-read-docs", lambda app, env, docs: read.extend(docs))])
+    assert app.warning.getvalue() == ""
+    assert read == []  # the date is new, the pages are not: written again, not read again
+    assert item().endswith(f"第 1 期 · {DATES[0][:10]}")
+
+
 def test_deleted_digest_leaves_the_site_and_the_audit_tells_the_truth(tmp_path, capsys):
     proj = stream_project(tmp_path)
     build(proj, freshenv=True)

@@ -42,6 +42,20 @@ NOTE_DIRECTIVE = "prnotes-note"  # a note's facts: digest, volume, verdict, subs
 LIST_DIRECTIVE = "prnotes-list"  # a list of notes, filled from the notes' facts when the page is written
 ORPHAN_DIRECTIVE = "prnotes-orphan"  # a page reached by links, not from a toctree
 
+# The follow-ups of a note page: each clause is marked where the advice says it
+# (a span with this class and an anchor), and the 待跟进 box lists their labels;
+# the watch list reads the box and links to the anchors.
+FOLLOWUPS_BOX_CLASS = "prnotes-followups"
+FOLLOWUP_CLASS = "prnotes-followup"
+FOLLOWUP_LABEL_CLASS = "prnotes-followup-label"
+FOLLOWUP_TARGET_CLASS = "prnotes-followup-target"  # the PR or issue beside a label
+FOLLOWUP_NO_TARGET = "未指明 PR 或 issue"  # what a follow-up that names none says
+
+
+def followup_anchor(index: int) -> str:
+    """Anchor of a note's ``index``-th follow-up (1-based) on its page."""
+    return f"followup-{index}"
+
 
 def title_fields() -> frozenset[str]:
     """Fields whose words the search ranks like words of the page title."""
@@ -177,6 +191,11 @@ _NOTE_DOCNAME_RE = re.compile(NOTE_DOCNAME_PATTERN)
 
 def watchlist_docname(subsystem_slug: str) -> str:
     return f"{WATCHLIST}/{subsystem_slug}"
+
+
+def watchlist_label(subsystem_slug: str) -> str:
+    """A subsystem's section of the watch list, while it is one page."""
+    return f"followups-{subsystem_slug}"
 
 
 SYMBOLS_DIR = SYMBOLS

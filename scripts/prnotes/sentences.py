@@ -11,12 +11,15 @@ them; only plain text is ever cut.
   enumerator (``一是``, ``①``, ``（1）``, ``1.``), the text before it is the
   **lead-in** and the clauses after it are the enumerated items; each item
   remembers its lead-in, without its enumerator.
+
+Each part knows where it starts in the plain text it was cut from
+(:func:`sentence_spans`, :attr:`Clause.start`), so a page can mark it in place.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .refs import Break, Inline, Text, plain_text
 
@@ -31,10 +34,14 @@ _TRIM = " \t\u3000；;，,。：:"
 
 @dataclass(frozen=True)
 class Clause:
-    """Part of a sentence; ``lead`` is the lead-in of an enumerated item, else ``""``."""
+    """Part of a sentence; ``lead`` is the lead-in of an enumerated item, else ``""``.
+
+    ``start`` is where the clause begins in the sentence's plain text.
+    """
 
     pieces: tuple[Inline, ...]
     lead: str = ""
+    start: int = field(default=0, compare=False)
 
     @property
     def text(self) -> str:
@@ -44,7 +51,8 @@ class Clause:
 Atom = str | Inline  # one character of plain text, or a whole code span / reference
 
 
-def _atoms(pieces: tuple[Inline, ...]) -> list[Atom]:
+def atoms_of(pieces: tuple[Inline, ...]) -> list[Atom]:
+    """Plain text as one atom per character; code spans and references whole."""
     atoms: list[Atom] = []
     for piece in pieces:
         if isinstance(piece, Text):
@@ -54,7 +62,8 @@ def _atoms(pieces: tuple[Inline, ...]) -> list[Atom]:
     return atoms
 
 
-def _pieces(atoms: list[Atom]) -> tuple[Inline, ...]:
+def pieces_of(atoms: list[Atom]) -> tuple[Inline, ...]:
+    """Atoms joined back into pieces (the inverse of :func:`atoms_of`)."""
     out: list[Inline] = []
     buf: list[str] = []
     for atom in atoms:
@@ -70,13 +79,13 @@ def _pieces(atoms: list[Atom]) -> tuple[Inline, ...]:
     return tuple(out)
 
 
-def _trim(atoms: list[Atom]) -> list[Atom]:
-    start, end = 0, len(atoms)
+def _trim(atoms: list[Atom], start: int, end: int) -> tuple[int, int]:
+    """``atoms[start:end]`` without separators and whitespace at either end, as indices."""
     while start < end and isinstance(atoms[start], str) and atoms[start] in _TRIM:
         start += 1
     while end > start and isinstance(atoms[end - 1], str) and atoms[end - 1] in _TRIM:
         end -= 1
-    return atoms[start:end]
+    return start, end
 
 
 def _text_of(atoms: list[Atom]) -> str:
@@ -86,43 +95,60 @@ def _text_of(atoms: list[Atom]) -> str:
 _SENTENCE_END_RE = re.compile("[" + "".join(sorted(SENTENCE_END)) + "][" + "".join(sorted(CLOSERS)) + "]*")
 
 
-def sentences(pieces: tuple[Inline, ...]) -> list[tuple[Inline, ...]]:
-    """The sentences of an advice text, in order, each with its end mark.
+def sentence_spans(pieces: tuple[Inline, ...]) -> list[tuple[int, tuple[Inline, ...]]]:
+    """The sentences of an advice text, in order, each with its end mark and
+    where it starts in the text's plain text (:func:`prnotes.refs.plain_text`).
 
     Only plain text is cut: a sentence ends after an end mark and the closing
     quotes or brackets right after it, or at a line break.
     """
-    out: list[tuple[Inline, ...]] = []
+    out: list[tuple[int, tuple[Inline, ...]]] = []
     current: list[Inline] = []
+    offset = start = 0  # plain text consumed so far; where `current` starts
 
     def flush() -> None:
+        nonlocal start
         if plain_text(tuple(current)).strip():
-            out.append(tuple(current))
+            out.append((start, tuple(current)))
         current.clear()
+        start = offset
 
     for piece in pieces:
         if isinstance(piece, Break):
+            offset += len(piece.text)
             flush()
         elif not isinstance(piece, Text):
             current.append(piece)
+            offset += len(piece.text)
         else:
             text, pos = piece.text, 0
             for match in _SENTENCE_END_RE.finditer(text):
                 current.append(Text(text[pos : match.end()]))
+                offset += match.end() - pos
                 pos = match.end()
                 flush()
             if pos < len(text):
                 current.append(Text(text[pos:]))
+                offset += len(text) - pos
     flush()
     return out
 
 
-def _split_at(atoms: list[Atom], marks: frozenset[str]) -> list[list[Atom]]:
-    parts: list[list[Atom]] = [[]]
-    for atom in atoms:
-        parts[-1].append(atom)
+def sentences(pieces: tuple[Inline, ...]) -> list[tuple[Inline, ...]]:
+    """The sentences of an advice text, in order (see :func:`sentence_spans`)."""
+    return [sentence for _, sentence in sentence_spans(pieces)]
+
+
+def _split_at(atoms: list[Atom], start: int, end: int, marks: frozenset[str]) -> list[tuple[int, int]]:
+    """``atoms[start:end]`` cut after each mark, as index ranges."""
+    parts: list[tuple[int, int]] = []
+    lo = start
+    for index in range(start, end):
+        atom = atoms[index]
         if isinstance(atom, str) and atom in marks:
-            parts.append([])
+            parts.append((lo, index + 1))
+            lo = index + 1
+    parts.append((lo, end))
     return parts
 
 
@@ -144,33 +170,40 @@ def _enumeration_colon(atoms: list[Atom]) -> int | None:
     return None
 
 
-def _strip_enumerator(atoms: list[Atom]) -> list[Atom]:
-    match = ENUMERATOR_RE.match(_plain_head(atoms))
+def _strip_enumerator(atoms: list[Atom], start: int) -> int:
+    """Where the item starting at ``start`` begins after its enumerator."""
+    match = ENUMERATOR_RE.match(_plain_head(atoms, start))
     # The enumerator is plain text: one atom per character.
-    return atoms[match.end() :] if match else atoms
+    return start + match.end() if match else start
 
 
 def clauses(sentence: tuple[Inline, ...]) -> list[Clause]:
     """The clauses of one sentence; enumerated items carry their lead-in."""
-    atoms = _atoms(sentence)
+    atoms = atoms_of(sentence)
+    offsets = [0]  # offsets[i]: where atom i starts in the sentence's plain text
+    for atom in atoms:
+        offsets.append(offsets[-1] + len(atom if isinstance(atom, str) else atom.text))
+
+    def clause(lo: int, hi: int, lead: str = "") -> Clause:
+        return Clause(pieces_of(atoms[lo:hi]), lead, offsets[lo])
+
     out: list[Clause] = []
     colon = _enumeration_colon(atoms)
-    if colon is None:
-        before, items = atoms, []
-    else:
-        before, items = atoms[:colon], atoms[colon + 1 :]
-    before_parts = _split_at(before, CLAUSE_END)
+    before_end = len(atoms) if colon is None else colon
+    before_parts = _split_at(atoms, 0, before_end, CLAUSE_END)
     lead = ""
-    for index, part in enumerate(before_parts):
-        trimmed = _trim(part)
-        if not trimmed:
+    for index, (lo, hi) in enumerate(before_parts):
+        lo, hi = _trim(atoms, lo, hi)
+        if lo == hi:
             continue
         if colon is not None and index == len(before_parts) - 1:
-            lead = _text_of(trimmed)  # the lead-in is context, not a clause of its own
+            lead = _text_of(atoms[lo:hi])  # the lead-in is context, not a clause of its own
         else:
-            out.append(Clause(_pieces(trimmed)))
-    for part in _split_at(items, CLAUSE_END) if colon is not None else []:
-        trimmed = _trim(_strip_enumerator(_trim(part)))
-        if trimmed:
-            out.append(Clause(_pieces(trimmed), lead))
+            out.append(clause(lo, hi))
+    if colon is not None:
+        for lo, hi in _split_at(atoms, colon + 1, len(atoms), CLAUSE_END):
+            lo, hi = _trim(atoms, lo, hi)
+            lo, hi = _trim(atoms, _strip_enumerator(atoms, lo), hi)
+            if lo < hi:
+                out.append(clause(lo, hi, lead))
     return out

@@ -13,10 +13,27 @@ Kinds, decided from the span's text (first rule wins):
    ``Dockerfile.rocm``);
 2. 环境变量 (``env``): an upper-case name with an underscore that is given a
    value (``VLLM_TARGET_DEVICE=cpu``; the symbol is the name) or starts with a
-   prefix of :data:`ENV_PREFIXES` (``VLLM_GPU_SYNC_CHECK``); other upper-case
-   names are constants (``NONE_HASH``) and fall under rule 3;
-3. 函数与标识符 (``identifier``): everything else (``resolve_none_hash_seed``,
-   ``gpu_sync_allowed()``, ``torch.tensor(..., device=...)``).
+   prefix of :data:`ENV_PREFIXES` (``VLLM_GPU_SYNC_CHECK``, also as the last
+   part of a dotted name: ``envs.VLLM_USE_V1``); other upper-case names are
+   constants (rule 4);
+3. 函数与变量 (``function``): a call (``gpu_sync_allowed()``,
+   ``envs.disable_envs_cache()``, ``torch.tensor(..., device=...)``);
+4. 配置与类 (``config``): a name whose last dotted part is a class
+   (``MambaHybridModelState``) or a constant (``NONE_HASH``), a command-line
+   option (``--max-model-len``), a lower-case key given a value
+   (``enforce_eager=True``; the symbol is the key);
+5. 函数与变量 (``function``): any other name, lower-case or snake_case, dotted
+   or not (``resolve_none_hash_seed``, ``fused_moe``);
+6. 其他 (``other``): everything else: expressions, literals, versions.
+
+Generic names (:func:`is_generic`: ``None``, ``replace``, ``copy_()``,
+``.item()``, ``torch.tensor(..., device=...)``) are left out. What counts as
+generic is data, ``generic_names.toml`` next to this module: Python's
+constants, keywords, built-ins and the methods of its built-in types,
+lifecycle verbs, and PyTorch's everyday tensor calls, matched after dropping a
+leading ``.``, a call's arguments and a generic namespace (``torch.``,
+``torch.Tensor.``, ``self.``), with in-place forms (``zero_``) and dunder
+names (``__init__``). Paths and environment variables are never generic.
 
 A code span that holds only a PR reference (`` `#52626` ``) is a reference, not
 a symbol: the PR index lists it.
@@ -24,8 +41,11 @@ a symbol: the PR index lists it.
 
 from __future__ import annotations
 
+import functools
 import re
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 from typing import TYPE_CHECKING
 
@@ -43,20 +63,32 @@ class Kind:
 
 KINDS = (
     Kind("path", "文件路径", "仓库里的文件与目录。"),
-    Kind("env", "环境变量", "全大写、带下划线的名字；写成 NAME=value 的也归到 NAME。"),
-    Kind("identifier", "函数与标识符", "函数、类、变量、参数、表达式。"),
+    Kind("env", "环境变量", "进程和 CI 读取的环境变量。"),
+    Kind("config", "配置与类", "类、常量、命令行参数和配置项。"),
+    Kind("function", "函数与变量", "函数、方法、变量和参数。"),
+    Kind("other", "其他", "表达式、字面量等其他代码片段。"),
 )
 
 _EXTENSIONS = "py|pyi|sh|bash|yaml|yml|toml|json|txt|md|rst|cfg|ini|cpp|cc|cu|cuh|c|h|hpp|cmake|rocm|cuda|cpu|dockerfile"
 PATH_RE = re.compile(rf"[^\s()]*/[^\s()]*|[^\s()/]+\.(?:{_EXTENSIONS})|Dockerfile[.\w-]*", re.IGNORECASE)
 ENV_RE = re.compile(r"(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?P<value>=\S*)?")
 ENV_PREFIXES = ("VLLM_", "BUILDKITE_", "CUDA_", "HIP_", "ROCM_", "HSA_", "NCCL_", "TORCH_", "PYTORCH_", "HF_", "OMP_", "GITHUB_")
+_PART = r"[A-Za-z_][A-Za-z0-9_]*"
+# A dotted name, with an optional leading "." (a method: `.item()`).
+NAME_RE = re.compile(rf"\.?{_PART}(?:\.{_PART})*")
+CALL_RE = re.compile(rf"(?P<callee>\.?{_PART}(?:\.{_PART})*)\s*\(.*\)", re.DOTALL)
+CLASS_RE = re.compile(r"_*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")
+CONSTANT_RE = re.compile(r"_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+_*")
+OPTION_RE = re.compile(r"(?P<name>--?[A-Za-z][A-Za-z0-9_-]*)(?:[= ]\S+)?")
+SETTING_RE = re.compile(rf"(?P<name>[a-z_][a-z0-9_]*(?:\.{_PART})*)=\S+")
+DUNDER_RE = re.compile(r"__[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*__")
 # Code-like words in plain text. ASCII classes on purpose: a Chinese character
 # next to a name is a word boundary.
 BARE_NAME_RE = re.compile(r"(?<![A-Za-z0-9_./-])_?[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:\(\))?(?![A-Za-z0-9_/-])")
 BARE_FILE_RE = re.compile(
     r"(?<![A-Za-z0-9_./-])(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:py|sh|yaml|yml|toml|json|cu|cpp|h)(?![A-Za-z0-9_])"
 )
+GENERIC_NAMES = Path(__file__).with_name("generic_names.toml")
 
 
 @dataclass(frozen=True, order=True)
@@ -75,10 +107,69 @@ def symbol_of(span: str) -> Symbol:
     env = ENV_RE.fullmatch(text)
     if env and (env.group("value") or env.group("name").startswith(ENV_PREFIXES)):
         return Symbol("env", env.group("name"))
-    return Symbol("identifier", text)
+    if NAME_RE.fullmatch(text):
+        last = text.rpartition(".")[2]
+        if last.startswith(ENV_PREFIXES) and ENV_RE.fullmatch(last):
+            return Symbol("env", last)
+        if CLASS_RE.fullmatch(last) or CONSTANT_RE.fullmatch(last):
+            return Symbol("config", text)
+        return Symbol("function", text)
+    if CALL_RE.fullmatch(text):
+        return Symbol("function", text)
+    for regex in (OPTION_RE, SETTING_RE):
+        match = regex.fullmatch(text)
+        if match:
+            return Symbol("config", match.group("name"))
+    return Symbol("other", text)
+
+
+@dataclass(frozen=True)
+class GenericNames:
+    """The contents of ``generic_names.toml``."""
+
+    namespaces: frozenset[str]
+    names: frozenset[str]
+
+
+@functools.cache
+def generic_names(path: Path = GENERIC_NAMES) -> GenericNames:
+    """Read the list of generic names (a file of the package: an error in it is a bug, so it raises)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for group, table in data.items():
+        if group == "namespaces":
+            continue
+        for key, values in table.items():
+            if not (isinstance(values, list) and all(isinstance(v, str) for v in values)):
+                raise ValueError(f"{path.name}: [{group}] {key} must be a list of strings")
+            names.update(values)
+    return GenericNames(frozenset(data.get("namespaces", ())), frozenset(names))
+
+
+def _bare_name(name: str, namespaces: frozenset[str]) -> str:
+    """A name without its leading ".", its call arguments and a generic namespace."""
+    call = CALL_RE.fullmatch(name)
+    if call:
+        name = call.group("callee")
+    name = name.lstrip(".")
+    owner, dot, last = name.rpartition(".")
+    return last if dot and owner in namespaces else name
+
+
+def is_generic(symbol: Symbol, generic: GenericNames | None = None) -> bool:
+    """Whether a symbol is a generic Python or PyTorch name (module docstring)."""
+    if symbol.kind in ("path", "env"):
+        return False
+    generic = generic or generic_names()
+    name = _bare_name(symbol.name, generic.namespaces)
+    if name in generic.names or DUNDER_RE.fullmatch(name):
+        return True
+    # In-place forms: `copy_`, `zero_` (not `_private`, nor `__x__`).
+    return name.endswith("_") and not name.startswith("_") and name[:-1] in generic.names
 
 
 def symbols_in(pieces: tuple[Inline, ...]) -> set[Symbol]:
+    """The symbols of some text, generic names left out."""
     found = set()
     for piece in pieces:
         if isinstance(piece, Code) and piece.text.strip():
@@ -86,7 +177,7 @@ def symbols_in(pieces: tuple[Inline, ...]) -> set[Symbol]:
         elif isinstance(piece, Text):
             for regex in (BARE_NAME_RE, BARE_FILE_RE):
                 found.update(symbol_of(m.group(0)) for m in regex.finditer(piece.text))
-    return found
+    return {s for s in found if not is_generic(s)}
 
 
 def initial(name: str) -> str:

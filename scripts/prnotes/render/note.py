@@ -18,7 +18,7 @@ from .lists import note_link
 from .myst import doc_link, escape, external_link, inline, marker, ref_role
 from ..tags import tags_of_note
 from .tags import note_tag_badges
-from .watchlist import render_followup_box
+from .watchlist import marked_advice, render_followup_box
 
 def _meta_badges(note: Note, site: Site, links: bool) -> str:
     tax = site.taxonomy
@@ -152,7 +152,7 @@ def render_note(note: Note, site: Site, links: bool = True) -> str:
         "",
         f"## {contract.ADVICE_SECTION}",
         "",
-        inline(note.pieces),
+        marked_advice(note),  # the advice verbatim, its follow-ups marked
         "",
         *render_followup_box(note, links),
         f"## {contract.RELATED_SECTION}",

@@ -14,9 +14,9 @@ from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .paging import list_directive
 
 INTRO = (
-    "笔记里出现的代码：每个代码片段（反引号里的内容），以及正文里带下划线的名字和带扩展名的文件名。"
-    "按种类分组，再按首字母分页（不分大小写，忽略开头的“.”和“_”）。"
-    "在代码里遇到一个名字，可以在这里找到提到它的笔记。"
+    "笔记里出现的代码名字：文件、环境变量、配置与类、函数与变量，以及其他代码片段，"
+    "每个名字后面是提到它的笔记。在代码里遇到一个名字，可以在这里找到讲到它的笔记。"
+    "Python 和 PyTorch 的通用名字（如 `None`、`.item()`）不收录。"
 )
 
 
@@ -44,7 +44,7 @@ def render_symbols(site: Site) -> dict[str, str]:
                 counts[first] = counts.get(first, 0) + 1
         if not counts:
             continue
-        lines += ["", f"## {kind.title}", "", f"{escape(kind.meaning)}（{sum(counts.values())} 个）", ""]
+        lines += ["", f"(symbols-{kind.slug})=", f"## {kind.title}", "", f"{escape(kind.meaning)}（{sum(counts.values())} 个）", ""]
         if not split:
             lines += list_directive("symbols", {"kind": kind.slug})
             continue

@@ -1,20 +1,90 @@
-"""The follow-up watch list (跟进清单) and the 待跟进 box on each note.
+"""The follow-up watch list (跟进清单), the 待跟进 box on each note, and the
+marks on the follow-up sentences of a note's advice.
 
-Items come from :mod:`prnotes.followups`; they keep the note's code spans and
-PR references, so the references link as they do on the note.
+A note shows each follow-up once: the sentence is marked where the advice says
+it (:func:`marked_advice`, a span with an anchor), and the box lists the short
+labels with the PR or issue each one names (:func:`render_followup_box`). The
+watch list is built by the Sphinx side from the boxes
+(:mod:`prnotes.sphinxext.lists`): each item with its label, its PR or issue,
+the note (linking to the marked sentence) and the digest with its date.
 """
 
 from __future__ import annotations
 
 from .. import contract
+from ..followups import FollowUp
 from ..model import Note, Site, Volume
-from .myst import doc_link, escape, hidden_toctree, inline, marker, relative
+from ..refs import Inline, Ref, Text
+from .myst import doc_link, escape, hidden_toctree, inline, marker, ref_role, relative
 from .paging import list_directive, paged
 
-INTRO = (
-    "笔记里提到的后续事项：值得关注的跟进 PR、待修复的上游缺陷、需要长期跟踪的技术债。"
-    "每个子系统一页，每条挂在它的笔记下面；同样的条目也显示在笔记页的“待跟进”框里。"
-)
+INTRO = "笔记里提到、值得后续关注的事项。每条写明要关注什么、对应的 PR 或 issue，以及出自哪篇笔记、哪一期。"
+# Up to this many items the watch list is one page, a section per subsystem;
+# above it, a page per subsystem, split by volume (prnotes.render.paging).
+INLINE_FOLLOWUPS = 60
+# The watch list's order: newest digest first, then as the digest lists its notes.
+ORDER = "newest"
+
+
+def _split(pieces: tuple[Inline, ...], cuts: list[int]) -> list[tuple[Inline, ...]]:
+    """``pieces`` cut at plain-text offsets into ``len(cuts) + 1`` parts; every
+    cut falls in plain text or between pieces (follow-ups are clauses, which
+    only plain text bounds)."""
+    out: list[list[Inline]] = [[]]
+    cuts = sorted(cuts)
+    next_cut = 0  # index into cuts
+    offset = 0
+    for piece in pieces:
+        if isinstance(piece, Text):
+            text, pos = piece.text, 0
+            while next_cut < len(cuts) and cuts[next_cut] <= offset + len(text):
+                cut = max(pos, cuts[next_cut] - offset)
+                if cut > pos:
+                    out[-1].append(Text(text[pos:cut]))
+                pos = cut
+                out.append([])
+                next_cut += 1
+            if pos < len(text):
+                out[-1].append(Text(text[pos:]))
+        else:
+            while next_cut < len(cuts) and cuts[next_cut] <= offset:
+                out.append([])
+                next_cut += 1
+            out[-1].append(piece)
+        offset += len(piece.text)
+    out.extend([] for _ in cuts[next_cut:])
+    return [tuple(part) for part in out]
+
+
+def marked_advice(note: Note) -> str:
+    """The advice as MyST, each follow-up clause a span with its anchor; the text is unchanged."""
+    items = note.follow_ups
+    if not items:
+        return inline(note.pieces)
+    parts = _split(note.pieces, [cut for item in items for cut in (item.start, item.end)])
+    out = []
+    for index, part in enumerate(parts):
+        text = inline(part)
+        if index % 2:
+            anchor = contract.followup_anchor(index // 2 + 1)
+            text = f"[{text}]{{#{anchor} .{contract.FOLLOWUP_CLASS}}}"
+        out.append(text)
+    return "".join(out)
+
+
+def _target(ref: Ref, repo: str) -> str:
+    """A follow-up's PR or issue: ``PR #N`` at home, ``issue owner/repo#N`` elsewhere."""
+    text = f"#{ref.number}" if ref.repo == repo else ref.target
+    word = "PR" if ref.kind == "pull" else "issue"
+    return f"{word} {ref_role(Ref(text, ref.repo, ref.number, ref.kind))}"
+
+
+def followup_item(item: FollowUp, repo: str) -> str:
+    """One line of the 待跟进 box: the label, then what it names."""
+    label = f"[{inline(item.label, link_text=True)}]{{.{contract.FOLLOWUP_LABEL_CLASS}}}"
+    targets = "、".join(_target(ref, repo) for ref in item.targets)
+    named = f"跟进：{targets}" if targets else contract.FOLLOWUP_NO_TARGET
+    return f"- {label} [· {named}]{{.{contract.FOLLOWUP_TARGET_CLASS}}}"
 
 
 def render_followup_box(note: Note, links: bool = True) -> list[str]:
@@ -33,9 +103,9 @@ def render_followup_box(note: Note, links: bool = True) -> list[str]:
     )
     return [
         f":::{{admonition}} {contract.FOLLOWUPS_SECTION}",
-        ":class: tip prnotes-followups",
+        f":class: tip {contract.FOLLOWUPS_BOX_CLASS}",
         "",
-        *(f"- {inline(item.pieces)}" for item in items),
+        *(followup_item(item, note.repo) for item in items),
         "",
         *see_also,
         ":::",
@@ -43,35 +113,48 @@ def render_followup_box(note: Note, links: bool = True) -> list[str]:
     ]
 
 
+def _count(items: int, notes: int) -> str:
+    return f"{items} 条，来自 {notes} 篇笔记"
+
+
 def render_watchlist(site: Site) -> dict[str, str]:
-    """The watch list: a page per subsystem (a part per volume), and an index of them."""
+    """The watch list: one page with a section per subsystem while it is small,
+    else an index of subsystems and a page per subsystem (a part per volume)."""
     docname = contract.WATCHLIST
-    lines = [marker("seeds/"), "", "(followups)=", "# 跟进清单", "", INTRO, ""]
-    pages: dict[str, str] = {}
-    used = []
+    groups = []
     for sub in site.taxonomy.subsystems:
         notes = [n for n in site.in_subsystem(sub.slug) if n.follow_ups]
-        if not notes:
-            continue
-        used.append(sub)
+        if notes:
+            groups.append((sub, notes, sum(len(n.follow_ups) for n in notes)))
+    total = sum(items for _, _, items in groups)
+    lines = [marker("seeds/"), "", "(followups)=", "# 跟进清单", "", INTRO, ""]
+    if not groups:
+        lines.append("目前没有笔记提到后续事项。")
+        return {f"{docname}.md": "\n".join(lines) + "\n"}
+    lines += [f"共 {_count(total, sum(len(notes) for _, notes, _ in groups))}，按子系统分组，新的一期在前。", ""]
+    pages: dict[str, str] = {}
+    if total <= INLINE_FOLLOWUPS:
+        for sub, notes, items in groups:
+            lines += [f"({contract.watchlist_label(sub.slug)})=", f"## {escape(sub.title)}", "", f"{_count(items, len(notes))}。", ""]
+            lines += list_directive("followups", {"subsystem": sub.slug}, order=ORDER)
+        pages[f"{docname}.md"] = "\n".join(lines).rstrip("\n") + "\n"
+        return pages
+    for sub, notes, items in groups:
         page = contract.watchlist_docname(sub.slug)
-        items = sum(len(n.follow_ups) for n in notes)
-        lines.append(f"- {doc_link(escape(sub.title), docname, page)}：{items} 条，来自 {len(notes)} 篇笔记")
+        lines.append(f"- {doc_link(escape(sub.title), docname, page)}：{_count(items, len(notes))}")
         head = [
             marker("seeds/"),
             "",
             f"# 跟进清单：{escape(sub.title)}",
             "",
-            f"{escape(sub.title)}的笔记里提到的后续事项，共 {items} 条，每条挂在它的笔记下面，按 PR 编号从新到旧排列。",
+            f"{escape(sub.title)}的笔记里提到的后续事项，共 {_count(items, len(notes))}，新的一期在前。",
             "",
         ]
 
         def body(members: list[Note], volume: Volume, here: str, slug: str = sub.slug) -> list[str]:
-            return list_directive("followups", {"subsystem": slug, "volume": volume.number})
+            return list_directive("followups", {"subsystem": slug, "volume": volume.number}, order=ORDER)
 
         pages.update(paged(site, page, notes, head, f"跟进清单：{sub.title}", body))
-    if not used:
-        lines.append("目前没有笔记提到后续事项。")
-    lines += ["", *hidden_toctree(relative(docname, contract.watchlist_docname(s.slug)) for s in used)]
-    pages[f"{docname}.md"] = "\n".join(lines)
+    lines += ["", *hidden_toctree(relative(docname, contract.watchlist_docname(s.slug)) for s, _, _ in groups)]
+    pages[f"{docname}.md"] = "\n".join(lines).rstrip("\n") + "\n"
     return pages

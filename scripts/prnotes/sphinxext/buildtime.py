@@ -9,7 +9,9 @@ fills when the page is written, so the committed pages never contain a date.
 Both facts are looked up once per build. When one changes since the last
 build (a digest is committed, say), the pages that show it are written again
 without being read again: :data:`USERS` records, per document, the facts it
-shows, and the ``env-updated`` handler returns the documents to write.
+shows, and the ``env-updated`` handler returns the documents to write. Lists
+built when a page is written (the watch list shows each item's digest date)
+ask :func:`changed_dates` which dates changed.
 """
 
 from __future__ import annotations
@@ -163,6 +165,11 @@ def note_changes(app: Sphinx, env: BuildEnvironment, added, changed, removed) ->
     app._prnotes_changed_facts = changed_facts
     setattr(env, _STATE, now)
     return []
+
+
+def changed_dates(app: Sphinx) -> set[str]:
+    """Seed paths of the digests whose date changed since the last build (known after ``env-get-outdated``)."""
+    return {seed for kind, seed in getattr(app, "_prnotes_changed_facts", set()) if kind == "date"}
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:

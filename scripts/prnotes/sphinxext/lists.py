@@ -18,8 +18,10 @@ The directive's argument is the kind of list; ``:where:`` holds
   ``digest`` (a quoted seed path); ``:order:`` is ``number`` (newest PR
   first, the default) or ``seed`` (digest order); ``:show:`` may name
   ``verdict`` and ``summary``;
-- ``followups``: the notes as for ``notes`` that have items in their 待跟进 box,
-  each with its items;
+- ``followups``: the items of the 待跟进 boxes of the notes as for ``notes``
+  (``:order: newest``: newest digest first, then in digest order), each with
+  its label, the PR or issue it names, the note (linked to the marked
+  sentence) and the digest with its date;
 - ``symbols``: ``kind`` and, optionally, ``initial`` (see :func:`prnotes.symbols.initial`);
   each symbol with the notes that mention it, newest first, at most
   :data:`SYMBOL_NOTES` of them;
@@ -41,7 +43,7 @@ from sphinx.util.docutils import SphinxDirective
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..symbols import initial, sort_key as symbol_sort_key, Symbol
-from . import _compat
+from . import _compat, buildtime
 from .docdata import DocData
 from .frozen import thaw
 from .notefacts import FACTS, NoteFacts, repositories
@@ -100,7 +102,13 @@ class ListQuery:
             return bool(self.symbols_of(facts))
         if self.kind == "prs":
             return bool(self.prs_of(facts))
+        if self.kind == "followups":
+            return bool(facts.follow_ups) and self.note_matches(facts)
         return self.note_matches(facts)
+
+    def shows_date_of(self, facts: NoteFacts) -> bool:
+        """Whether the list shows the date of the note's digest."""
+        return self.kind == "followups" and self.affects(facts)
 
 
 def parse_query(kind: str, where: str, order: str, show: str) -> ListQuery:
@@ -158,6 +166,8 @@ class Builder:
         found = [(d, f) for d, f in self.facts.items() if d in self.env.all_docs and query.note_matches(f)]
         if query.order == "seed":
             found.sort(key=lambda df: (df[1].digest_number, df[1].position, df[0]))
+        elif query.order == "newest":
+            found.sort(key=lambda df: (-df[1].digest_number, df[1].position, df[0]))
         else:
             found.sort(key=lambda df: (*df[1].sort_key, self.title_text(df[0], df[1]), df[0]))
         return found
@@ -173,16 +183,16 @@ class Builder:
             return []
         return [_compat.design_badge(v.title, v.badge), nodes.Text(" ")]
 
-    def note_link(self, docname: str, facts: NoteFacts) -> nodes.reference:
-        """The note's title linking to it; references in the title are plain text there."""
+    def note_link(self, docname: str, facts: NoteFacts, anchor: str = "") -> nodes.reference:
+        """The note's title linking to it (at ``anchor``, if given); references in the title are plain text there."""
         text = nodes.inline(classes=["std", "std-doc"])
         for frozen in facts.title:
             text += _unlinked(thaw(frozen))
-        uri = self.app.builder.get_relative_uri(self.page, docname)
+        uri = self.app.builder.get_relative_uri(self.page, docname) + (f"#{anchor}" if anchor else "")
         return nodes.reference("", "", text, internal=True, refuri=uri)
 
-    def pr_ref(self, repo: str, number: int, kind: str = "pull") -> nodes.Node:
-        text = f"#{number}" if self.one_repo else f"{repo}#{number}"
+    def pr_ref(self, repo: str, number: int, kind: str = "pull", text: str = "") -> nodes.Node:
+        text = text or (f"#{number}" if self.one_repo else f"{repo}#{number}")
         reftype = "pr" if kind == "pull" else "issue"
         return self.resolved(
             addnodes.pending_xref(
@@ -235,19 +245,44 @@ class Builder:
     def build_followups(self, query: ListQuery) -> list[nodes.list_item]:
         items = []
         for docname, facts in self.notes(query):
-            if not facts.follow_ups:
-                continue
-            item = nodes.list_item()
-            item += self.note_line(docname, facts)
-            inner = nodes.bullet_list()
-            for frozen in facts.follow_ups:
-                para = nodes.paragraph()
-                for node in frozen:
-                    para += self.resolved(thaw(node))
-                inner += nodes.list_item("", para)
-            item += inner
-            items.append(item)
+            for item in facts.follow_ups:
+                label = nodes.paragraph(classes=[contract.FOLLOWUP_LABEL_CLASS])
+                for frozen in item.label:
+                    label += self.resolved(thaw(frozen))
+                meta = nodes.paragraph(classes=[contract.FOLLOWUP_TARGET_CLASS])
+                meta.extend(self.followup_targets(item.targets, facts.repo))
+                meta += nodes.Text(" · 出自 ")
+                meta += self.note_link(docname, facts, item.anchor)
+                if facts.number is not None:
+                    meta += nodes.Text(" ")
+                    meta += self.pr_ref(facts.repo, facts.number)
+                meta += nodes.Text(" · ")
+                meta.extend(self.digest_with_date(facts))
+                items.append(nodes.list_item("", label, meta))
         return items
+
+    def followup_targets(self, targets: tuple[tuple[str, int, str], ...], home: str) -> list[nodes.Node]:
+        """``跟进：PR #N、issue owner/repo#M``, or that the item names none."""
+        if not targets:
+            return [nodes.Text(contract.FOLLOWUP_NO_TARGET)]
+        out: list[nodes.Node] = [nodes.Text("跟进：")]
+        for index, (repo, number, kind) in enumerate(targets):
+            if index:
+                out.append(nodes.Text("、"))
+            out.append(nodes.Text("PR " if kind == "pull" else "issue "))
+            # Short only where every number on the page is short: one repository, and this one.
+            out.append(self.pr_ref(repo, number, kind, f"#{number}" if self.one_repo and repo == home else f"{repo}#{number}"))
+        return out
+
+    def digest_with_date(self, facts: NoteFacts) -> list[nodes.Node]:
+        """``第 N 期`` linking to the digest, and its date (this build's, from git)."""
+        uri = self.app.builder.get_relative_uri(self.page, contract.digest_docname(facts.digest))
+        date = buildtime.date_of(self.env, facts.digest) or buildtime.UNCOMMITTED
+        when = nodes.inline(classes=["prnotes-followup-when"])
+        when += nodes.reference("", f"第 {facts.digest_number} 期", internal=True, refuri=uri)
+        when += nodes.Text(" · ")
+        when += nodes.inline("", date, classes=["prnotes-date"])
+        return [when]
 
     def build_symbols(self, query: ListQuery) -> list[nodes.list_item]:
         by_symbol: dict[tuple[str, str], list[tuple[str, NoteFacts]]] = {}
@@ -349,16 +384,20 @@ def note_changes(app: Sphinx, env: BuildEnvironment, added, changed, removed) ->
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """After reading: pages whose lists a changed note joins, leaves or shows differently."""
+    """After reading: pages whose lists a changed note joins, leaves or shows
+    differently, and lists that show a digest date that changed."""
     old, touched = getattr(app, "_prnotes_list_changes", ([], set()))
     facts = FACTS.of(env)
     changed = old + [facts[d] for d in touched if d in facts]
-    if not changed:
+    dates = buildtime.changed_dates(app)
+    dated = [f for f in facts.values() if f.digest in dates] if dates else []
+    if not changed and not dated:
         return []
     return sorted(
         page
         for page, queries in USERS.of(env).items()
-        if page in env.all_docs and any(q.affects(f) for q in queries for f in changed)
+        if page in env.all_docs
+        and (any(q.affects(f) for q in queries for f in changed) or any(q.shows_date_of(f) for q in queries for f in dated))
     )
 
 

@@ -4,7 +4,8 @@ A note page opens with a ``{prnotes-note}`` directive (written by the
 converter, showing nothing) that states the facts the model derived: the
 note's repository and number, its digest and place in it, its volume, verdict,
 subsystem, audiences, tags, code symbols and the PRs it mentions. With the
-page title, the advice text and the items of its 待跟进 box, read from the
+page title, the advice text and the items of its 待跟进 box (each a label,
+the PRs and issues it names, and the anchor of its sentence), read from the
 doctree, they go into ``env`` (:data:`FACTS`), purged and merged like every
 per-document store. The feed, the header's repository links and every list of
 notes (:mod:`.lists`) are built from here, never from the seeds.
@@ -16,12 +17,23 @@ from dataclasses import dataclass, replace
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .. import contract
 from .docdata import DocData
 from .frozen import Frozen, freeze
+from .prlinks import REFTYPES
+
+
+@dataclass(frozen=True)
+class FollowUpFacts:
+    """One item of a note's 待跟进 box."""
+
+    label: tuple[Frozen, ...]  # what to watch, as the box shows it
+    targets: tuple[tuple[str, int, str], ...]  # (repo, number, "pull" or "issues") it names
+    anchor: str  # id of the marked sentence on the note page
 
 
 @dataclass(frozen=True)
@@ -41,7 +53,7 @@ class NoteFacts:
     # Read from the doctree:
     title: tuple[Frozen, ...] = ()  # the page title's nodes
     advice: str = ""  # plain text, lines joined by newlines
-    follow_ups: tuple[tuple[Frozen, ...], ...] = ()  # each item of the 待跟进 box
+    follow_ups: tuple[FollowUpFacts, ...] = ()  # the items of the 待跟进 box
 
     @property
     def sort_key(self) -> tuple:
@@ -127,12 +139,25 @@ def advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:
     return [child for child in section.children[1:] if isinstance(child, nodes.paragraph)]
 
 
-def follow_up_items(doctree: nodes.document) -> list[nodes.paragraph]:
-    """The items of the note's 待跟进 box, as the note page shows them."""
-    for box in doctree.findall(nodes.Element):
-        if "prnotes-followups" in box.get("classes", ()):
-            return [p for item in box.findall(nodes.list_item) for p in item.children[:1] if isinstance(p, nodes.paragraph)]
-    return []
+def follow_up_items(doctree: nodes.document) -> list[FollowUpFacts]:
+    """The items of the note's 待跟进 box: each label, the PRs and issues
+    linked beside it, and the anchor of its sentence in the advice."""
+    box = next((b for b in doctree.findall(nodes.Element) if contract.FOLLOWUPS_BOX_CLASS in b.get("classes", ())), None)
+    if box is None:
+        return []
+    items = []
+    for index, item in enumerate(box.findall(nodes.list_item), start=1):
+        para = item.children[0] if item.children and isinstance(item.children[0], nodes.paragraph) else None
+        if para is None:
+            continue
+        label = next((n for n in para.findall(nodes.inline) if contract.FOLLOWUP_LABEL_CLASS in n["classes"]), para)
+        targets = []
+        for xref in para.findall(addnodes.pending_xref):
+            parsed = contract.parse_target(xref.get("reftarget", ""))
+            if parsed and xref.get("reftype") in REFTYPES:
+                targets.append((*parsed, REFTYPES[xref["reftype"]]))
+        items.append(FollowUpFacts(tuple(freeze(c) for c in label.children), tuple(targets), contract.followup_anchor(index)))
+    return items
 
 
 def collect(app: Sphinx, doctree: nodes.document) -> None:
@@ -146,7 +171,7 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
         found,
         title=tuple(freeze(c) for c in title.children) if title is not None else (),
         advice="\n".join(p.astext() for p in advice_paragraphs(doctree)),
-        follow_ups=tuple(tuple(freeze(c) for c in p.children) for p in follow_up_items(doctree)),
+        follow_ups=tuple(follow_up_items(doctree)),
     )
 
 

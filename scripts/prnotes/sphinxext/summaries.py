@@ -43,7 +43,13 @@ def summary_nodes(paragraphs: list[nodes.paragraph]) -> list[nodes.Node]:
     for index, para in enumerate(paragraphs):
         if index:
             items.append(None)
-        items.extend(para.children)
+        for child in para.children:
+            # A follow-up's mark (and its anchor) belongs to the note page:
+            # elsewhere the sentence shows its text only.
+            if isinstance(child, nodes.inline) and contract.FOLLOWUP_CLASS in child["classes"]:
+                items.extend(child.children)
+            else:
+                items.append(child)
     segments = [("\n", True) if n is None else (n.astext(), isinstance(n, nodes.Text)) for n in items]
     start, end = first_sentence_span(segments)
     out: list[nodes.Node] = []

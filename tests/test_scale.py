@@ -155,8 +155,13 @@ HUB_DIRS = tuple(
 ) + (contract.WATCHLIST, contract.SYMBOLS, contract.PR_INDEX, contract.BOOK_ROOT)  # fmt: skip
 
 
-@pytest.mark.parametrize("sizes", [(30, 120)])
-def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, sizes):
+# Volumes of 20 notes, digests of 10. On an ordinary day the new digest joins
+# the newest volume (30 and 130 notes); on the day a volume opens (40 and 140)
+# it starts a new one. Either way, four times the archive (and five times the
+# volumes) is about the same work.
+@pytest.mark.parametrize("sizes", [(30, 130), (40, 140)], ids=["ordinary-day", "volume-opens"])
+def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, sizes, monkeypatch):
+    monkeypatch.setattr(model, "VOLUME_NOTES", 20)
     new_notes = {"notes/vllm-project/vllm/pr-90001", "notes/vllm-project/vllm/pr-90002", "notes/vllm-project/vllm/pr-90003"}
     counts = []
     for size in sizes:
@@ -165,8 +170,10 @@ def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, sizes):
         assert new_notes <= read
         assert {d for d in read if contract.is_note_docname(d)} == new_notes
         assert all(d == "index" or d.startswith(HUB_DIRS) for d in read - new_notes), sorted(read)
+        # An earlier volume's part never changes (a new part may be added).
+        old_parts = {d for d in read if re.search(r"/v\d+$", d)}
+        assert len(old_parts) <= 12, sorted(old_parts)
         counts.append(len(read))
-    # Four times the archive, about the same work: only a new PR-number range
-    # or symbol part may be added.
+    # Only a new PR-number range or symbol part may be added.
     assert counts[1] <= counts[0] + 4, counts
     assert max(counts) <= 40, counts

@@ -49,19 +49,33 @@ def by_volume(site: Site, notes: list[Note] | tuple[Note, ...]) -> dict[int, lis
 
 
 def volume_links(site: Site, here: str, docname: str, groups: dict[int, list[Note]], current: int) -> list[str]:
-    """``按期浏览：`` links to every part of a list, the current one in bold."""
+    """``按期浏览：`` links to the parts of a list, the current one in bold.
+
+    A part never changes once written: an earlier volume's page links only to
+    the volumes up to its own (closed, so their titles and counts are fixed)
+    and to the list's page for the newer ones. The list's page links to every
+    part, and names its own volume by where it starts (``第 N 期起``), which a
+    new digest does not change. So a new digest rewrites only the pages of the
+    lists that gain a note, however many volumes the archive holds.
+    """
     if len(groups) < 2:
         return []
     newest = max(groups)
     parts = []
     for number in sorted(groups, reverse=True):
+        if number > current:
+            continue
         volume = site.volumes[number - 1]
-        text = f"{volume.title}（{len(groups[number])} 篇）"
+        if number == newest:
+            text = f"第 {volume.first} 期起（{len(groups[number])} 篇）"
+        else:
+            text = f"{volume.title}（{len(groups[number])} 篇）"
         if number == current:
             parts.append(f"**{text}**")
         else:
-            target = docname if number == newest else volume_docname(docname, number)
-            parts.append(doc_link(text, here, target))
+            parts.append(doc_link(text, here, volume_docname(docname, number)))
+    if current != newest:
+        parts.insert(0, doc_link("最新各期", here, docname))
     return ["按期浏览：" + " · ".join(parts), ""]
 
 

@@ -31,6 +31,7 @@ The directive's argument is the kind of list; ``:where:`` holds
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from docutils import nodes
@@ -154,16 +155,74 @@ class OrphanDirective(SphinxDirective):
 # --- building the nodes -------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class FactsIndex:
+    """The notes' facts grouped the ways lists ask for them, made once per build
+    (per writing process), so a list costs what it shows, not the archive's size."""
+
+    notes: dict[str, NoteFacts]  # docname -> facts, every note of the site
+    by_condition: dict[tuple[str, str], tuple[str, ...]]  # (key, value) of a ``:where:`` -> docnames
+    by_symbol_kind: dict[str, tuple[str, ...]]  # kind -> docnames that name a symbol of it
+    prs: dict[str, tuple[tuple[int, str, str, bool], ...]]  # repo -> (number, docname, kind, own), by number
+    repositories: tuple[str, ...]
+
+    @classmethod
+    def of(cls, app: Sphinx) -> FactsIndex:
+        cached = getattr(app.builder, "_prnotes_facts_index", None)
+        if cached is None:
+            cached = app.builder._prnotes_facts_index = cls.make(app.env)
+        return cached
+
+    @classmethod
+    def make(cls, env: BuildEnvironment) -> FactsIndex:
+        notes = {d: f for d, f in sorted(FACTS.of(env).items()) if d in env.all_docs}
+        by_condition: dict[tuple[str, str], list[str]] = {}
+        by_kind: dict[str, list[str]] = {}
+        prs: dict[str, list[tuple[int, str, str, bool]]] = {}
+        for docname, f in notes.items():
+            keys = [("subsystem", f.subsystem), ("verdict", f.verdict), ("volume", str(f.volume)),
+                    ("digest", f.digest), *(("audience", a) for a in f.audiences), *(("tag", t) for t in f.tags)]  # fmt: skip
+            for key in dict.fromkeys(keys):
+                by_condition.setdefault(key, []).append(docname)
+            for kind in dict.fromkeys(k for k, _ in f.symbols):
+                by_kind.setdefault(kind, []).append(docname)
+            if f.number is not None:
+                prs.setdefault(f.repo, []).append((f.number, docname, "pull", True))
+            for repo, number, kind in f.mentions:
+                prs.setdefault(repo, []).append((number, docname, kind, False))
+        return cls(
+            notes,
+            {k: tuple(v) for k, v in by_condition.items()},
+            {k: tuple(v) for k, v in by_kind.items()},
+            {k: tuple(sorted(v)) for k, v in prs.items()},
+            tuple(repositories(env)),
+        )
+
+    def candidates(self, query: ListQuery) -> list[str]:
+        """Docnames that may match ``query``'s conditions: the fewest of any one condition."""
+        sets = []
+        for key, value in query.where:
+            if key == "digest":
+                value = contract.unquote_path(value)
+            sets.append(self.by_condition.get((key, value), ()))
+        return list(min(sets, key=len)) if sets else list(self.notes)
+
+    def prs_in(self, repo: str, first: int, last: int) -> tuple[tuple[int, str, str, bool], ...]:
+        entries = self.prs.get(repo, ())
+        return entries[bisect_left(entries, (first,)) : bisect_left(entries, (last + 1,))]
+
+
 class Builder:
     """Makes the nodes of one page's lists, links resolved (it runs after Sphinx resolved the page's own)."""
 
     def __init__(self, app: Sphinx, page: str) -> None:
         self.app, self.env, self.page = app, app.env, page
-        self.facts = FACTS.of(app.env)
-        self.one_repo = len(repositories(app.env)) == 1
+        self.index = FactsIndex.of(app)
+        self.facts = self.index.notes
+        self.one_repo = len(self.index.repositories) == 1
 
     def notes(self, query: ListQuery) -> list[tuple[str, NoteFacts]]:
-        found = [(d, f) for d, f in self.facts.items() if d in self.env.all_docs and query.note_matches(f)]
+        found = [(d, self.facts[d]) for d in self.index.candidates(query) if query.note_matches(self.facts[d])]
         if query.order == "seed":
             found.sort(key=lambda df: (df[1].digest_number, df[1].position, df[0]))
         elif query.order == "newest":
@@ -286,10 +345,10 @@ class Builder:
 
     def build_symbols(self, query: ListQuery) -> list[nodes.list_item]:
         by_symbol: dict[tuple[str, str], list[tuple[str, NoteFacts]]] = {}
-        for docname, facts in self.facts.items():
-            if docname in self.env.all_docs:
-                for symbol in query.symbols_of(facts):
-                    by_symbol.setdefault(symbol, []).append((docname, facts))
+        for docname in self.index.by_symbol_kind.get(query.conditions.get("kind", ""), ()):
+            facts = self.facts[docname]
+            for symbol in query.symbols_of(facts):
+                by_symbol.setdefault(symbol, []).append((docname, facts))
         items = []
         for kind, name in sorted(by_symbol, key=lambda s: symbol_sort_key(Symbol(*s))):
             notes = sorted(by_symbol[(kind, name)], key=lambda df: (*df[1].sort_key, df[0]))
@@ -309,15 +368,14 @@ class Builder:
         notes_by_pr: dict[tuple[str, int], str] = {}
         mentioned: dict[tuple[str, int], list[str]] = {}
         kinds: dict[tuple[str, int], str] = {}
-        for docname, facts in self.facts.items():
-            if docname not in self.env.all_docs:
-                continue
-            if facts.number is not None and query.in_range(facts.repo, facts.number):
-                notes_by_pr[(facts.repo, facts.number)] = docname
-            for repo, number, kind in facts.mentions:
-                if query.in_range(repo, number):
-                    mentioned.setdefault((repo, number), []).append(docname)
-                    kinds.setdefault((repo, number), kind)
+        where = query.conditions
+        repo = where.get("repo", "")
+        for number, docname, kind, own in self.index.prs_in(repo, int(where.get("from", 0)), int(where.get("to", -1))):
+            if own:
+                notes_by_pr[(repo, number)] = docname
+            else:
+                mentioned.setdefault((repo, number), []).append(docname)
+                kinds.setdefault((repo, number), kind)
         items = []
         # Newest number first, as on the subsystem pages.
         for key in sorted(set(notes_by_pr) | set(mentioned), key=lambda k: -k[1]):

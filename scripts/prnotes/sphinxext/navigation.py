@@ -11,6 +11,7 @@ number of notes.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 
 from sphinx import addnodes
@@ -18,7 +19,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from .. import contract
-from .notefacts import repositories
+from .notefacts import repositories, site_repositories
 
 logger = logging.getLogger(__name__)
 
@@ -100,14 +101,39 @@ def nav_groups(app: Sphinx, pagename: str, pathto) -> list[NavGroup]:
 
 
 def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    context["prnotes_nav"] = nav_groups(app, pagename, context["pathto"])
+    """The header's menu and the sidebar's list, as HTML.
+
+    Both depend only on the page's folder (the links are relative, but
+    absolute on the 404 page), the
+    top-level page the reader is under, and whether the page is itself in the
+    navigation; so each is rendered once per such place, not once per page.
+    """
+    current = _parents(app).get(pagename)
+    # The root's URL tells pages whose links are absolute (the 404 page) from the others.
+    base = (posixpath.dirname(pagename), context["pathto"](app.config.root_doc))
+    key = (*base, current, pagename if pagename in _nav_docnames(app) else "")
+    cache = app.builder.__dict__.setdefault("_prnotes_nav_html", {})
+    if key not in cache:
+        render = {"prnotes_nav": nav_groups(app, pagename, context["pathto"])}
+        cache[key] = (
+            app.builder.templates.render("prnotes/nav-menu.html", render),
+            app.builder.templates.render("prnotes/nav-list.html", render),
+        )
+    context["prnotes_nav_menu_html"], context["prnotes_nav_list_html"] = cache[key]
+
+
+def _nav_docnames(app: Sphinx) -> frozenset[str]:
+    cached = getattr(app.builder, "_prnotes_nav_docnames", None)
+    if cached is None:
+        cached = app.builder._prnotes_nav_docnames = frozenset(d for _, docs in _toctrees(app.env) for d in docs)
+    return cached
 
 
 def repository_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """The header's icon links: each upstream repository the notes come from."""
     context["theme_icon_links"] = [
         {"name": f"{repo}（GitHub）", "url": contract.github_repo_url(repo), "icon": "fa-brands fa-github", "type": "fontawesome"}
-        for repo in repositories(app.env)
+        for repo in site_repositories(app)
     ]
 
 
@@ -135,6 +161,8 @@ def check_language(app: Sphinx, config) -> None:
 
 def reset(app: Sphinx) -> None:
     app.builder._prnotes_parents = None
+    app.builder._prnotes_nav_docnames = None
+    app.builder._prnotes_nav_html = {}
 
 
 def setup(app: Sphinx) -> None:

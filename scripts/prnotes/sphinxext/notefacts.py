@@ -180,6 +180,14 @@ def repositories(env) -> list[str]:
     return sorted({f.repo for f in FACTS.of(env).values() if f.repo}, key=lambda r: (r.lower(), r))
 
 
+def site_repositories(app: Sphinx) -> list[str]:
+    """:func:`repositories`, worked out once per build while pages are written."""
+    cached = getattr(app.builder, "_prnotes_repositories", None)
+    if cached is None:
+        cached = app.builder._prnotes_repositories = repositories(app.env)
+    return cached
+
+
 def setup(app: Sphinx) -> None:
     app.add_directive(contract.NOTE_DIRECTIVE, NoteDirective)
     app.connect("doctree-read", collect)

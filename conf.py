@@ -68,6 +68,17 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],
+    # Templates that never render empty: the theme need not render each of them
+    # a second time per page to find out (a documented theme option).
+    "templates_skip_empty_check": [
+        "navbar-logo.html",
+        "prnotes-header.html",
+        "search-button-field.html",
+        "theme-switcher.html",
+        "navbar-icon-links.html",
+        "copyright.html",
+        "prnotes-nav.html",
+    ],
 }
 
 # The PDF book: `make pdf` (prnotes pdf) builds it from the HTML build's

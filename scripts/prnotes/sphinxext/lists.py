@@ -451,10 +451,12 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     dated = [f for f in facts.values() if f.digest in dates] if dates else []
     if not changed and not dated:
         return []
+    # Pages read in this build are written anyway (all of them, from nothing).
     return sorted(
         page
         for page, queries in USERS.of(env).items()
         if page in env.all_docs
+        and page not in touched
         and (any(q.affects(f) for q in queries for f in changed) or any(q.shows_date_of(f) for q in queries for f in dated))
     )
 

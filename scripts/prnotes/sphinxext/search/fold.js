@@ -98,9 +98,11 @@ const prnotesTermWords = (term) =>
   prnotesIsGroup(term) ? term.split("|").flatMap((alt) => alt.replace(/^~/, "").split("+")) : [term];
 
 /**
- * Where a group occurs: file -> weight. In each alternative a file must have
- * at least half of its terms, and weighs the mean of their weights (missing
- * ones count 0), times the alternative's weight; the best alternative counts.
+ * Where a group occurs: file -> weight. A file must have every term of a
+ * glossary alternative, and at least half of the terms of what was typed
+ * (as the ranking asks of a whole query). It weighs the mean of their
+ * weights (missing ones count 0) times the alternative's weight; the best
+ * alternative counts.
  */
 const prnotesGroupLookup = (group, lookup) => {
   const best = new Map();
@@ -116,7 +118,7 @@ const prnotesGroupLookup = (group, lookup) => {
         counts.set(f, (counts.get(f) || 0) + 1);
       });
     counts.forEach((n, f) => {
-      if (2 * n < terms.length) return;
+      if (expansion ? n < terms.length : 2 * n < terms.length) return;
       const score = sums.get(f) * factor;
       if (score > (best.get(f) || 0)) best.set(f, score);
     });
@@ -150,10 +152,13 @@ const prnotesGlossaryPhrases = (() => {
 
 /**
  * The glossary phrases in the query, longest first and not overlapping:
- * [{start, end, expansions}], start and end in the normalized query.
+ * [{start, end, expansions}], start and end in the normalized query. Words
+ * of identifiers and file names ("_fused_norm_rope_kernel") are not English
+ * and match nothing.
  */
-const prnotesGlossaryMatches = (units) => {
-  const taken = new Array(units.length).fill(false);
+const prnotesGlossaryMatches = (norm) => {
+  const units = prnotesUnits(norm);
+  const taken = units.map((u) => PRNOTES_IDENTIFIER.test(norm.slice(u.start, u.end)));
   const found = [];
   for (const phrase of prnotesGlossaryPhrases()) {
     const n = phrase.units.length;
@@ -178,79 +183,97 @@ const PRNOTES_PR_REFS = [
 ];
 
 const prnotesSquash = (term) => term.replace(/[._\-]/g, "");
+const PRNOTES_IDENTIFIER = /[_.]|[a-z0-9][A-Z]/;
 
-/** The index's terms, with "_ . -" taken out; built once per index. */
+/**
+ * The terms of a way of writing a glossary term, all of which a note must
+ * have: a word joined by "-" counts by its parts ("multi-node").
+ */
+const prnotesPhraseTerms = (phrase) => {
+  const terms = prnotesTokens(phrase);
+  return terms.filter((t) => !PRNOTES_PART_SEP.test(t) || t.split(PRNOTES_PART_SEP).every((p) => p.length < 2));
+};
+
+/**
+ * The index's terms for variants: whether a term is one or is inside one
+ * (as PrnotesSearch.lookup finds it), and the terms with "_ . -" taken out.
+ * Built once per index.
+ */
 const prnotesIndexKeys = (() => {
   let cached = null;
   return (index) => {
-    if (cached && cached.index === index) return cached.keys;
+    if (cached && cached.index === index) return cached;
     const names = new Set([...Object.keys(index.terms), ...Object.keys(index.titleterms)]);
-    const keys = [...names].sort().map((key) => [key, prnotesSquash(key)]);
-    cached = {index, keys};
-    return keys;
+    const all = [...names].sort();
+    const text = all.join("\n");
+    cached = {
+      index,
+      known: (term) => names.has(term) || (term.length > 2 && text.includes(term)),
+      squashed: all.map((key) => [key, prnotesSquash(key)]),
+    };
+    return cached;
   };
 })();
 
 /**
  * The query's terms: a term for each word as prnotesTokens splits it, except
- * that each glossary phrase, each identifier typed without its "_ . -" and
- * each run of words that the index knows joined by "_" (or unspaced) become
- * a group. `index` is the loaded search index, or null: then only the
- * glossary is used.
+ * that these become groups, in this order:
+ * 1. words typed apart that the index has joined by "_" or unspaced: "none
+ *    hash", "gpu sync allowed";
+ * 2. glossary phrases, either side, with the other side as expansions;
+ * 3. an identifier typed without its "_ . -" ("nonehash") or with other ones
+ *    ("none-hash"): the index's terms that have it once those are taken out.
+ * `index` is the loaded search index, or null: then only the glossary is used.
  */
 const prnotesQueryTerms = (query, index) => {
   let text = query;
   for (const [pattern, replacement] of PRNOTES_PR_REFS) text = text.replace(pattern, replacement);
-  let norm = prnotesNormalize(text);
+  const norm = prnotesNormalize(text);
+  let masked = norm;  // the query without what has become a group
   const groups = [];
-  const blank = (start, end) => {
-    norm = norm.slice(0, start) + " ".repeat(end - start) + norm.slice(end);
+  const consumed = new Set();  // terms now in a group
+  const group = (start, end, alternatives) => {
+    const typed = prnotesTokens(norm.slice(start, end));
+    typed.forEach((t) => consumed.add(t));
+    // Sphinx leaves stop words out of a query; in a group they stay out too.
+    const kept = typed.filter((t) => !stopwords.has(t));
+    groups.push(prnotesGroup([[kept, false], ...alternatives]));
+    masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
   };
-  for (const match of prnotesGlossaryMatches(prnotesUnits(norm))) {
-    const typed = prnotesTokens(norm.slice(match.start, match.end));
-    const expansions = [...match.expansions].sort().map((phrase) => [prnotesTokens(phrase), true]);
-    groups.push(prnotesGroup([[typed, false], ...expansions]));
-    blank(match.start, match.end);
-  }
-  if (index) {
-    const keys = prnotesIndexKeys(index);
-    const known = (term) => keys.some(([key]) => key === term || (term.length > 2 && key.includes(term)));
-    // Words typed apart that the index has together: "none hash", "gpu sync allowed".
-    const runs = [...norm.matchAll(/[A-Za-z0-9]+(?:\s+[A-Za-z0-9]+)+/g)];
-    for (const seq of runs) {
+  const keys = index ? prnotesIndexKeys(index) : null;
+  if (keys)
+    for (const seq of [...masked.matchAll(/[A-Za-z0-9]+(?:\s+[A-Za-z0-9]+)+/g)]) {
       const words = [...seq[0].matchAll(/[A-Za-z0-9]+/g)];
       for (let i = 0; i < words.length - 1; i++) {
         for (let j = Math.min(words.length, i + 4); j >= i + 2; j--) {
           const parts = words.slice(i, j).map((w) => w[0].toLowerCase());
-          const joined = [parts.join("_"), parts.join("")].find((t) => known(t));
+          const joined = [parts.join("_"), parts.join("")].find(keys.known);
           if (!joined) continue;
-          const start = seq.index + words[i].index;
           const end = seq.index + words[j - 1].index + words[j - 1][0].length;
-          groups.push(prnotesGroup([[prnotesTokens(norm.slice(start, end)), false], [[joined], false]]));
-          blank(start, end);
+          group(seq.index + words[i].index, end, [[[joined], false]]);
           i = j - 1;
           break;
         }
       }
     }
-    // An identifier typed without its "_ . -" ("nonehash"), or with others
-    // ("none-hash" for "none_hash"): the index's terms that have it once
-    // those are taken out.
-    for (const match of norm.matchAll(PRNOTES_RUN)) {
-      const [run] = match;
+  for (const match of prnotesGlossaryMatches(masked)) {
+    const expansions = [...match.expansions].sort().map((phrase) => [prnotesPhraseTerms(phrase), true]);
+    group(match.start, match.end, expansions);
+  }
+  if (keys)
+    for (const [run] of masked.matchAll(PRNOTES_RUN)) {
       if (run[0] >= "\u3400") continue;
       const whole = run.toLowerCase();
       const squashed = prnotesSquash(whole);
-      if (squashed.length < 4 || known(whole) || known(prnotesFold(whole))) continue;
-      const found = keys.filter(([, s]) => s.includes(squashed)).map(([key]) => key);
-      found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+      if (squashed.length < 4 || keys.known(whole) || keys.known(prnotesFold(whole))) continue;
+      const found = keys.squashed.filter(([, s]) => s.includes(squashed)).map(([key]) => key);
       if (!found.length) continue;
-      const variants = found.slice(0, PRNOTES_MAX_VARIANTS).map((key) => [[key], false]);
-      groups.push(prnotesGroup([[[prnotesWordTerm(run, false)], false], ...variants]));
-      if (!run.match(PRNOTES_PART_SEP)) blank(match.index, match.index + run.length);
+      found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+      const term = prnotesWordTerm(run, false);
+      consumed.add(term);
+      groups.push(prnotesGroup([[[term], false], ...found.slice(0, PRNOTES_MAX_VARIANTS).map((key) => [[key], false])]));
     }
-  }
-  return [...new Set([...prnotesTokens(norm), ...groups])];
+  return [...new Set([...prnotesTokens(norm).filter((t) => !consumed.has(t)), ...groups])];
 };
 
 // The ranking (search.js) looks every term up through PrnotesSearch.lookup;

@@ -98,18 +98,21 @@ const prnotesTermWords = (term) =>
   prnotesIsGroup(term) ? term.split("|").flatMap((alt) => alt.replace(/^~/, "").split("+")) : [term];
 
 /**
- * Where a group occurs: file -> weight. A file must have every term of a
- * glossary alternative, and at least half of the terms of what was typed
- * (as the ranking asks of a whole query). It weighs the mean of their
- * weights (missing ones count 0) times the alternative's weight; the best
- * alternative counts.
+ * Where a group occurs: file -> weight. The first alternative is what was
+ * typed: a file needs at least half of its terms (as the ranking asks of a
+ * whole query) and weighs the sum of their weights, as if they were terms
+ * of the query. Another alternative needs all of its terms and weighs their
+ * mean times the number of typed terms, times PRNOTES_EXPANSION_WEIGHT for a
+ * glossary expansion. The best alternative counts.
  */
 const prnotesGroupLookup = (group, lookup) => {
   const best = new Map();
-  for (const alt of group.split("|")) {
+  const alternatives = group.split("|");
+  const typedCount = alternatives[0].split("+").length;
+  alternatives.forEach((alt, i) => {
     const expansion = alt.startsWith("~");
     const terms = (expansion ? alt.slice(1) : alt).split("+");
-    const factor = (expansion ? PRNOTES_EXPANSION_WEIGHT : 1) / terms.length;
+    const factor = i === 0 ? 1 : ((expansion ? PRNOTES_EXPANSION_WEIGHT : 1) * typedCount) / terms.length;
     const sums = new Map();
     const counts = new Map();
     for (const term of terms)
@@ -118,11 +121,11 @@ const prnotesGroupLookup = (group, lookup) => {
         counts.set(f, (counts.get(f) || 0) + 1);
       });
     counts.forEach((n, f) => {
-      if (expansion ? n < terms.length : 2 * n < terms.length) return;
+      if (i === 0 ? 2 * n < terms.length : n < terms.length) return;
       const score = sums.get(f) * factor;
       if (score > (best.get(f) || 0)) best.set(f, score);
     });
-  }
+  });
   return best;
 };
 
@@ -224,11 +227,14 @@ const prnotesIndexKeys = (() => {
  * 3. an identifier typed without its "_ . -" ("nonehash") or with other ones
  *    ("none-hash"): the index's terms that have it once those are taken out.
  * `index` is the loaded search index, or null: then only the glossary is used.
+ * Where Sphinx's own ranking runs instead of search.js's (PRNOTES_SEARCH_MISSING
+ * names what it lacks), which knows no groups, the terms are plain.
  */
 const prnotesQueryTerms = (query, index) => {
   let text = query;
   for (const [pattern, replacement] of PRNOTES_PR_REFS) text = text.replace(pattern, replacement);
   const norm = prnotesNormalize(text);
+  if (PRNOTES_SEARCH_MISSING && PRNOTES_SEARCH_MISSING.length) return prnotesTokens(norm);
   let masked = norm;  // the query without what has become a group
   const groups = [];
   const consumed = new Set();  // terms now in a group

@@ -86,3 +86,20 @@ def test_a_good_glossary_is_read_in_order_and_written_for_the_script():
         ("race condition", ("竞态",), 2),
     ]
     assert parsed.js() == 'const PRNOTES_GLOSSARY = [["mixture of experts",["MoE","混合专家"]],["race condition",["竞态"]]];\n'
+
+
+def test_a_malformed_glossary_stops_the_build_naming_its_line(tmp_path, monkeypatch):
+    from sphinx.errors import ExtensionError
+
+    from tests.support.sandbox import convert, copy_project, sphinx_build
+
+    bad = '[terms]\n"race" = "竞态"\n"prefix cache" = "前缀缓存"\n"prefix caching" = "前缀缓存"\n'
+
+    def load():
+        return glossary.parse("search/glossary.toml", bad.encode())
+
+    monkeypatch.setattr(glossary, "load", load)
+    proj = copy_project(tmp_path / "p")
+    assert convert(proj) == 0
+    with pytest.raises(ExtensionError, match=r"search/glossary.toml:4: 'prefix caching': the same term as line 3"):
+        sphinx_build(proj)

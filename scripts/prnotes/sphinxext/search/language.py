@@ -49,6 +49,7 @@ def splitter_js() -> str:
     functions it replaces), then fold.js with its data."""
     return contract_js() + _compat.searchtools_js() + _script("search.js") + fold_data_js() + _script("fold.js")
 
+
 LANG = "zh_prnotes"
 
 

@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 
+from prnotes.sphinxext.search.tokens import fold
 from tests.support.sandbox import convert, copy_project, sphinx_build
 
 SEEDS = {
-    "000.txt": "o/r\n\n默认固定种子，跨节点前缀缓存开箱即用\n\n值得精读。核心是 `resolve_none_hash_seed`，并且 prefix 一词只在正文。\n\n"
+    "000.txt": "o/r\n\n默认固定种子，跨节点前缀缓存开箱即用\n\n值得精读。核心是 `resolve_none_hash_seed`，并且 prefix 一词只在正文。修復 caching 競態。\n\n"
     "禁用自动维护 (#456)\n\n值得精读，结合 #123 看。\n",
     "prs.toml": '["o/r"]\n"默认固定种子，跨节点前缀缓存开箱即用" = { number = 123, upstream_title = "[Core] Make NONE_HASH deterministic" }\n',
 }
@@ -38,12 +39,17 @@ def test_index_terms(tmp_path):
     for term in ("前缀", "缀缓", "缓存", "跨节"):
         assert note in docs_of(titleterms, term), term
     # Upstream title and PR number count as title terms, and only as those.
-    for term in ("none_hash", "none", "hash", "deterministic", "#123"):
+    for term in ("none_hash", fold("none"), "hash", "deterministic", "#123"):
         assert note in docs_of(titleterms, term), term
         assert note not in docs_of(terms, term), term
     # Body: identifier whole and in parts, English words.
-    for term in ("resolve_none_hash_seed", "resolve", "seed", "prefix"):
+    for term in ("resolve_none_hash_seed", fold("resolve"), "seed", "prefix"):
         assert note in docs_of(terms, term), term
+    # Inflection and traditional characters are folded in the index too.
+    for term in ("cach", "修复", "竞态"):
+        assert note in docs_of(terms, term), term
+    for term in ("caching", "修復", "競態"):
+        assert term not in terms and term not in titleterms, term
     assert note not in docs_of(titleterms, "prefix")
     # Lists that repeat other notes' titles are not indexed: the 相关 section
     # of #456 and the hub pages' lists name #123's title, but only #123 has it.

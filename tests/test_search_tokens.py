@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prnotes.sphinxext.search.language import SearchPrnotes
-from prnotes.sphinxext.search.tokens import tokens
+from prnotes.sphinxext.search import tradsimp
+from prnotes.sphinxext.search.tokens import STOPWORDS, fold, normalize, tokens
 
 
 @pytest.mark.parametrize(
@@ -18,14 +19,20 @@ from prnotes.sphinxext.search.tokens import tokens
         ("拆", ["拆"]),
         ("ROCm CI 竞态", ["rocm", "ci", "竞态"]),
         ("草稿token", ["草稿", "token"]),
-        ("resolve_none_hash_seed", ["resolve_none_hash_seed", "resolve", "none", "hash", "seed"]),
+        ("resolve_none_hash_seed", ["resolve_none_hash_seed", "resolv", "non", "hash", "seed"]),
         ("run_ci_command.py", ["run_ci_command.py", "run", "ci", "command", "py"]),
-        ("MambaHybridModelState", ["mambahybridmodelstate", "mamba", "hybrid", "model", "state"]),
-        ("all-reduce", ["all-reduce", "all", "reduce"]),
+        # An identifier stays whole; its parts fold like words.
+        ("MambaHybridModelState", ["mambahybridmodelstate", "mamba", "hybrid", "model", "stat"]),
+        ("all-reduce", ["all-reduce", "all", "reduc"]),
         ("#52810 与 52810", ["#52810", "与"]),
         ("拆 3 个", ["拆", "个"]),
         ("ＲＯＣｍ（#4770）", ["rocm", "#4770"]),
         ("cpu_platform_plugin()", ["cpu_platform_plugin", "cpu", "platform", "plugin"]),
+        # Inflection folds on words; traditional characters become simplified.
+        ("Caching cached caches cache", ["cach"]),
+        ("Prevent Git maintenance races", ["prevent", "git", "maintenanc", "rac"]),
+        ("前綴緩存 投機解碼", ["前缀", "缀缓", "缓存", "投机", "机解", "解码"]),
+        ("gpu_sync_allowed syncs", ["gpu_sync_allowed", "gpu", "sync", "allow"]),
         ("a, b, <script>", ["script"]),
     ],
 )
@@ -57,7 +64,7 @@ def test_a_run_of_identifier_parts_is_found_in_the_identifier(ident, data):
     query = "_".join(parts[i:j])
     indexed = tokens(ident)
     # Each part is a term of the identifier, so a part ranks as a whole word.
-    assert set(parts[i:j]) <= set(indexed)
+    assert {fold(p) for p in parts[i:j]} <= set(indexed)
     # search.js finds a query term as a term, or (longer than two characters)
     # inside a longer term: a run of parts inside the whole identifier.
     for term in tokens(query):
@@ -78,3 +85,65 @@ def test_language_keeps_numbers_and_does_not_stem():
     assert lang.stem("Races") == "races"
     assert lang.stem("前缀") == "前缀"
     assert not lang.word_filter("the")
+
+
+# Inflection: each row folds to one term; the browser test folds the same words.
+FOLDS = [
+    ("cache", "caches", "cached", "caching"),
+    ("race", "races", "raced", "racing"),
+    ("sync", "syncs", "synced", "syncing"),
+    ("quantize", "quantizes", "quantized", "quantizing"),
+    ("run", "runs", "running"),
+    ("dependency", "dependencies"),
+    ("shard", "shards", "sharded", "sharding"),
+    ("embedding", "embeddings", "embedded"),
+    ("install", "installs", "installed", "installing"),
+    ("process", "processes", "processed", "processing"),
+]
+
+
+@pytest.mark.parametrize("words", FOLDS)
+def test_inflections_fold_to_one_term(words):
+    assert len({fold(w) for w in words}) == 1, [fold(w) for w in words]
+
+
+@pytest.mark.parametrize(
+    ("word", "folded"),
+    [
+        # Stop words, short words, and endings that are part of the word.
+        ("does", "does"), ("this", "this"), ("was", "was"), ("use", "use"), ("ci", "ci"),
+        ("class", "class"), ("status", "status"), ("analysis", "analysis"), ("alias", "alias"),
+        ("speed", "speed"), ("need", "need"), ("bring", "bring"),
+        # Derivations are not inflections.
+        ("quantization", "quantization"), ("scheduler", "scheduler"),
+        # Identifiers and numbers are not words.
+        ("x86", "x86"), ("Cached", "Cached"),
+    ],
+)
+def test_fold_leaves_stop_words_short_words_and_word_endings_alone(word, folded):
+    assert fold(word) == folded
+
+
+@given(st.from_regex(r"[a-z]{1,12}", fullmatch=True))
+def test_fold_never_grows_a_word_nor_touches_stop_words(word):
+    assert len(fold(word)) <= len(word)
+    assert fold(word) == word or word not in STOPWORDS
+
+
+def test_traditional_characters_fold_to_simplified():
+    assert normalize("前綴緩存、投機解碼、競態、淺克隆、權重") == "前缀缓存、投机解码、竞态、浅克隆、权重"
+    assert tokens("前綴緩存") == tokens("前缀缓存")
+    # Simplified text is not touched, nor is the rest.
+    simplified = "前缀缓存、投机解码、什么、着、后、里、发、只 KV cache #52810"
+    assert normalize(simplified) == simplified
+
+
+def test_the_traditional_table_is_generated_from_opencc_and_current():
+    committed = tradsimp.table()
+    generated = tradsimp.generate()
+    assert generated == committed, "run: .venv/bin/python -m prnotes.sphinxext.search.tradsimp"
+    trad, simp = committed["traditional"], committed["simplified"]
+    assert len(trad) == len(simp) > 2000
+    assert all(t != s for t, s in zip(trad, simp))  # only characters that differ
+    assert list(trad) == sorted(set(trad))
+    assert normalize(simp) == simp  # folding twice changes nothing

@@ -18,6 +18,7 @@ class EvalCase:
     query: str
     expected: str  # docname of the note
     kind: str
+    category: str = ""  # what the per-category figures group by
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def load_cases(path: Path, repo: str = DEFAULT_REPO) -> list[EvalCase]:
         expected = row["expected"]
         if re.fullmatch(r"\d+", expected):
             expected = contract.note_docname(repo, int(expected), "")
-        cases.append(EvalCase(row["query"], expected, row["kind"]))
+        cases.append(EvalCase(row["query"], expected, row["kind"], row.get("category") or row["kind"]))
     return cases
 
 
@@ -55,10 +56,21 @@ def recall_at(ranked: Iterable[Ranked], k: int) -> float:
     return sum(1 for r in ranked if r.rank is not None and r.rank <= k) / len(ranked)
 
 
+def by_category(ranked: Sequence[Ranked]) -> str:
+    """A Markdown table: recall@1 and recall@3 per category, then all."""
+    groups: dict[str, list[Ranked]] = {}
+    for r in ranked:
+        groups.setdefault(r.case.category, []).append(r)
+    lines = ["| category | queries | recall@1 | recall@3 |", "| --- | ---: | ---: | ---: |"]
+    for name, rows in sorted(groups.items()) + [("all", list(ranked))]:
+        lines.append(f"| {name} | {len(rows)} | {recall_at(rows, 1):.3f} | {recall_at(rows, 3):.3f} |")
+    return "\n".join(lines)
+
+
 def report(ranked: Sequence[Ranked]) -> str:
     """A plain-text table: one line per query, then recall@1 and recall@3."""
-    lines = [f"{'rank':>4}  {'kind':<24} query"]
+    lines = [f"{'rank':>4}  {'category':<18} query"]
     for r in ranked:
-        lines.append(f"{r.rank or '-':>4}  {r.case.kind:<24} {r.case.query}")
+        lines.append(f"{r.rank or '-':>4}  {r.case.category:<18} {r.case.query}")
     lines.append(f"recall@1 = {recall_at(ranked, 1):.3f}  recall@3 = {recall_at(ranked, 3):.3f}  ({len(ranked)} queries)")
     return "\n".join(lines)

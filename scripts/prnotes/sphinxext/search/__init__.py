@@ -1,16 +1,23 @@
-"""Search for the notes site: :mod:`.language` splits text and queries,
+"""Search for the notes site: :mod:`.language` splits text and queries
+(:mod:`.tokens`, with :mod:`.tradsimp` and the :mod:`.glossary`),
 :mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
 repeated lists out, :mod:`.indexfile` writes the index compactly."""
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
 
-from . import derived, indexfile, titles
+from ...diagnostics import InputError
+from . import derived, glossary, indexfile, titles
 from .language import SearchPrnotes
 
 
 def setup(app: Sphinx) -> None:
+    try:
+        glossary.load()  # a malformed glossary stops the build before it starts
+    except InputError as exc:
+        raise ExtensionError(f"the search glossary is malformed:\n{exc}") from None
     app.add_search_language(SearchPrnotes)
     app.connect("builder-inited", indexfile.use_utf8_index)
     app.connect("doctree-resolved", titles.promote)

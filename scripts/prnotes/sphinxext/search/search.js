@@ -26,17 +26,19 @@ const prnotesAsciiTerm = (word) => {
 
 const prnotesTokens = (text) => {
   const out = new Set();
-  for (const [run] of text.normalize("NFKC").matchAll(PRNOTES_RUN)) {
+  // prnotesNormalize, prnotesWordTerm: fold.js (traditional characters, inflection).
+  for (const [run] of prnotesNormalize(text).matchAll(PRNOTES_RUN)) {
     const terms = [];
     if (run[0] >= "\u3400") {
       if (run.length === 1) terms.push(run);
       for (let i = 0; i + 1 < run.length; i++) terms.push(run.slice(i, i + 2));
     } else {
-      terms.push(prnotesAsciiTerm(run));
-      for (const part of run.split(PRNOTES_PART_SEP)) {
+      const parts = run.split(PRNOTES_PART_SEP);
+      terms.push(prnotesWordTerm(run, parts.length === 1 && run.split(PRNOTES_CAMEL).length === 1));
+      for (const part of parts) {
         const pieces = part.split(PRNOTES_CAMEL);
-        terms.push(prnotesAsciiTerm(part));
-        if (pieces.length > 1) terms.push(...pieces.map(prnotesAsciiTerm));
+        terms.push(prnotesWordTerm(part, pieces.length === 1));
+        if (pieces.length > 1) terms.push(...pieces.map((piece) => prnotesWordTerm(piece, true)));
       }
     }
     terms.filter((t) => t).forEach((t) => out.add(t));
@@ -89,7 +91,8 @@ const PrnotesSearch = {
    * the index, are left out, unless no term is known.
    */
   split: (query) => {
-    const all = prnotesTokens(query.replace(PRNOTES_QUESTION_WORDS, " "));
+    const index = typeof Search === "undefined" ? null : Search._index;
+    const all = prnotesQueryTerms(query.replace(PRNOTES_QUESTION_WORDS, " "), index);  // fold.js
     if (typeof Search === "undefined" || !Search._index) return all;
     const kept = all.filter((t) => PrnotesSearch.lookup(PrnotesSearch.stem(t)).size > 0);
     return kept.length ? kept : all;

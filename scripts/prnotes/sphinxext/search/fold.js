@@ -1,0 +1,290 @@
+/*
+ * PR 精读笔记 search: the language side of queries.
+ *
+ * Inserted into language_data.js after search.js (language.py), with the
+ * data it needs before it: PRNOTES_TRADITIONAL / PRNOTES_SIMPLIFIED
+ * (tradsimp.json, from OpenCC) and PRNOTES_GLOSSARY (glossary.toml).
+ *
+ * - prnotesNormalize and prnotesFold fold text exactly as tokens.py's
+ *   normalize() and fold() do: prnotesTokens (search.js) uses them, and the
+ *   browser tests compare both sides on the same strings.
+ * - prnotesUnits is glossary.py's phrase_units.
+ * - prnotesQueryTerms turns what the reader typed into the query's terms:
+ *   PR references written any way, glossary terms in both directions, and
+ *   identifiers typed without their "_" or with spaces. A term that stands
+ *   for several ways of writing one thing is a group (see prnotesGroup):
+ *   PrnotesSearch.lookup, wrapped at the end of this file, scores it as one
+ *   term, so an expansion never outweighs what was typed.
+ */
+
+const PRNOTES_HANS = new Map(
+  [...PRNOTES_TRADITIONAL].map((c, i) => [c, PRNOTES_SIMPLIFIED[i]]));
+const PRNOTES_HANS_RE = new RegExp(`[${PRNOTES_TRADITIONAL}]`, "g");
+const PRNOTES_LETTERS = /^[a-z]+$/;
+const PRNOTES_KEEP_S = ["ss", "us", "is", "as"];
+
+/** NFKC, then traditional characters folded to simplified ones (tokens.normalize). */
+const prnotesNormalize = (text) =>
+  text.normalize("NFKC").replace(PRNOTES_HANS_RE, (c) => PRNOTES_HANS.get(c));
+
+/** Plain English inflection off a lower-case word (tokens.fold, which documents the rule). */
+const prnotesFold = (word) => {
+  if (word.length < 4 || stopwords.has(word) || !PRNOTES_LETTERS.test(word)) return word;
+  if (word.endsWith("ies") && word.length > 4) word = word.slice(0, -3) + "y";
+  else if (word.endsWith("s") && !PRNOTES_KEEP_S.some((end) => word.endsWith(end))) word = word.slice(0, -1);
+  for (const suffix of ["ing", "ed"]) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 3 && !word.endsWith("eed")) {
+      word = word.slice(0, -suffix.length);
+      const last = word[word.length - 1];
+      if (word.length >= 4 && last === word[word.length - 2] && !"lsz".includes(last)) word = word.slice(0, -1);
+      break;
+    }
+  }
+  if (word.endsWith("e") && word.length >= 4) word = word.slice(0, -1);
+  return word;
+};
+
+/** An ASCII word's term (tokens._ascii_term): lower case, folded unless it is an identifier. */
+const prnotesWordTerm = (word, folded) => {
+  const term = prnotesAsciiTerm(word);
+  return term && folded ? prnotesFold(term) : term;
+};
+
+/** glossary.phrase_units: CJK characters and folded ASCII word parts, with where each run is. */
+const prnotesUnits = (normalized) => {
+  const units = [];
+  for (const match of normalized.matchAll(PRNOTES_RUN)) {
+    const [run] = match;
+    const [start, end] = [match.index, match.index + run.length];
+    if (run[0] >= "\u3400") {
+      [...run].forEach((c, i) => units.push({unit: c, start: start + i, end: start + i + 1}));
+      continue;
+    }
+    for (const part of run.split(PRNOTES_PART_SEP))
+      for (const piece of part.split(PRNOTES_CAMEL)) {
+        const word = piece.toLowerCase();
+        if (word.length < 2 || stopwords.has(word)) continue;
+        units.push({unit: PRNOTES_DIGITS.test(word) ? `#${word}` : prnotesFold(word), start, end});
+      }
+  }
+  return units;
+};
+
+// --- groups -----------------------------------------------------------------
+
+// A group term is "alternative|alternative|…", each alternative the terms of
+// one way of writing the thing joined by "+"; a leading "~" marks a glossary
+// expansion, which weighs PRNOTES_EXPANSION_WEIGHT of what was typed. Terms
+// never hold these characters.
+const PRNOTES_EXPANSION_WEIGHT = 0.7;
+const PRNOTES_MAX_VARIANTS = 20;
+
+const prnotesGroup = (alternatives) => {
+  const seen = new Set();
+  const out = [];
+  for (const [terms, expansion] of alternatives) {
+    const key = terms.join("+");
+    if (!terms.length || seen.has(key)) continue;
+    seen.add(key);
+    out.push((expansion ? "~" : "") + key);
+  }
+  return out.join("|");
+};
+
+const prnotesIsGroup = (term) => term.includes("|");
+
+/** The plain terms of a term or group: for highlighting and snippets. */
+const prnotesTermWords = (term) =>
+  prnotesIsGroup(term) ? term.split("|").flatMap((alt) => alt.replace(/^~/, "").split("+")) : [term];
+
+/**
+ * Where a group occurs: file -> weight. The first alternative is what was
+ * typed: a file needs at least half of its terms (as the ranking asks of a
+ * whole query) and weighs the sum of their weights, as if they were terms
+ * of the query. Another alternative needs all of its terms and weighs their
+ * mean times the number of typed terms, times PRNOTES_EXPANSION_WEIGHT for a
+ * glossary expansion. The best alternative counts.
+ */
+const prnotesGroupLookup = (group, lookup) => {
+  const best = new Map();
+  const alternatives = group.split("|");
+  const typedCount = alternatives[0].split("+").length;
+  alternatives.forEach((alt, i) => {
+    const expansion = alt.startsWith("~");
+    const terms = (expansion ? alt.slice(1) : alt).split("+");
+    const factor = i === 0 ? 1 : ((expansion ? PRNOTES_EXPANSION_WEIGHT : 1) * typedCount) / terms.length;
+    const sums = new Map();
+    const counts = new Map();
+    for (const term of terms)
+      lookup(term).forEach((weight, f) => {
+        sums.set(f, (sums.get(f) || 0) + weight);
+        counts.set(f, (counts.get(f) || 0) + 1);
+      });
+    counts.forEach((n, f) => {
+      if (i === 0 ? 2 * n < terms.length : n < terms.length) return;
+      const score = sums.get(f) * factor;
+      if (score > (best.get(f) || 0)) best.set(f, score);
+    });
+  });
+  return best;
+};
+
+// --- the glossary -------------------------------------------------------------
+
+/** Every phrase of the glossary: its units and what it expands to. */
+const prnotesGlossaryPhrases = (() => {
+  let phrases = null;
+  return () => {
+    if (phrases) return phrases;
+    const byKey = new Map();  // units -> {units, expansions: Set of phrases}
+    const add = (phrase, other) => {
+      const units = prnotesUnits(prnotesNormalize(phrase)).map((u) => u.unit);
+      const key = units.join(" ");
+      if (!byKey.has(key)) byKey.set(key, {units, expansions: new Set()});
+      byKey.get(key).expansions.add(other);
+    };
+    for (const [english, wordings] of PRNOTES_GLOSSARY)
+      for (const wording of wordings) {
+        add(english, wording);
+        add(wording, english);
+      }
+    phrases = [...byKey.values()].sort((a, b) => b.units.length - a.units.length);
+    return phrases;
+  };
+})();
+
+/**
+ * The glossary phrases in the query, longest first and not overlapping:
+ * [{start, end, expansions}], start and end in the normalized query. Words
+ * of identifiers and file names ("_fused_norm_rope_kernel") are not English
+ * and match nothing.
+ */
+const prnotesGlossaryMatches = (norm) => {
+  const units = prnotesUnits(norm);
+  const taken = units.map((u) => PRNOTES_IDENTIFIER.test(norm.slice(u.start, u.end)));
+  const found = [];
+  for (const phrase of prnotesGlossaryPhrases()) {
+    const n = phrase.units.length;
+    for (let i = 0; i + n <= units.length; i++) {
+      if (taken.slice(i, i + n).some((t) => t)) continue;
+      if (!phrase.units.every((u, j) => units[i + j].unit === u)) continue;
+      taken.fill(true, i, i + n);
+      found.push({start: units[i].start, end: units[i + n - 1].end, expansions: phrase.expansions});
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+};
+
+// --- variants -------------------------------------------------------------------
+
+// PR references as readers write them: "PR52810", "pr 52810", "PR #52810",
+// "vllm#52763", "vllm-project/vllm#52763", ".../pull/52763": all "#52810".
+const PRNOTES_PR_REFS = [
+  [/\S*\/(?:pull|issues)\/(?=[0-9]{2,})/gi, "#"],
+  [/[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?#(?=[0-9]{2,})/g, "#"],
+  [/(?<![A-Za-z0-9_])(?:pr|pull request|pull)\s*[#:]?\s*(?=[0-9]{2,})/gi, "#"],
+];
+
+const prnotesSquash = (term) => term.replace(/[._\-]/g, "");
+const PRNOTES_IDENTIFIER = /[_.]|[a-z0-9][A-Z]/;
+
+/**
+ * The terms of a way of writing a glossary term, all of which a note must
+ * have: a word joined by "-" counts by its parts ("multi-node").
+ */
+const prnotesPhraseTerms = (phrase) => {
+  const terms = prnotesTokens(phrase);
+  return terms.filter((t) => !PRNOTES_PART_SEP.test(t) || t.split(PRNOTES_PART_SEP).every((p) => p.length < 2));
+};
+
+/**
+ * The index's terms for variants: whether a term is one or is inside one
+ * (as PrnotesSearch.lookup finds it), and the terms with "_ . -" taken out.
+ * Built once per index.
+ */
+const prnotesIndexKeys = (() => {
+  let cached = null;
+  return (index) => {
+    if (cached && cached.index === index) return cached;
+    const names = new Set([...Object.keys(index.terms), ...Object.keys(index.titleterms)]);
+    const all = [...names].sort();
+    const text = all.join("\n");
+    cached = {
+      index,
+      known: (term) => names.has(term) || (term.length > 2 && text.includes(term)),
+      squashed: all.map((key) => [key, prnotesSquash(key)]),
+    };
+    return cached;
+  };
+})();
+
+/**
+ * The query's terms: a term for each word as prnotesTokens splits it, except
+ * that these become groups, in this order:
+ * 1. words typed apart that the index has joined by "_" or unspaced: "none
+ *    hash", "gpu sync allowed";
+ * 2. glossary phrases, either side, with the other side as expansions;
+ * 3. an identifier typed without its "_ . -" ("nonehash") or with other ones
+ *    ("none-hash"): the index's terms that have it once those are taken out.
+ * `index` is the loaded search index, or null: then only the glossary is used.
+ * Where Sphinx's own ranking runs instead of search.js's (PRNOTES_SEARCH_MISSING
+ * names what it lacks), which knows no groups, the terms are plain.
+ */
+const prnotesQueryTerms = (query, index) => {
+  let text = query;
+  for (const [pattern, replacement] of PRNOTES_PR_REFS) text = text.replace(pattern, replacement);
+  const norm = prnotesNormalize(text);
+  if (PRNOTES_SEARCH_MISSING && PRNOTES_SEARCH_MISSING.length) return prnotesTokens(norm);
+  let masked = norm;  // the query without what has become a group
+  const groups = [];
+  const consumed = new Set();  // terms now in a group
+  const group = (start, end, alternatives) => {
+    const typed = prnotesTokens(norm.slice(start, end));
+    typed.forEach((t) => consumed.add(t));
+    // Sphinx leaves stop words out of a query; in a group they stay out too.
+    const kept = typed.filter((t) => !stopwords.has(t));
+    groups.push(prnotesGroup([[kept, false], ...alternatives]));
+    masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
+  };
+  const keys = index ? prnotesIndexKeys(index) : null;
+  if (keys)
+    for (const seq of [...masked.matchAll(/[A-Za-z0-9]+(?:\s+[A-Za-z0-9]+)+/g)]) {
+      const words = [...seq[0].matchAll(/[A-Za-z0-9]+/g)];
+      for (let i = 0; i < words.length - 1; i++) {
+        for (let j = Math.min(words.length, i + 4); j >= i + 2; j--) {
+          const parts = words.slice(i, j).map((w) => w[0].toLowerCase());
+          const joined = [parts.join("_"), parts.join("")].find(keys.known);
+          if (!joined) continue;
+          const end = seq.index + words[j - 1].index + words[j - 1][0].length;
+          group(seq.index + words[i].index, end, [[[joined], false]]);
+          i = j - 1;
+          break;
+        }
+      }
+    }
+  for (const match of prnotesGlossaryMatches(masked)) {
+    const expansions = [...match.expansions].sort().map((phrase) => [prnotesPhraseTerms(phrase), true]);
+    group(match.start, match.end, expansions);
+  }
+  if (keys)
+    for (const [run] of masked.matchAll(PRNOTES_RUN)) {
+      if (run[0] >= "\u3400") continue;
+      const whole = run.toLowerCase();
+      const squashed = prnotesSquash(whole);
+      if (squashed.length < 4 || keys.known(whole) || keys.known(prnotesFold(whole))) continue;
+      const found = keys.squashed.filter(([, s]) => s.includes(squashed)).map(([key]) => key);
+      if (!found.length) continue;
+      found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+      const term = prnotesWordTerm(run, false);
+      consumed.add(term);
+      groups.push(prnotesGroup([[[term], false], ...found.slice(0, PRNOTES_MAX_VARIANTS).map((key) => [[key], false])]));
+    }
+  return [...new Set([...prnotesTokens(norm).filter((t) => !consumed.has(t)), ...groups])];
+};
+
+// The ranking (search.js) looks every term up through PrnotesSearch.lookup;
+// a group is looked up as one term here.
+if (typeof PrnotesSearch !== "undefined") {
+  const lookupTerm = PrnotesSearch.lookup;
+  PrnotesSearch.lookup = (term) => (prnotesIsGroup(term) ? prnotesGroupLookup(term, lookupTerm) : lookupTerm(term));
+}

@@ -54,6 +54,11 @@ html_static_path = ["_static"]
 # _templates/prnotes-nav.html): a sidebar of all notes makes the site grow as N².
 html_sidebars = {"index": [], "**": ["prnotes-nav.html"]}
 html_css_files = ["prnotes.css"]
+# An icon of our own: without one, every browser asks for /favicon.ico and
+# gets a 404 (which the browser tests count as an error).
+html_favicon = "_static/favicon.svg"
+# The colour mode a first visit starts in (the theme logs an error without one).
+html_context = {"default_mode": "auto"}
 html_theme_options = {
     "navigation_depth": 2,
     "show_nav_level": 1,

@@ -44,6 +44,13 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the stdlib's name
         pass
 
+    def handle(self):
+        # A tab that navigates away drops the fetches of the page it left.
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
 
 @contextmanager
 def serve(root: Path) -> Iterator[str]:

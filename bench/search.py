@@ -172,7 +172,7 @@ def note_page_bytes(html: Path) -> int:
     sizes = []
     with search_page(html, timeout=120_000) as tab:
         tab.fresh()
-        tab.page.on("response", lambda r: sizes.append(r))
+        tab.page.on("response", lambda response: sizes.append(response))
         tab.page.goto(tab.base_url + note)
         tab.page.wait_for_load_state("networkidle")
         total = sum(len(r.body()) for r in sizes)

@@ -1,6 +1,7 @@
 """Search for the notes site: :mod:`.language` splits text and queries,
 :mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
-repeated lists out, :mod:`.indexfile` writes the index compactly."""
+repeated lists and page furniture out and marks the advice for snippets,
+:mod:`.indexfile` writes the index compactly."""
 
 from __future__ import annotations
 

@@ -3,7 +3,9 @@
 Registered as ``zh_prnotes`` (``html_search_language`` in ``conf.py``). The
 Python side splits indexed text with :func:`.tokens.tokens`; the JavaScript
 side (``search.js``, inserted into ``language_data.js``) splits queries the
-same way, ranks results and highlights what the reader typed.
+same way, ranks results, lists them as the reader types in the search
+dialog, takes snippets from the advice and highlights what the reader typed.
+It is the one script that touches searchtools.js's internals.
 """
 
 from __future__ import annotations

@@ -202,6 +202,29 @@ def test_sphinx_build_stops_with_one_line_when_a_private_sphinx_api_is_gone(tmp_
     assert not (proj / "_build/html").exists()
 
 
+def test_sphinx_build_stops_when_a_searchtools_function_search_js_replaces_has_changed(tmp_path):
+    """A patch release of Sphinx that edits Search._performSearch: the build
+    stops before search.js could replace a function it was not written for."""
+    proj = copy_project(tmp_path / "p")
+    patch = (
+        "import re, shutil, sphinx, pathlib\n"
+        f"fake = pathlib.Path({str(tmp_path / 'fake')!r})\n"
+        "real = pathlib.Path(sphinx.__file__).parent\n"
+        "for name in ('themes/basic/static/searchtools.js', 'themes/basic/static/sphinx_highlight.js'):\n"
+        "    (fake / name).parent.mkdir(parents=True, exist_ok=True)\n"
+        "    text = (real / name).read_text(encoding='utf-8')\n"
+        "    text = re.sub(r'^(  _performSearch: .*)$', r'\\1\\n    void 0;', text, count=1, flags=re.M)\n"
+        "    (fake / name).write_text(text, encoding='utf-8')\n"
+        "sphinx.__file__ = str(fake / '__init__.py')"
+    )
+    proc = _sphinx_build_after(patch, proj)
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        f"prnotes: sphinx {metadata.version('sphinx')} lacks what prnotes relies on: "
+        f"Search._performSearch in searchtools.js as in Sphinx 9.1 (search/search.js); {HINT}\n"
+    )
+
+
 def test_sphinx_build_stops_with_one_line_on_an_unsupported_version(tmp_path):
     proj = copy_project(tmp_path / "p")
     patch = (

@@ -21,6 +21,7 @@ from sphinx.application import Sphinx
 
 from ... import contract
 from .. import _compat
+from .language import SearchPrnotes
 
 NO_SEARCH = "no-search"
 ADVICE_CLASS = "prnotes-advice"
@@ -56,8 +57,12 @@ def furniture_nodes(doctree: nodes.document) -> list[nodes.Element]:
 
 
 def mark(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """On ``doctree-resolved`` (toctrees are expanded by then)."""
-    for node in derived_nodes(doctree, docname) + furniture_nodes(doctree):
+    """On ``doctree-resolved`` (toctrees are expanded by then). The furniture
+    only with the site's search language, which indexes the PR number and
+    upstream title as title terms instead (another language, such as the
+    ``zh`` that bench/search.py compares with, indexes the page as it is)."""
+    ours = isinstance(_compat.search_language(app.builder), SearchPrnotes)
+    for node in derived_nodes(doctree, docname) + (furniture_nodes(doctree) if ours else []):
         if NO_SEARCH not in node["classes"]:
             node["classes"].append(NO_SEARCH)
     if contract.is_note_docname(docname):

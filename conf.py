@@ -69,6 +69,10 @@ html_theme_options = {
     # the theme renders the same template in the phone's drawer.
     "navbar_center": ["prnotes-header.html"],
     "search_bar_text": "搜索笔记、PR 编号、代码符号…",
+    # Off: the search script lists results in the dialog as the reader types
+    # (scripts/prnotes/sphinxext/search/search.js). The theme's own needs the
+    # whole index loaded with every page and waits 300 ms after each key.
+    "search_as_you_type": False,
     "icon_links_label": "上游仓库",
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],

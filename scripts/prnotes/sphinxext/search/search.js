@@ -1,5 +1,7 @@
 /*
- * PR 精读笔记 search: query splitting, ranking and highlighting.
+ * PR 精读笔记 search: query splitting, ranking, results as the reader types
+ * in the search dialog, snippets and highlighting. The one script that
+ * touches searchtools.js's and sphinx_highlight.js's internals.
  *
  * Inserted at the end of language_data.js, which loads after searchtools.js.
  * prnotesTokens() must split exactly as tokens.py does (the tests compare
@@ -49,6 +51,7 @@ const PrnotesSearch = {
   _lookups: new Map(),  // stemmed term -> Map(file index -> weight); per index
   _keys: new Map(),  // term map of the index -> its keys
   _index: null,
+  _loading: null,  // the searchindex.js script element, once added
 
   stem: (term) => new Stemmer().stemWord(term.toLowerCase()),
 

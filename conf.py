@@ -54,6 +54,11 @@ html_static_path = ["_static"]
 # _templates/prnotes-nav.html): a sidebar of all notes makes the site grow as N².
 html_sidebars = {"index": [], "**": ["prnotes-nav.html"]}
 html_css_files = ["prnotes.css"]
+# An icon of our own: without one, every browser asks for /favicon.ico and
+# gets a 404 (which the browser tests count as an error).
+html_favicon = "_static/favicon.svg"
+# The colour mode a first visit starts in (the theme logs an error without one).
+html_context = {"default_mode": "auto"}
 html_theme_options = {
     "navigation_depth": 2,
     "show_nav_level": 1,
@@ -64,6 +69,10 @@ html_theme_options = {
     # the theme renders the same template in the phone's drawer.
     "navbar_center": ["prnotes-header.html"],
     "search_bar_text": "搜索笔记、PR 编号、代码符号…",
+    # Off: the search script lists results in the dialog as the reader types
+    # (scripts/prnotes/sphinxext/search/search.js). The theme's own needs the
+    # whole index loaded with every page and waits 300 ms after each key.
+    "search_as_you_type": False,
     "icon_links_label": "上游仓库",
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],

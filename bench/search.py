@@ -9,8 +9,12 @@ bench/corpus.py) it converts and builds a copy of the project once and
 reports: the search index size, in total and per note, next to the notes'
 plain text (title, upstream title and advice, UTF-8); the build time spent
 in search indexing (feeding pages to the indexer, writing searchindex.js);
-and the time from opening ``search.html?q=...`` in headless Chromium to the
-last result on the page (median of ``--runs`` fresh tabs).
+the time from opening ``search.html?q=...`` in headless Chromium to the
+last result on the page (median of ``--runs`` fresh tabs); what a note page
+downloads before any search starts (the index is not part of it: it loads
+when the reader opens the search dialog); and the time from the first
+keystroke in the Ctrl+K dialog, the index loaded, to the first result listed
+there (median over ``--runs`` tabs of each dialog query).
 
 The comparison builds the real seeds with Sphinx's own Chinese search
 (``html_search_language = "zh"``, jieba) and with the site's, and runs the
@@ -42,6 +46,8 @@ from tests.support.sandbox import ROOT, copy_project
 from tests.support.searcheval import Ranked, load_cases, recall_at
 
 QUERY = "前缀缓存"
+# Typed key by key into the dialog: Chinese, an English word, an identifier.
+DIALOG_QUERIES = ("前缀缓存", "prefix", "none_hash")
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,8 @@ class SizeRow:
     load_first_seconds: float
     load_query_seconds: float
     results: int
+    note_page_bytes: int  # a note page and its assets, before any search
+    dialog_ms: dict[str, float]  # query -> first keystroke to first result in the dialog
 
 
 @dataclass(frozen=True)
@@ -111,8 +119,8 @@ class _SearchTimer:
 
 def build(proj: Path, lang: str | None = None) -> tuple[float, float]:
     """Build HTML with 2 processes, in a fresh Python; returns (total, search) seconds."""
-    cmd = [sys.executable, __file__, "--build-one", str(proj)] + (["--lang", lang] if lang else [])
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    cmd = [sys.executable, "-m", "bench.search", "--build-one", str(proj)] + (["--lang", lang] if lang else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout
     # The last line: extensions may print to stdout while they load.
     total, search = out.strip().splitlines()[-1].split()
     return float(total), float(search)
@@ -158,6 +166,32 @@ def load_and_query(html: Path, runs: int) -> tuple[float, float, int]:
     )
 
 
+def note_page_bytes(html: Path) -> int:
+    """Bytes a first visit to a note page downloads (page and assets, empty cache) before any search."""
+    note = sorted(p for p in html.glob("notes/*/*/pr-*.html"))[0].relative_to(html).as_posix()
+    sizes = []
+    with search_page(html, timeout=120_000) as tab:
+        tab.fresh()
+        tab.page.on("response", lambda response: sizes.append(response))
+        tab.page.goto(tab.base_url + note)
+        tab.page.wait_for_load_state("networkidle")
+        total = sum(len(r.body()) for r in sizes)
+        assert not any(r.url.endswith("searchindex.js") for r in sizes), "a note page loaded the index"
+    return total
+
+
+def dialog_times(html: Path, runs: int) -> dict[str, float]:
+    """Median ms from the first keystroke to the first result in the dialog, the index loaded."""
+    note = sorted(p for p in html.glob("notes/*/*/pr-*.html"))[0].relative_to(html).as_posix()
+    times: dict[str, list[float]] = {q: [] for q in DIALOG_QUERIES}
+    with search_page(html, timeout=120_000) as tab:
+        for _ in range(runs):
+            tab.fresh()
+            for query in DIALOG_QUERIES:
+                times[query].append(tab.dialog_search(query, note).milliseconds)
+    return {q: statistics.median(t) for q, t in times.items()}
+
+
 def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
     if notes == 16:
         seeds = ROOT / "seeds"
@@ -180,6 +214,8 @@ def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
         load_first_seconds=first,
         load_query_seconds=last,
         results=results,
+        note_page_bytes=note_page_bytes(proj / "_build/html"),
+        dialog_ms=dialog_times(proj / "_build/html", runs),
     )
 
 
@@ -213,6 +249,24 @@ def size_table(rows: list[SizeRow], runs: int) -> str:
             f"| {r.search_build_seconds:.2f} s | {r.load_first_seconds * 1000:,.0f} ms "
             f"| {r.load_query_seconds * 1000:,.0f} ms ({r.results} results) |"
         )
+    lines.append("")
+    queries = " | ".join(f"dialog: `{q}`" for q in DIALOG_QUERIES)
+    lines += [
+        "",
+        f"| notes | note page before a search | before this change (with the index) | {queries} |",
+        "| ---: | ---: | ---: |" + " ---: |" * len(DIALOG_QUERIES),
+    ]
+    for r in rows:
+        times = " | ".join(f"{r.dialog_ms[q]:,.0f} ms" for q in DIALOG_QUERIES)
+        lines.append(f"| {r.notes:,} | {kib(r.note_page_bytes)} | {kib(r.note_page_bytes + r.index_bytes)} | {times} |")
+    lines.append("")
+    lines.append(
+        "Note page: a first visit (empty cache) to a note page, page and assets until the network is idle;"
+        " uncompressed, as the test server sends it. Before this change every page loaded searchindex.js"
+        " with it as well. Dialog: from the first"
+        " keystroke to the first result listed, the query typed key by key into the Ctrl+K dialog of a note"
+        " page once the index has loaded, median of the tabs."
+    )
     lines.append("")
     lines.append(
         f"Query: `{QUERY}`, opened as `search.html?q=...` in a fresh tab (empty cache); times from navigation start,"

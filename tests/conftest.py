@@ -69,3 +69,15 @@ def screenshots(tmp_path_factory) -> Path:
     folder = Path(named).resolve() if named else tmp_path_factory.mktemp("screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _browser_problems():
+    """Every browser test fails on a JavaScript or HTTP error that its pages
+    met, even where the test did not check (tests.support.browserguard)."""
+    yield
+    from tests.support.browserguard import pending_problems
+
+    problems = pending_problems()
+    if problems:
+        pytest.fail("the browser reported:\n" + "\n".join(problems))

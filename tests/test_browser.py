@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from playwright import sync_api as playwright
 
+from tests.support.browserguard import BrowserProblems, guarded_context
 from tests.support.pagechecks import PAGES, axe_violations
 from tests.support.searchbrowser import SEARCH_FINISHED, serve
 
@@ -160,14 +161,15 @@ class Visit:
 
 
 def _new_context(browser, width: str, scheme: str):
+    """A guarded context (tests.support.browserguard): a JavaScript or HTTP
+    error on any page it opens fails the test."""
     w, h = WIDTHS[width]
     # Reduced motion: the theme's colour transitions are over before the
     # checks and the screenshot look at the page.
-    context = browser.new_context(
-        viewport={"width": w, "height": h}, color_scheme=scheme, reduced_motion="reduce", locale="zh-CN"
+    context, guard = guarded_context(
+        browser, viewport={"width": w, "height": h}, color_scheme=scheme, reduced_motion="reduce", locale="zh-CN"
     )
-    # The machine may be busy: a slow page is not a failure, a wrong one is.
-    context.set_default_timeout(120_000)
+    context.guard = guard
     return context
 
 
@@ -175,8 +177,12 @@ def _open(page, outdir: Path, base: str, name: str) -> str:
     path = PAGES[name].url(outdir)
     page.goto(base + path)
     page.wait_for_load_state("load")
+    guard = page.context.guard
     if name == "search":
-        page.wait_for_function(SEARCH_FINISHED, polling=50)
+        guard.wait_for(page, SEARCH_FINISHED, polling=50)
+        # The snippets, with their marked words, arrive after the list.
+        guard.wait_for(page, "() => [...document.querySelectorAll('#search-results ul.search > li')].every(li => li.querySelector('p.context'))")
+    guard.check()
     return path
 
 
@@ -315,7 +321,7 @@ def test_the_checks_catch_what_they_look_for(served, browser):
     """A page made to scroll sideways, break a line before "，", link nowhere,
     hold an image without a text alternative and break a PR number."""
     outdir, base = served
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = _new_context(browser, "phone", "light").new_page()
     path = _open(page, outdir, base, "note")
     page.evaluate(
         """() => {
@@ -335,4 +341,35 @@ def test_the_checks_catch_what_they_look_for(served, browser):
     page.add_style_tag(content=".bd-article .prnotes-pr { white-space: normal; word-break: break-all; }")
     page.evaluate("() => { for (const el of document.querySelectorAll('.prnotes-pr')) el.textContent = 'vllm-project/vllm' + el.textContent.repeat(4); }")
     assert page.evaluate(BROKEN_NUMBERS_JS)
-    page.close()
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    "injected, expected",
+    [
+        ("<script>throw new Error('injected failure')</script>", "pageerror: injected failure"),
+        ("<script>console.error('injected complaint')</script>", "console.error: injected complaint"),
+        ('<img src="no-such-image.png" alt="x">', "HTTP 404"),
+    ],
+    ids=["throws", "console-error", "missing-asset"],
+)
+def test_the_guard_fails_a_page_with_a_javascript_or_http_error(served, browser, injected, expected):
+    """The check every browser test runs (tests.support.browserguard) fails
+    on a fixture page made to throw, log an error or load a missing file."""
+    outdir, base = served
+    context = _new_context(browser, "desktop", "light")
+    page = context.new_page()
+
+    def broken(route):
+        body = route.fetch().text().replace("</head>", f"{injected}</head>", 1)
+        route.fulfill(body=body, content_type="text/html")
+
+    page.route("**/pr-52400.html", broken)
+    with pytest.raises(BrowserProblems) as failure:
+        _open(page, outdir, base, "note")
+    context.close()
+    assert expected in str(failure.value)
+    # The same page without the injection passes.
+    context = _new_context(browser, "desktop", "light")
+    _open(context.new_page(), outdir, base, "note")
+    context.close()

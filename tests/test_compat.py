@@ -46,19 +46,37 @@ def test_a_series_accepts_its_patch_releases_only():
 # How to take each reliance away, as an upgrade might: reliance name -> remover.
 
 
-def _searchtools_without(member: str):
-    def remove(monkeypatch, tmp_path):
+def _sphinx_js_with(file: str, old: str, new: str, flags: int = re.MULTILINE):
+    """Point ``sphinx.__file__`` at a copy of Sphinx's static JavaScript where
+    ``old`` (a regular expression) is replaced by ``new`` in ``file``."""
+
+    def change(monkeypatch, tmp_path):
         import sphinx
 
-        source = (Path(sphinx.__file__).parent / _compat.SEARCHTOOLS).read_text(encoding="utf-8")
-        renamed = re.sub(rf"^(\s*){member}(\s*:)", rf"\1{member}Renamed\2", source, flags=re.MULTILINE)
-        assert renamed != source
-        fake = tmp_path / "sphinx" / _compat.SEARCHTOOLS
-        fake.parent.mkdir(parents=True)
-        fake.write_text(renamed, encoding="utf-8")
+        real = Path(sphinx.__file__).parent
+        for name in (_compat.SEARCHTOOLS, _compat.SPHINX_HIGHLIGHT):
+            source = (real / name).read_text(encoding="utf-8")
+            if name == file:
+                changed = re.sub(old, new, source, count=1, flags=flags)
+                assert changed != source
+                source = changed
+            fake = tmp_path / "sphinx" / name
+            fake.parent.mkdir(parents=True, exist_ok=True)
+            fake.write_text(source, encoding="utf-8")
         monkeypatch.setattr(sphinx, "__file__", str(tmp_path / "sphinx" / "__init__.py"))
 
-    return remove
+    return change
+
+
+def _searchtools_without(member: str):
+    return _sphinx_js_with(_compat.SEARCHTOOLS, rf"^(\s*){member}(\s*:)", rf"\1{member}Renamed\2")
+
+
+def _script_function_changed(function: _compat.ScriptFunction):
+    """The function's first line gains a statement, as a patch release might."""
+    member = function.name.removeprefix("Search.")
+    start = rf"^(  {re.escape(member)}: .*)$" if member != function.name else rf"^(const {re.escape(member)} = .*)$"
+    return _sphinx_js_with(function.file, start, r"\1\n    void 0;")
 
 
 def _no_title_mapping(monkeypatch, tmp_path):
@@ -120,7 +138,8 @@ REMOVERS = {
     "StandaloneHTMLBuilder.indexer": _prepare_writing_sets_only("relations"),
     "StandaloneHTMLBuilder.indexer_format": _no_indexer_format,
     "StandaloneHTMLBuilder.relations": _prepare_writing_sets_only("indexer"),
-    **{f"Search.{m} in searchtools.js": _searchtools_without(m) for m in ("performTermsSearch", "makeSearchSummary", "_parseQuery", "_index")},
+    **{f"{f.name} in {Path(f.file).name} as in Sphinx 9.1": _script_function_changed(f) for f in _compat.SPHINX_JS_SHAPES},
+    "Search._index in searchtools.js": _searchtools_without("_index"),
     "sphinx.application.ENV_PICKLE_FILENAME": _no_env_pickle_name,
     "the app.sitemap_links queue": _sitemap_without_queue,
     "<meta> tags from make_tag with only double quotes escaped": _opengraph_escaping_everything,
@@ -141,6 +160,23 @@ def test_a_missing_internal_is_named_with_its_package_and_version(reliance, monk
     with pytest.raises(_compat.Incompatible) as info:
         _compat.check()
     assert str(info.value) == f"prnotes: {message}"
+
+
+@pytest.mark.parametrize("function", _compat.SPHINX_JS_SHAPES, ids=lambda f: f.name)
+def test_a_replaced_sphinx_function_that_is_gone_is_named_too(function, monkeypatch, tmp_path):
+    member = function.name.removeprefix("Search.")
+    pattern = rf"^(\s*){re.escape(member)}(\s*:)" if member != function.name else rf"^const {re.escape(member)} ="
+    replacement = rf"\1{member}Renamed\2" if member != function.name else f"const {member}Renamed ="
+    _sphinx_js_with(function.file, pattern, replacement)(monkeypatch, tmp_path)
+    assert function.source() is None
+    assert [p for p in _compat.reliance_problems() if function.name in p] != []
+
+
+def test_the_javascript_constants_name_the_replaced_functions_and_their_parameters():
+    js = _compat.searchtools_js()
+    assert 'const PRNOTES_SEARCH_REPLACED = {"_parseQuery": 1, "_performSearch": 5, "makeSearchSummary": 3};' in js
+    replaced = {f.name.removeprefix("Search.") for f in _compat.SPHINX_JS_SHAPES}
+    assert set(_compat.SEARCHTOOLS_REPLACED) <= replaced
 
 
 def _sphinx_build_after(patch: str, proj: Path) -> subprocess.CompletedProcess:
@@ -164,6 +200,29 @@ def test_sphinx_build_stops_with_one_line_when_a_private_sphinx_api_is_gone(tmp_
         f"StandaloneHTMLBuilder.indexer_format (search/indexfile.py); {HINT}\n"
     )
     assert not (proj / "_build/html").exists()
+
+
+def test_sphinx_build_stops_when_a_searchtools_function_search_js_replaces_has_changed(tmp_path):
+    """A patch release of Sphinx that edits Search._performSearch: the build
+    stops before search.js could replace a function it was not written for."""
+    proj = copy_project(tmp_path / "p")
+    patch = (
+        "import re, shutil, sphinx, pathlib\n"
+        f"fake = pathlib.Path({str(tmp_path / 'fake')!r})\n"
+        "real = pathlib.Path(sphinx.__file__).parent\n"
+        "for name in ('themes/basic/static/searchtools.js', 'themes/basic/static/sphinx_highlight.js'):\n"
+        "    (fake / name).parent.mkdir(parents=True, exist_ok=True)\n"
+        "    text = (real / name).read_text(encoding='utf-8')\n"
+        "    text = re.sub(r'^(  _performSearch: .*)$', r'\\1\\n    void 0;', text, count=1, flags=re.M)\n"
+        "    (fake / name).write_text(text, encoding='utf-8')\n"
+        "sphinx.__file__ = str(fake / '__init__.py')"
+    )
+    proc = _sphinx_build_after(patch, proj)
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        f"prnotes: sphinx {metadata.version('sphinx')} lacks what prnotes relies on: "
+        f"Search._performSearch in searchtools.js as in Sphinx 9.1 (search/search.js); {HINT}\n"
+    )
 
 
 def test_sphinx_build_stops_with_one_line_on_an_unsupported_version(tmp_path):

@@ -1,17 +1,21 @@
-"""Search through the real search page, in headless Debian Chromium."""
+"""Search through the real search page and the Ctrl+K dialog, in headless Debian Chromium."""
 
 from __future__ import annotations
 
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
 
+from prnotes import contract
 from prnotes.project import load
-from tests.support.searchbrowser import SearchPage, search_page
-from tests.support.searcheval import Ranked, by_category, load_cases, recall_at, report
 from prnotes.sphinxext.search import glossary
+from tests.support.browserguard import BrowserProblems
+from tests.support.pagechecks import axe_violations
+from tests.support.searchbrowser import SEARCH_FINISHED, SearchPage, search_page
+from tests.support.searcheval import Ranked, by_category, load_cases, recall_at, report
 from prnotes.sphinxext.search.language import SearchPrnotes
 from prnotes.sphinxext.search.tokens import fold, normalize, tokens
 from tests.test_search_tokens import FOLDS
@@ -22,6 +26,7 @@ CATEGORIES = (
     "chinese-unspaced", "chinese-mixed", "identifier", "pr-number", "english-term",
     "traditional", "variant", "natural", "hub-vs-note",
 )
+PRNOTES_NOTE = re.compile(contract.NOTE_DOCNAME_PATTERN)
 
 
 @pytest.fixture(scope="module")
@@ -106,19 +111,23 @@ def test_results_are_ranked_with_highlighted_snippets(page):
 def test_the_replaced_searchtools_functions_are_checked_before_use(page):
     page.search("前缀缓存")
     assert page.evaluate("() => PRNOTES_SEARCH_MISSING") == []
-    assert page.evaluate("() => Search.performTermsSearch === PrnotesSearch.performTermsSearch")
-    # A Search object without one of them is left as it is.
+    assert page.evaluate("() => Search._performSearch === PrnotesSearch.performSearch")
+    # A Search object without one of them, or with one that takes other
+    # parameters, is left as it is, and a console error says so.
     fake = page.evaluate(
         """() => {
-          const fake = {performTermsSearch: () => "sphinx", makeSearchSummary: () => "sphinx", _index: null};
-          return [prnotesInstall(fake), fake.performTermsSearch(), fake.makeSearchSummary()];
+          const fake = {_performSearch: (a, b, c, d, e) => "sphinx", makeSearchSummary: (a) => "sphinx", _index: null};
+          return [prnotesInstall(fake), fake._performSearch(), fake.makeSearchSummary()];
         }"""
     )
-    assert fake == [["_parseQuery"], "sphinx", "sphinx"]
+    assert fake == [["_parseQuery", "makeSearchSummary"], "sphinx", "sphinx"]
+    problems = page.guard.expect(page.page)
+    assert len(problems) == 1 and "searchtools.js is not the one this search was written for (_parseQuery, makeSearchSummary)" in problems[0]
 
 
-def test_a_searchtools_without_them_falls_back_to_sphinx_search(page):
-    """As if Sphinx renamed ``Search._parseQuery``: its own search answers."""
+def test_a_searchtools_without_them_fails_loudly_and_falls_back_to_sphinx_search(page):
+    """As if Sphinx renamed ``Search._parseQuery``: a console error, which
+    fails the browser tests at once, and Sphinx's own search answers."""
     tab = SearchPage(page.browser, page.base_url)
 
     def renamed(route):
@@ -127,12 +136,141 @@ def test_a_searchtools_without_them_falls_back_to_sphinx_search(page):
 
     try:
         tab.page.route("**/searchtools.js*", renamed)
-        result = tab.search("前缀缓存")
+        start = time.perf_counter()
+        with pytest.raises(BrowserProblems, match="searchtools.js is not the one"):
+            tab.search("前缀缓存")
+        assert time.perf_counter() - start < 5
         assert tab.evaluate("() => PRNOTES_SEARCH_MISSING") == ["_parseQuery"]
-        assert tab.evaluate("() => Search.performTermsSearch === PrnotesSearch.performTermsSearch") is False
-        assert "notes/vllm-project/vllm/pr-51875" in result.docnames
+        assert tab.evaluate("() => Search._performSearch === PrnotesSearch.performSearch") is False
+        tab.page.wait_for_function(SEARCH_FINISHED)
+        hrefs = tab.page.eval_on_selector_all("#search-results ul.search > li > a", "els => els.map(e => e.getAttribute('href'))")
+        assert "notes/vllm-project/vllm/pr-51875.html" in hrefs
     finally:
-        tab.page.close()
+        tab.context.close()
+        tab.guard.take()
+
+
+NOTE = "notes/vllm-project/vllm/pr-52400.html"
+
+
+def test_the_dialog_lists_results_as_the_reader_types(page):
+    result = page.dialog_search("浅克隆 竞态", NOTE)
+    # Still on the page the reader searched from: nothing was submitted.
+    assert page.page.url.endswith(NOTE)
+    assert page.evaluate("() => document.getElementById('pst-search-dialog').open")
+    assert result.docnames[0] == "notes/vllm-project/vllm/pr-52810"
+    field = page.page.locator("#pst-search-dialog input[name=q]")
+    assert field.get_attribute("aria-expanded") == "true"
+    assert page.evaluate("() => document.activeElement.name") == "q"
+
+
+def test_every_eval_query_finds_its_note_in_the_top_3_of_the_dialog(page, capsys):
+    cases = load_cases(EVAL)
+    ranked = [Ranked(case, page.dialog_search(case.query, NOTE).docnames) for case in cases]
+    with capsys.disabled():
+        print("\ndialog: " + report(ranked).splitlines()[-1])
+    misses = [(r.case.query, r.case.expected, r.docnames[:3]) for r in ranked if not (r.rank and r.rank <= 3)]
+    assert misses == []
+
+
+def test_arrow_keys_move_through_the_results_and_enter_opens_one_with_the_terms_marked(page):
+    result = page.dialog_search("前缀缓存", NOTE)
+    assert result.docnames[0] == "notes/vllm-project/vllm/pr-51875"
+    keys = page.page.keyboard
+    active = "() => document.activeElement.getAttribute('aria-activedescendant')"
+    keys.press("ArrowDown")
+    assert page.evaluate(active) == "prnotes-dialog-result-0"
+    keys.press("ArrowDown")
+    assert page.evaluate(active) == "prnotes-dialog-result-1"
+    keys.press("ArrowUp")
+    keys.press("ArrowUp")
+    assert page.evaluate(active) == "prnotes-dialog-result-all"  # wraps round to the last entry
+    keys.press("ArrowDown")
+    assert page.evaluate(active) == "prnotes-dialog-result-0"
+    assert page.page.locator("#prnotes-dialog-result-0").get_attribute("aria-selected") == "true"
+    with page.page.expect_navigation():
+        keys.press("Enter")
+    assert page.page.url.endswith("notes/vllm-project/vllm/pr-51875.html")
+    page.guard.wait_for(page.page, "() => document.querySelector('article span.highlighted') !== null")
+    marked = page.page.eval_on_selector_all("article span.highlighted", "els => els.map(e => e.textContent)")
+    assert "前缀缓存" in marked
+    # Only the article: the navigation around it stays as it is.
+    assert page.page.locator(".bd-sidebar-primary span.highlighted").count() == 0
+
+
+def test_escape_closes_the_dialog(page):
+    page.dialog_search("前缀缓存", NOTE)
+    page.page.keyboard.press("Escape")
+    page.guard.wait_for(page.page, "() => !document.getElementById('pst-search-dialog').open")
+
+
+def test_enter_with_no_result_marked_opens_the_search_page(page):
+    page.dialog_search("前缀缓存", NOTE)
+    with page.page.expect_navigation():
+        page.page.keyboard.press("Enter")
+    assert "search.html?q=" in page.page.url
+    page.guard.wait_for(page.page, SEARCH_FINISHED)
+
+
+def _advice(page, note: str) -> str:
+    page.page.goto(page.base_url + note)
+    return page.evaluate("() => document.querySelector('section.prnotes-advice > p').textContent.replace(/\\s+/g, ' ')")
+
+
+def test_snippets_begin_in_the_advice_text_with_the_words_marked(page):
+    advice = _advice(page, "notes/vllm-project/vllm/pr-52810.html")
+    page.dialog_search("浅克隆 竞态", NOTE)
+    first = page.page.locator("#prnotes-dialog-result-0 .prnotes-dialog-snippet")
+    first.wait_for()
+    snippet = first.inner_text()
+    body = snippet.removeprefix("...").removesuffix("...")
+    assert body[:40] in advice, (snippet, advice)
+    assert "竞态" in first.locator("span.highlighted").all_inner_texts()
+    # The search page's snippet too.
+    page.search("浅克隆 竞态")
+    context = page.page.locator("#search-results ul.search > li p.context").first
+    context.wait_for()
+    text = context.inner_text()
+    assert text.removeprefix("...")[:40] in advice, (text, advice)
+    for furniture in ("仓库", "上游标题", "收录于", "上一篇", "当前页面"):
+        assert furniture not in snippet and furniture not in text
+
+
+def test_a_note_outranks_hub_pages_and_each_page_is_listed_once(page):
+    for query in ("投机解码", "前缀缓存", "ROCm", "CI"):
+        docnames = page.search(query).docnames
+        assert len(docnames) == len(set(docnames)), (query, docnames)
+        notes = [PRNOTES_NOTE.fullmatch(d) is not None for d in docnames]
+        assert notes == sorted(notes, reverse=True), (query, docnames)
+        assert notes[0], (query, docnames)
+    dialog = page.dialog_search("投机解码", NOTE).docnames
+    assert PRNOTES_NOTE.fullmatch(dialog[0])
+
+
+def test_a_note_page_loads_the_index_only_when_a_search_starts(page):
+    page.fresh()
+    requested = []
+    page.page.on("request", lambda r: requested.append(r.url))
+    page.page.goto(page.base_url + NOTE)
+    page.page.wait_for_load_state("networkidle")
+    assert not any(u.endswith("searchindex.js") for u in requested)
+    assert page.evaluate("() => typeof Search !== 'undefined' && Search._index === null")
+    page.open_dialog(NOTE)
+    assert any(u.endswith("searchindex.js") for u in requested)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_in_the_open_dialog_with_results(page, scheme, screenshots):
+    tab = SearchPage(page.browser, page.base_url, color_scheme=scheme, viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    try:
+        tab.dialog_search("浅克隆 竞态", NOTE)
+        tab.page.locator("#prnotes-dialog-result-0 .prnotes-dialog-snippet span.highlighted").first.wait_for()
+        tab.page.keyboard.press("ArrowDown")
+        assert tab.evaluate("() => document.documentElement.dataset.theme") == scheme
+        tab.page.screenshot(path=str(screenshots / f"search-dialog-1280-{scheme}.png"))
+        assert axe_violations(tab.page) == []
+    finally:
+        tab.close()
 
 
 def test_every_page_has_the_search_box(built_site):

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 
-from prnotes.sphinxext.search.tokens import fold
+from prnotes.sphinxext.search.tokens import fold, tokens
 from tests.support.sandbox import convert, copy_project, sphinx_build
 
 SEEDS = {
@@ -60,3 +61,21 @@ def test_index_terms(tmp_path):
     # Written as UTF-8, not as \\uXXXX escapes.
     raw = (app.outdir / "searchindex.js").read_text(encoding="utf-8")
     assert "前缀" in raw and "\\u524d" not in raw
+
+
+def test_field_lists_and_badges_stay_out_of_the_index_but_the_subsystem(tmp_path):
+    proj = copy_project(tmp_path / "p", SEEDS)
+    assert convert(proj) == 0
+    app = sphinx_build(proj)
+    index = load_index(app.outdir)
+    note = index["docnames"].index("notes/o/r/pr-123")
+    everywhere = lambda term: docs_of(index["terms"], term) | docs_of(index["titleterms"], term)  # noqa: E731
+    # Field names and the verdict's gloss (值得逐段精读), on every note page, are not indexed.
+    for term in ("收录", "仓库", "结论", "逐段"):
+        assert note not in everywhere(term), term
+    html = (app.outdir / "notes/o/r/pr-123.html").read_text(encoding="utf-8")
+    assert "逐段" in html and '<section class="prnotes-advice"' in html
+    # The subsystem's name stays searchable.
+    subsystem = re.search(r"子系统<span class=\"colon\">:</span></dt>\s*<dd[^>]*><p><a[^>]*><span[^>]*>([^<]+)<", html).group(1)
+    for term in tokens(subsystem):
+        assert note in everywhere(term.lower()), term

@@ -1,8 +1,10 @@
 """Drive a built site's search page in headless Chromium (tests, benchmarks).
 
 Serves the HTML output on 127.0.0.1 from a thread and opens
-``search.html?q=...`` in the Debian Chromium through Playwright, exactly as a
-reader's browser does; never downloads a browser.
+``search.html?q=...``, or types into the Ctrl+K dialog of a page, in the
+Debian Chromium through Playwright, exactly as a reader's browser does; never
+downloads a browser. Every tab is guarded (:mod:`.browserguard`): a
+JavaScript error or an HTTP error fails the search that met it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlsplit
+
+from tests.support.browserguard import TIMEOUT_MS, guarded_context
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -40,6 +44,13 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the stdlib's name
         pass
 
+    def handle(self):
+        # A tab that navigates away drops the fetches of the page it left.
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
 
 @contextmanager
 def serve(root: Path) -> Iterator[str]:
@@ -58,45 +69,116 @@ def serve(root: Path) -> Iterator[str]:
 
 def docname_of(href: str) -> str:
     """``notes/x/pr-1.html#anchor`` -> ``notes/x/pr-1``."""
-    path = urlsplit(href).path
+    path = urlsplit(href).path.lstrip("/")
     return path.removesuffix(".html")
 
 
-class SearchPage:
-    """A headless Chromium tab on a served site's search page."""
+# The dialog's results (search.js's PrnotesDialog), without its last entry,
+# which opens the search page.
+DIALOG_RESULTS = "#prnotes-dialog-list > a.prnotes-dialog-result:not(.prnotes-dialog-all)"
+_DIALOG_ANSWERED = (
+    "() => document.querySelector('#prnotes-dialog-list > a') !== null"
+    " || /没有找到/.test(document.querySelector('.prnotes-dialog-status')?.textContent || '')"
+)
+_INDEX_LOADED = "() => typeof Search !== 'undefined' && Search._index !== null"
+# In the page: when the dialog's first result appears after the time mark.
+_WATCH_FIRST_RESULT = """
+() => {
+  window.__prnotesFirst = null;
+  const list = document.getElementById("prnotes-dialog-list");
+  const seen = new MutationObserver(() => {
+    if (window.__prnotesFirst === null && list.querySelector("a.prnotes-dialog-result:not(.prnotes-dialog-all)")) {
+      window.__prnotesFirst = performance.now();
+      seen.disconnect();
+    }
+  });
+  seen.observe(list, {childList: true});
+  return performance.now();
+}
+"""
 
-    def __init__(self, browser, base_url: str) -> None:
+
+@dataclass(frozen=True)
+class DialogResult:
+    """One query as the Ctrl+K dialog answered it, before Enter."""
+
+    query: str
+    docnames: tuple[str, ...]  # ranked, best first
+    milliseconds: float  # from the keystroke to the first result, the index loaded
+
+
+class SearchPage:
+    """A headless Chromium tab on a served site, with a :class:`Guard` on it."""
+
+    def __init__(self, browser, base_url: str, timeout: float = TIMEOUT_MS, **options) -> None:
         self.browser = browser
         self.base_url = base_url
-        self.page = browser.new_page()
+        self.timeout = timeout
+        self.options = options
+        self.context, self.guard = guarded_context(browser, timeout, **options)
+        self.page = self.context.new_page()
 
     def fresh(self) -> None:
         """Replace the tab by one in a new browser context: empty cache, as a first visit."""
-        old, self.page = self.page, self.browser.new_page()
-        old.context.close()
+        self.guard.check()
+        old = self.context
+        self.context, self.guard = guarded_context(self.browser, self.timeout, **self.options)
+        self.page = self.context.new_page()
+        old.close()
+
+    def close(self) -> None:
+        self.context.close()
+        self.guard.check()
 
     def search(self, query: str) -> SearchResult:
         start = time.perf_counter()
         self.page.goto(f"{self.base_url}search.html?q={quote(query)}")
-        self.page.wait_for_function(_FIRST, timeout=120_000, polling=10)
+        self.guard.wait_for(self.page, _FIRST, self.timeout)
         first = time.perf_counter() - start
-        self.page.wait_for_function(SEARCH_FINISHED, timeout=120_000, polling=10)
+        self.guard.wait_for(self.page, SEARCH_FINISHED, self.timeout)
         seconds = time.perf_counter() - start
         hrefs = self.page.eval_on_selector_all("#search-results ul.search > li > a", "els => els.map(e => e.getAttribute('href'))")
         return SearchResult(query, tuple(docname_of(h) for h in hrefs), seconds, first)
+
+    def open_dialog(self, path: str = "index.html") -> None:
+        """Open ``path`` (unless the tab shows it) and the search dialog with Ctrl+K; wait for the index."""
+        if urlsplit(self.page.url).path.lstrip("/") != path:
+            self.page.goto(self.base_url + path)
+        if not self.page.evaluate("() => document.getElementById('pst-search-dialog').open"):
+            self.page.keyboard.press("Control+k")
+        self.guard.wait_for(self.page, "() => document.activeElement?.closest('#pst-search-dialog') !== null", self.timeout)
+        self.guard.wait_for(self.page, _INDEX_LOADED, self.timeout)
+
+    def dialog_search(self, query: str, path: str = "index.html") -> DialogResult:
+        """Type ``query`` into the dialog (replacing what it holds) and read
+        the results it lists, without pressing Enter."""
+        self.open_dialog(path)
+        field = self.page.locator("#pst-search-dialog input[name=q]")
+        field.fill("")
+        start = self.page.evaluate(_WATCH_FIRST_RESULT)
+        field.press_sequentially(query)
+        self.guard.wait_for(self.page, _DIALOG_ANSWERED, self.timeout)
+        self.guard.wait_for(self.page, f"() => document.querySelector('#pst-search-dialog input').value === {query!r}", self.timeout)
+        hrefs = self.page.eval_on_selector_all(DIALOG_RESULTS, "els => els.map(e => e.href)")
+        first = self.page.evaluate("() => window.__prnotesFirst")
+        base = urlsplit(self.base_url).path
+        names = tuple(docname_of(urlsplit(h).path.removeprefix(base)) for h in hrefs)
+        return DialogResult(query, names, (first - start) if first is not None else float("nan"))
 
     def evaluate(self, script: str, arg=None):
         return self.page.evaluate(script, arg)
 
 
 @contextmanager
-def search_page(html_dir: Path) -> Iterator[SearchPage]:
+def search_page(html_dir: Path, timeout: float = TIMEOUT_MS) -> Iterator[SearchPage]:
     """Serve ``html_dir`` and open a Chromium tab on it."""
     from playwright.sync_api import sync_playwright
 
     with serve(html_dir) as base_url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
-            yield SearchPage(browser, base_url)
+            tab = SearchPage(browser, base_url, timeout)
+            yield tab
+            tab.close()
         finally:
             browser.close()

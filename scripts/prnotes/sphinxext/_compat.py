@@ -4,14 +4,20 @@ Everything else in the extension uses documented events and APIs. What
 follows is not documented, and an upgrade may change it without notice:
 
 - Sphinx's search indexer: ``builder.indexer`` and its title-term map
-  ``IndexBuilder._title_mapping`` (:func:`title_terms`, for search/titles.py);
+  ``IndexBuilder._title_mapping``, written only here (:func:`add_title_terms`,
+  for search/titles.py);
   ``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``
   (:func:`use_index_format`, for search/indexfile.py).
 - ``StandaloneHTMLBuilder.relations``, each page's (parent, previous, next)
   (:func:`relations`, for prevnext.py).
 - The functions of searchtools.js's ``Search`` object that search.js
-  replaces, and the ``Search._index`` it reads (:data:`SEARCHTOOLS_REPLACED`,
-  :func:`searchtools_js`).
+  replaces or calls, the ``Search._index`` it reads, and sphinx_highlight.js's
+  ``_highlightText``, which it calls (:data:`SEARCHTOOLS_REPLACED`,
+  :data:`SPHINX_JS_SHAPES`, :func:`searchtools_js`). Each function's source
+  text must hash as recorded here: a patch release that changes one of them
+  stops the build until search.js has been checked against it. search.js is
+  the one script that touches these, and checks their arity again in the
+  browser (a console error when one differs).
 - sphinx-sitemap's queue of pages, ``app.sitemap_links``, and its
   ``is_excluded`` (:func:`sitemap_queue`, :func:`sitemap_excluded`, for
   sitemap.py).
@@ -32,6 +38,7 @@ and the versions supported: :class:`Incompatible`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 import re
@@ -152,12 +159,71 @@ def _html_builder_sets(name: str) -> Callable[[], bool]:
     return present
 
 
-# searchtools.js as the basic theme ships it.
+# searchtools.js and sphinx_highlight.js as the basic theme ships them.
 SEARCHTOOLS = "themes/basic/static/searchtools.js"
-# The functions of its ``Search`` object that search.js replaces (in that
-# order), and the data it reads; search.js checks them again in the browser.
-SEARCHTOOLS_REPLACED = ("performTermsSearch", "makeSearchSummary", "_parseQuery")
+SPHINX_HIGHLIGHT = "themes/basic/static/sphinx_highlight.js"
+# The functions of searchtools.js's ``Search`` object that search.js
+# replaces (in that order), with the number of parameters each takes; the
+# data it reads. search.js checks them again in the browser.
+SEARCHTOOLS_REPLACED = {"_parseQuery": 1, "_performSearch": 5, "makeSearchSummary": 3}
 SEARCHTOOLS_READ = ("_index",)
+
+
+@dataclass(frozen=True)
+class ScriptFunction:
+    """A function of Sphinx's JavaScript that search.js replaces or calls, and
+    the SHA-256 (first 16 hex digits) of its source text in the version this
+    was written for: a member of ``Search`` (``Search._parseQuery``) or a
+    top-level ``const`` (``_highlightText``)."""
+
+    file: str  # under the sphinx package
+    name: str
+    sha256: str
+
+    def source(self) -> str | None:
+        """The function's text in the installed Sphinx, or None without it."""
+        import sphinx
+
+        text = (Path(sphinx.__file__).parent / self.file).read_text(encoding="utf-8")
+        member = self.name.removeprefix("Search.")
+        if member != self.name:
+            # ``  name: ...`` up to the next member of the object literal.
+            start = re.search(rf"^  {re.escape(member)}:", text, flags=re.MULTILINE)
+            end_re = re.compile(r"^  [A-Za-z_]\w*:|^};", flags=re.MULTILINE)
+        else:
+            # ``const name = ...`` up to the first line that starts with ``}``, included.
+            start = re.search(rf"^const {re.escape(member)} =", text, flags=re.MULTILINE)
+            end_re = re.compile(r"(?<=^\}).*$", flags=re.MULTILINE)
+        if start is None:
+            return None
+        end = end_re.search(text, start.end())
+        cut = (end.start() if member != self.name else end.end()) if end else len(text)
+        body = text[start.start() : cut]
+        # The comment before the next member belongs to that one.
+        body = re.sub(r"\s*/\*\*(?:(?!\*/).)*\*/\s*$", "", body, flags=re.DOTALL)
+        return body.rstrip()
+
+    def digest(self) -> str | None:
+        source = self.source()
+        return None if source is None else hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
+
+
+# What search.js replaces, and what it calls in its place (Search.query calls
+# the replaced functions on the search page; _highlightText marks the terms
+# on the page opened from a result, where sphinx_highlight.js does not since
+# searchtools.js is loaded). Recorded from Sphinx 9.1.0.
+SPHINX_JS_SHAPES = (
+    ScriptFunction(SEARCHTOOLS, "Search._parseQuery", "e16a34a1f978b604"),
+    ScriptFunction(SEARCHTOOLS, "Search._performSearch", "8e9a6d14f8aadd5b"),
+    ScriptFunction(SEARCHTOOLS, "Search.makeSearchSummary", "9b873888c447fd8e"),
+    ScriptFunction(SEARCHTOOLS, "Search.query", "0ce92aec40ef712f"),
+    ScriptFunction(SEARCHTOOLS, "Search.setIndex", "8891d9a09186b941"),
+    ScriptFunction(SPHINX_HIGHLIGHT, "_highlightText", "a286cd27a89cc830"),
+)
+
+
+def _script_function(function: ScriptFunction) -> Callable[[], bool]:
+    return lambda: function.digest() == function.sha256
 
 
 def _searchtools_member(name: str) -> Callable[[], bool]:
@@ -219,8 +285,12 @@ RELIANCES = (
     ),
     Reliance("StandaloneHTMLBuilder.relations", "sphinx", "prevnext.py", _html_builder_sets("relations")),
     *(
+        Reliance(f"{f.name} in {Path(f.file).name} as in Sphinx 9.1", "sphinx", "search/search.js", _script_function(f))
+        for f in SPHINX_JS_SHAPES
+    ),
+    *(
         Reliance(f"Search.{name} in searchtools.js", "sphinx", "search/search.js", _searchtools_member(name))
-        for name in SEARCHTOOLS_REPLACED + SEARCHTOOLS_READ
+        for name in SEARCHTOOLS_READ
     ),
     Reliance("sphinx.application.ENV_PICKLE_FILENAME", "sphinx", "audit.py", _environment_pickle),
     Reliance("the app.sitemap_links queue", "sphinx-sitemap", "sitemap.py", _sitemap_queue),
@@ -260,18 +330,21 @@ def setup(app: Sphinx) -> None:
 # --- the accessors ------------------------------------------------------------
 
 
-def title_terms(builder: Any) -> dict[str, set[str]] | None:
-    """The search indexer's map of stemmed title term -> docnames, or None without one.
+def add_title_terms(builder: Any, docname: str, terms: list[str]) -> bool:
+    """Count ``terms`` (stemmed, filtered) as title terms of ``docname``; False without an indexer.
 
-    ``IndexBuilder.feed`` fills it from the page's title and leaves out of the
-    body terms any word already in it; there is no public way to add to it.
+    ``IndexBuilder.feed`` fills its title-term map from the page's title and
+    leaves out of the body terms any word already in it; there is no public
+    way to add to it, so this is the one place that writes it.
     """
     from sphinx.search import IndexBuilder
 
     indexer = getattr(builder, "indexer", None)
     if not isinstance(indexer, IndexBuilder):
-        return None
-    return indexer._title_mapping
+        return False
+    for term in terms:
+        indexer._title_mapping.setdefault(term, set()).add(docname)
+    return True
 
 
 def search_language(builder: Any) -> Any:

@@ -1,7 +1,8 @@
 """Search for the notes site: :mod:`.language` splits text and queries
 (:mod:`.tokens`, with :mod:`.tradsimp` and the :mod:`.glossary`),
 :mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
-repeated lists out, :mod:`.indexfile` writes the index compactly."""
+repeated lists and page furniture out and marks the advice for snippets,
+:mod:`.indexfile` writes the index compactly."""
 
 from __future__ import annotations
 

@@ -1,10 +1,16 @@
-"""Leave text that only repeats other pages out of the search index.
+"""Leave text that only repeats other pages, and page furniture, out of the search index.
 
 The landing page, the subsystem pages and the PR index list every note's
 title, and a note's 相关 section lists the titles of the notes it mentions and
 of those that mention it. Indexed, these lists make hub pages match nearly
-every query and double the index. The ``no-search`` class, which Sphinx's
-indexer skips, marks them; the pages' own titles and prose stay searchable.
+every query and double the index. A note's field list (repository, PR,
+upstream title, verdict, subsystem, digest) and its badges are furniture: the
+same words on every note (but for the subsystem's name). The ``no-search`` class, which Sphinx's indexer
+skips (a documented class), marks all of them; the pages' own titles and
+prose stay searchable, and the PR number and upstream title are indexed as
+title terms (:mod:`.titles`). The result snippets (search.js) leave out what
+carries the class too, and take a note's snippet from the section the
+``prnotes-advice`` class marks: the advice.
 """
 
 from __future__ import annotations
@@ -14,23 +20,52 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 
 from ... import contract
+from .. import _compat
+from .language import SearchPrnotes
 
+NO_SEARCH = "no-search"
+ADVICE_CLASS = "prnotes-advice"
+
+
+def _titled(doctree: nodes.document, title: str) -> list[nodes.Element]:
+    return [
+        s
+        for s in doctree.findall(nodes.section)
+        if s.children and isinstance(s[0], nodes.title) and s[0].astext() == title
+    ]
 
 
 def derived_nodes(doctree: nodes.document, docname: str) -> list[nodes.Element]:
     if contract.is_note_docname(docname):
-        return [
-            s
-            for s in doctree.findall(nodes.section)
-            if s.children and isinstance(s[0], nodes.title) and s[0].astext() == contract.RELATED_SECTION
-        ]
+        return _titled(doctree, contract.RELATED_SECTION)
     found: list[nodes.Element] = [n for n in doctree.findall(nodes.list_item)]
     found += [n for n in doctree.findall(addnodes.compact_paragraph) if "toctree-wrapper" in n["classes"]]
     return found
 
 
+def furniture_nodes(doctree: nodes.document) -> list[nodes.Element]:
+    """The fields of field lists, but a note's subsystem, and badges, on every page.
+
+    The subsystem stays: a note filed under 投机解码 is what a reader who
+    types 投机解码 looks for, even where its advice says MTP or EAGLE.
+    """
+    found: list[nodes.Element] = [
+        f for f in doctree.findall(nodes.field) if f.children and f[0].astext().strip() != contract.SUBSYSTEM_FIELD
+    ]
+    found += [n for n in doctree.findall(nodes.Element) if _compat.DESIGN_BADGE in n.get("classes", ())]
+    return found
+
+
 def mark(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """On ``doctree-resolved`` (toctrees are expanded by then)."""
-    for node in derived_nodes(doctree, docname):
-        if "no-search" not in node["classes"]:
-            node["classes"].append("no-search")
+    """On ``doctree-resolved`` (toctrees are expanded by then). The furniture
+    only with the site's search language, which indexes the PR number and
+    upstream title as title terms instead (another language, such as the
+    ``zh`` that bench/search.py compares with, indexes the page as it is)."""
+    ours = isinstance(_compat.search_language(app.builder), SearchPrnotes)
+    for node in derived_nodes(doctree, docname) + (furniture_nodes(doctree) if ours else []):
+        if NO_SEARCH not in node["classes"]:
+            node["classes"].append(NO_SEARCH)
+    if contract.is_note_docname(docname):
+        for section in _titled(doctree, contract.ADVICE_SECTION):
+            if ADVICE_CLASS not in section["classes"]:
+                section["classes"].append(ADVICE_CLASS)

@@ -4,7 +4,9 @@ Registered as ``zh_prnotes`` (``html_search_language`` in ``conf.py``). The
 Python side splits indexed text with :func:`.tokens.tokens`; the JavaScript
 side (``search.js`` and ``fold.js``, inserted into ``language_data.js``)
 splits queries the same way, expands them (glossary, variants), ranks
-results and highlights what the reader typed.
+results, lists them as the reader types in the search dialog, takes
+snippets from the advice and highlights what the reader typed. ``search.js``
+is the one script that touches searchtools.js's internals.
 """
 
 from __future__ import annotations

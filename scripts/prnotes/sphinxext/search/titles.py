@@ -1,10 +1,10 @@
 """Count a note's upstream English title and PR number as title terms.
 
 A note page shows the upstream title and the PR number in its field list
-(``render/note.py``), which Sphinx indexes as body text. Readers who type
-words of the upstream title or the number look for that note, so the words
-go into the index's title terms, where searchtools.js ranks them like words
-of the page title.
+(``render/note.py``), which the index leaves out with the rest of the field
+list (:mod:`.derived`). Readers who type words of the upstream title or the
+number look for that note, so the words go into the index's title terms,
+where the search ranks them like words of the page title.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from sphinx.application import Sphinx
 from ... import contract
 from .. import _compat
 from .language import SearchPrnotes
-
 
 
 def title_field_text(doctree: nodes.document) -> list[str]:
@@ -40,9 +39,10 @@ def promote(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     lang = _compat.search_language(app.builder)
     if not isinstance(lang, SearchPrnotes):
         return
-    mapping = _compat.title_terms(app.builder)
+    terms = []
     for text in title_field_text(doctree):
         for word in lang.split(text):
             stemmed = lang.stem(word).lower()
             if lang.word_filter(stemmed):
-                mapping.setdefault(stemmed, set()).add(docname)
+                terms.append(stemmed)
+    _compat.add_title_terms(app.builder, docname, terms)

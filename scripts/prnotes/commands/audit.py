@@ -11,12 +11,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..audit import PdfUnreadable, audit
 from ..diagnostics import CommandError, InputError
 from .spec import Command, argument
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: it loads Sphinx and BeautifulSoup, which no other subcommand needs to start.
+    from ..audit import PdfUnreadable, audit
+
     try:
         report = audit(args.root, args.build.resolve() if args.build else None)
     except InputError as exc:

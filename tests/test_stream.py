@@ -17,6 +17,7 @@ import pytest
 from prnotes import contract
 from prnotes.audit import audit
 from prnotes.project import load
+from prnotes.sphinxext import feed
 from tests.support import gitrepo
 from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
 
@@ -302,3 +303,19 @@ def test_new_digests_added_to_the_real_ones_keep_every_invariant(tmp_path):
     report = audit(proj)
     assert report.ok and report.entries == report.pages == len(model.notes)
     assert set(model.digests[-1].notes) <= set(app.env.all_docs)
+
+
+def test_feed_holds_the_newest_notes_and_is_rewritten_only_when_they_change(tmp_path, monkeypatch):
+    monkeypatch.setattr(feed, "FEED_ENTRIES", 5)
+    proj = stream_project(tmp_path)
+    build(proj, freshenv=True)
+    path = proj / "_build/html/feed.xml"
+    entries = ET.parse(path).getroot().findall(f"{ATOM}entry")
+    model = load(proj)
+    newest = [d for digest in reversed(model.digests) for d in digest.notes][:5]
+    assert [e.find(f"{ATOM}link").get("href").rsplit("/", 1)[1] for e in entries] == [
+        f"{d.rsplit('/', 1)[1]}.html" for d in newest
+    ]
+    before = path.stat().st_mtime_ns
+    build(proj)
+    assert path.stat().st_mtime_ns == before

@@ -1,4 +1,4 @@
-"""An Atom feed of the notes, newest digest first, written with feedgen.
+"""An Atom feed of the newest notes (:data:`FEED_ENTRIES`), newest digest first, written with feedgen.
 
 Each entry is dated by its digest: the commit that added the digest's seed
 file (:mod:`.buildtime`). Digests come newest first (the order their files
@@ -29,6 +29,9 @@ from .notefacts import FACTS
 from .summaries import summary_text
 
 FEED = "feed.xml"
+# The newest this many notes: a feed reader fetches the whole file on every
+# poll, and the archive grows by thousands of notes a year.
+FEED_ENTRIES = 100
 logger = logging.getLogger(__name__)
 
 
@@ -43,6 +46,7 @@ def build_feed(app: Sphinx) -> FeedGenerator:
         # Newest digest first (file names sort in arrival order); seed order within one.
         entries.append(((facts.digest, -facts.position), datetime.fromisoformat(when), docname, facts))
     entries.sort(key=lambda e: e[0], reverse=True)
+    entries = entries[:FEED_ENTRIES]
     feed = FeedGenerator()
     feed.id(base)
     feed.title(app.config.project)
@@ -71,9 +75,13 @@ def build_feed(app: Sphinx) -> FeedGenerator:
 
 
 def write_feed(app: Sphinx, exception: Exception | None) -> None:
+    """Write the feed, unless it holds exactly what is there already."""
     if exception is not None or app.builder.name != "html":
         return
-    build_feed(app).atom_file(str(Path(app.outdir) / FEED), pretty=True)
+    path = Path(app.outdir) / FEED
+    data = build_feed(app).atom_str(pretty=True)
+    if not path.is_file() or path.read_bytes() != data:
+        path.write_bytes(data)
 
 
 def head_link(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:

@@ -383,6 +383,12 @@ def sitemap_queue(app: Sphinx) -> Any:
     return getattr(app, "sitemap_links", None)
 
 
+def set_sitemap_queue(app: Sphinx, links: Any) -> None:
+    """Give sphinx-sitemap the queue it writes the sitemap from (it reads
+    ``app.sitemap_links`` when the build finishes)."""
+    app.sitemap_links = links
+
+
 def sitemap_excluded(link: str, patterns: list[str]) -> bool:
     """Whether sphinx-sitemap leaves ``link`` out for ``sitemap_excludes``."""
     from sphinx_sitemap import is_excluded

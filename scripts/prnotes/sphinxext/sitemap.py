@@ -17,19 +17,17 @@ from . import _compat
 
 
 def complete(app: Sphinx, exception: Exception | None) -> None:
-    links = _compat.sitemap_queue(app)
-    if exception is not None or links is None or app.builder.name != "html":
+    if exception is not None or _compat.sitemap_queue(app) is None or app.builder.name != "html":
         return
-    while True:
-        try:
-            links.get_nowait()
-        except queue.Empty:
-            break
+    # A queue of this process: sphinx-sitemap's own is shared with the writing
+    # processes, and every put and get on it is a round trip to another process.
+    links: queue.Queue = queue.Queue()
     suffix = app.config.html_file_suffix or ".html"
     for docname in sorted(app.env.all_docs):
         link = docname + suffix
         if not _compat.sitemap_excluded(link, app.config.sitemap_excludes):
             links.put((link, None))
+    _compat.set_sitemap_queue(app, links)
 
 
 def setup(app: Sphinx) -> None:

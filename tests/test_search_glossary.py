@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -10,16 +11,19 @@ from prnotes.diagnostics import InputError
 from prnotes.sphinxext.search import glossary
 from prnotes.sphinxext.search.language import SearchPrnotes
 from prnotes.sphinxext.search.tokens import normalize, tokens
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import FIXTURE, ROOT
 
 
-def _wording_texts() -> list[str]:
-    """What the notes and the site say: seed entries (titles, advice), upstream
-    titles, and taxonomy.toml (subsystem names, descriptions, filing words)."""
-    texts = []
-    for path in sorted((ROOT / "seeds").glob("*.txt")) + [ROOT / "seeds/prs.toml", ROOT / "taxonomy.toml"]:
+@functools.cache
+def _wording_texts() -> tuple[str, ...]:
+    """What the notes and the site say: the fixture project's seed entries
+    (titles, advice) and upstream titles, and taxonomy.toml (subsystem names,
+    descriptions, filing words). The fixture, not seeds/: seeds/ changes with
+    every digest, and a deleted digest must not fail the suite."""
+    texts: list[str] = []
+    for path in sorted((FIXTURE / "seeds").glob("*.txt")) + [FIXTURE / "seeds/prs.toml", ROOT / "taxonomy.toml"]:
         texts += path.read_text(encoding="utf-8").splitlines()
-    return texts
+    return tuple(texts)
 
 
 def _squash(text: str) -> str:
@@ -40,7 +44,7 @@ def test_each_chinese_side_is_the_notes_wording_and_its_terms_match_there(entry)
         terms = tokens(wording)
         assert terms and all(lang.word_filter(t) for t in terms), (wording, terms)
         found = [line for line in lines if _squash(wording) in _squash(line)]
-        assert found, f"{wording!r} ({entry.english}) occurs nowhere in seeds/ or taxonomy.toml"
+        assert found, f"{wording!r} ({entry.english}) occurs nowhere in the fixture's seeds or taxonomy.toml"
         # A line that has the wording has every term the query side makes of it.
         assert any(set(terms) <= set(tokens(line)) for line in found), (wording, terms, found[:2])
     assert glossary.phrase_units(entry.english)

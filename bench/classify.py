@@ -15,12 +15,12 @@ misses. With ``--write FILE`` the output goes between the markers of FILE's
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from prnotes.taxonomy import load_taxonomy
 from tests.support.classifyeval import load_rows, report, run
 from tests.support.sandbox import ROOT
+from bench.markers import replace_between
 
 SETS = (
     ("Evaluation set", "tests/classify_eval.tsv"),
@@ -38,18 +38,6 @@ def body() -> str:
     return "\n\n".join(parts)
 
 
-def write_section(path: Path, text: str) -> None:
-    """Put ``text`` between the markers of FILE's ``## Classification`` section."""
-    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{BEGIN}\n\n{text.strip()}\n\n{END}"
-    markers = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
-    if markers.search(old):
-        new = markers.sub(lambda _: block, old)
-    else:
-        new = old.rstrip() + f"\n\n## Classification\n\n{block}\n"
-    path.write_text(new, encoding="utf-8", newline="\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="write into the '## Classification' section of this Markdown file")
@@ -57,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     text = body()
     print(text)
     if args.write:
-        write_section(args.write, text)
+        replace_between(args.write, BEGIN, END, text, section="Classification")
     return 0
 
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.corpus import generate
+from bench.markers import replace_between
 from prnotes.cli import main as cli_main
 from prnotes.project import load
 from tests.support.sandbox import copy_project
@@ -260,16 +261,6 @@ def table(rows: list[Row]) -> str:
     return "\n".join(head + body)
 
 
-def write_table(path: Path, text: str) -> None:
-    """Replace the table between the markers of ``path``; the prose around it stays."""
-    old = path.read_text(encoding="utf-8")
-    if START not in old or END not in old:
-        raise SystemExit(f"{path} has no {START} … {END} markers; add them where the table goes")
-    before, rest = old.split(START, 1)
-    after = rest.split(END, 1)[1]
-    path.write_text(f"{before}{START}\n{text}\n{END}{after}", encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,2000,5000", help="comma-separated note counts")
@@ -291,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
             f"`make bench` on {os.cpu_count()} cores, sizes {args.sizes}, digests of {args.per_file} notes; "
             f"median of {args.repeat} runs up to 1,000 notes, {args.large_repeat} above (bench/scale.py)."
         )
-        write_table(args.write, f"{note}\n\n{result}")
+        replace_between(args.write, START, END, f"{note}\n\n{result}")
     return 0
 
 

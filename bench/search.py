@@ -30,7 +30,6 @@ import argparse
 import contextlib
 import gzip
 import io
-import re
 import statistics
 import subprocess
 import sys
@@ -44,6 +43,7 @@ from prnotes.project import load
 from tests.support.searchbrowser import search_page
 from tests.support.sandbox import ROOT, copy_project
 from tests.support.searcheval import Ranked, load_cases, recall_at
+from bench.markers import replace_between
 
 QUERY = "前缀缓存"
 # Typed key by key into the dialog: Chinese, an English word, an identifier.
@@ -292,22 +292,6 @@ def compare_table(rows: list[CompareRow], cases: int) -> str:
 BEGIN, END = "<!-- bench_search.py: begin -->", "<!-- bench_search.py: end -->"
 
 
-def write_section(path: Path, body: str) -> None:
-    """Put the tables between the markers of FILE's ``## Search`` section.
-
-    Text of the section outside the markers is kept; without a section, one
-    is appended.
-    """
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{BEGIN}\n\n{body.strip()}\n\n{END}"
-    markers = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
-    if markers.search(text):
-        text = markers.sub(lambda _: block, text)
-    else:
-        text = text.rstrip() + f"\n\n## Search\n\n{block}\n"
-    path.write_text(text, encoding="utf-8", newline="\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[16, 1000, 5000])
@@ -337,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     report = "\n\n".join(out)
     print(report)
     if args.write:
-        write_section(args.write, report)
+        replace_between(args.write, BEGIN, END, report, section="Search")
     return 0
 
 

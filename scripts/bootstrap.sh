@@ -57,6 +57,23 @@ venv() {
   touch ".venv/.installed-$group" .venv/.installed-site
 }
 
+# Install Debian packages as root (apt-get update once per machine); say how
+# otherwise. $1 says what they are for.
+apt_install() {
+  local what=$1; shift
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "bootstrap: missing Debian packages for $what. Install them with:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends $*" >&2
+    exit 1
+  fi
+  echo "bootstrap: installing $*" >&2
+  if [[ ! -f /tmp/.prnotes-apt-updated ]]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    touch /tmp/.prnotes-apt-updated
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
 apt() {
   local group=$1 var="APT_$1" missing=()
   [[ -n ${!var:-} ]] || { echo "bootstrap: unknown package group '$group'" >&2; exit 2; }
@@ -64,33 +81,11 @@ apt() {
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   ((${#missing[@]})) || return 0
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "bootstrap: missing Debian packages for '$group'. Install them with:" >&2
-    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
-    exit 1
-  fi
-  echo "bootstrap: installing ${missing[*]}" >&2
-  if [[ ! -f /tmp/.prnotes-apt-updated ]]; then
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    touch /tmp/.prnotes-apt-updated
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_install "'$group'" "${missing[@]}"
 }
 
 npm_packages() {
-  if ! command -v npm >/dev/null 2>&1; then
-    if [[ $(id -u) -ne 0 ]]; then
-      echo "bootstrap: npm is missing. Install it with:" >&2
-      echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends nodejs npm" >&2
-      exit 1
-    fi
-    echo "bootstrap: installing nodejs npm" >&2
-    if [[ ! -f /tmp/.prnotes-apt-updated ]]; then
-      DEBIAN_FRONTEND=noninteractive apt-get update -qq
-      touch /tmp/.prnotes-apt-updated
-    fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
-  fi
+  command -v npm >/dev/null 2>&1 || apt_install "npm" nodejs npm
   # The exact versions and hashes of package-lock.json; no install scripts run.
   npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
   touch node_modules/.installed

@@ -21,7 +21,7 @@ SEED = "seeds/000_50c46ef36472ac24.txt"
 
 @pytest.fixture
 def tampered(built_site, tmp_path):
-    """A copy of the real site's build to damage: ``(project, build folder)``."""
+    """A copy of the fixture site's build to damage: ``(project, build folder)``."""
     proj, _ = built_site
     build = tmp_path / "_build"
     shutil.copytree(proj / "_build", build)

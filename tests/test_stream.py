@@ -294,12 +294,13 @@ def test_new_digests_added_to_the_real_ones_keep_every_invariant(tmp_path):
     from tests.support.sandbox import ROOT
 
     proj = copy_project(tmp_path / "p", ROOT / "seeds")
-    shutil.copy2(SEEDS / DIGESTS[1], proj / "seeds/990_sglang.txt")
-    text = (SEEDS / DIGESTS[2]).read_text(encoding="utf-8").replace("文档：补充结构化输出的示例", "文档：补充结构化输出的示例 (#61004)")
-    (proj / "seeds/991_vllm.txt").write_text(text, encoding="utf-8")
+    # Names that sort after any real digest's, and a PR number no real note will have.
+    shutil.copy2(SEEDS / DIGESTS[1], proj / "seeds/zzzz_990_sglang.txt")
+    text = (SEEDS / DIGESTS[2]).read_text(encoding="utf-8").replace("文档：补充结构化输出的示例", "文档：补充结构化输出的示例 (#99999001)")
+    (proj / "seeds/zzzz_991_vllm.txt").write_text(text, encoding="utf-8")
     app = build(proj, freshenv=True)
     model = load(proj)
-    assert [d.path for d in model.digests][-2:] == ["seeds/990_sglang.txt", "seeds/991_vllm.txt"]
+    assert [d.path for d in model.digests][-2:] == ["seeds/zzzz_990_sglang.txt", "seeds/zzzz_991_vllm.txt"]
     report = audit(proj)
     assert report.ok and report.entries == report.pages == len(model.notes)
     assert set(model.digests[-1].notes) <= set(app.env.all_docs)

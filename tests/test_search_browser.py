@@ -286,11 +286,6 @@ def _note(number: int) -> str:
     return f"notes/vllm-project/vllm/pr-{number}"
 
 
-def _index_terms(page) -> set[str]:
-    page.search("前缀缓存")  # loads the index
-    return set(page.evaluate("() => [...Object.keys(Search._index.terms), ...Object.keys(Search._index.titleterms)]"))
-
-
 # For each query, the notes that only its glossary expansions find: its one
 # group's lookup, less what the words typed find.
 _ONLY_BY_EXPANSION = """queries => queries.map(q => {

@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .filing import file_note
 from .taxonomy import Taxonomy
 
 
@@ -94,14 +93,6 @@ def verdict_of(body: str) -> str | None:
 def audiences_of(body: str, taxonomy: Taxonomy) -> tuple[str, ...]:
     """Slugs of every audience the body names, in taxonomy order."""
     return tuple(a.slug for a in taxonomy.audiences if a.matches(body))
-
-
-def subsystem_of(
-    title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = ""
-) -> tuple[str, bool]:
-    """The subsystem slug, and whether any signal spoke at all."""
-    filing = file_note(title, upstream_title, body, taxonomy, repo)
-    return filing.subsystem, filing.matched
 
 
 def tags_of(title: str, upstream_title: str, body: str, subsystem: str, taxonomy: Taxonomy) -> tuple[str, ...]:

@@ -35,7 +35,6 @@ DIGEST_FIELD = "收录于"
 
 
 # Roles and directives the converter writes and the extension defines.
-SUMMARY_ROLE = "prnotes-summary"  # a note's first sentence, filled in at write time
 DIGEST_DATE_ROLE = "prnotes-digest-date"  # a digest's date, from git at build time
 SOURCE_ROLE = "prnotes-source"  # the 编辑来源 link of a note
 NOTE_DIRECTIVE = "prnotes-note"  # a note's facts: digest, volume, verdict, subsystem, tags, symbols, mentions
@@ -198,17 +197,13 @@ def watchlist_label(subsystem_slug: str) -> str:
     return f"followups-{subsystem_slug}"
 
 
-SYMBOLS_DIR = SYMBOLS
-PR_INDEX_DIR = PR_INDEX
-
-
 def symbols_docname(kind: str, initial: str) -> str:
-    return f"{SYMBOLS_DIR}/{kind}-{initial}"
+    return f"{SYMBOLS}/{kind}-{initial}"
 
 
 def pr_range_docname(repo: str, start: int) -> str:
     owner, name = repo.split("/", 1)
-    return f"{PR_INDEX_DIR}/{slug(owner)}--{slug(name)}-{start}"
+    return f"{PR_INDEX}/{slug(owner)}--{slug(name)}-{start}"
 
 
 def verdict_docname(verdict_slug: str) -> str:

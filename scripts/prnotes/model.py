@@ -153,11 +153,7 @@ class Site:
         return self.digest_by_docname[note.digest]
 
     def volume_of(self, note: Note) -> int:
-        return self.digest_by_docname[note.digest].volume
-
-    @property
-    def newest_volume(self) -> Volume | None:
-        return self.volumes[-1] if self.volumes else None
+        return self.digest_of(note).volume
 
     @cached_property
     def by_docname(self) -> dict[str, Note]:

@@ -27,6 +27,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .write import write_temp
+
 CACHE_NAME = ".prnotes-cache"
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -125,7 +127,6 @@ def save(root: Path, cache: Cache) -> None:
     if not cache.changed and not dropped:
         return
     path = root / CACHE_NAME
-    tmp = path.with_name(f"{CACHE_NAME}.{os.getpid()}.tmp")
     # Only what this run used, as plain dicts: the cache never outgrows the archive.
     cache = Cache(
         cache.version,
@@ -133,9 +134,10 @@ def save(root: Path, cache: Cache) -> None:
         dict(cache.analyses.kept() if isinstance(cache.analyses, Memo) else cache.analyses),
         cache.pages,
     )
+    tmp = None
     try:
-        with open(tmp, "wb") as fh:
-            pickle.dump(cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp = write_temp(path, pickle.dumps(cache, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(tmp, path)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)

@@ -37,7 +37,8 @@ _PRIVATE_USE = "\ue000-\uf8ff\U000f0000-\U0010ffff"
 _SURROGATES = "\ud800-\udfff"
 
 DISALLOWED_RE = re.compile(f"[{_CONTROLS}{_BIDI}{_SEPARATORS}{_NONCHARACTERS}{_PRIVATE_USE}{_SURROGATES}]")
-_SHOWN_RE = re.compile(f"[\\t\\n]|{DISALLOWED_RE.pattern}")
+# What may not stand in text shown on one line: those, and tab and newline.
+ONE_LINE_BAD_RE = re.compile(f"[\\t\\n]|{DISALLOWED_RE.pattern}")
 
 
 def _classify(ch: str) -> tuple[str, str]:
@@ -85,7 +86,7 @@ def shown(text: str) -> str:
             return f"\\x{cp - 0xDC00:02x}"
         return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
 
-    return _SHOWN_RE.sub(escape, text)
+    return ONE_LINE_BAD_RE.sub(escape, text)
 
 
 # Default-ignorable code points (Unicode's DerivedCoreProperties): invisible

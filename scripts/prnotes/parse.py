@@ -44,7 +44,7 @@ _TITLE_NUMBER_MAX = 12
 BODY_LABEL_RE = re.compile(r"^#{1,6}[ \t]*阅读建议[ \t]*")
 # What a seed file name may hold: any text a seed may hold, but no tab or
 # newline (the name is shown on one line of every page of its notes).
-_NAME_BAD_RE = re.compile(f"[\\t\\n]|{chars.DISALLOWED_RE.pattern}")
+_NAME_BAD_RE = chars.ONE_LINE_BAD_RE
 
 
 def is_repo(repo: str) -> bool:

@@ -114,6 +114,11 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
         users.pop(app.env.docname, None)
 
 
+def date_node(env, seed: str) -> nodes.inline:
+    """A digest's date as pages show it: this build's, from git, or 未提交."""
+    return nodes.inline("", date_of(env, seed) or UNCOMMITTED, classes=["prnotes-date"])
+
+
 class FillDates(SphinxPostTransform):
     """Replace the date placeholders with this build's dates."""
 
@@ -121,8 +126,7 @@ class FillDates(SphinxPostTransform):
 
     def run(self, **kwargs) -> None:
         for node in list(self.document.findall(digest_date)):
-            when = date_of(self.env, node["seed"])
-            node.replace_self(nodes.inline("", when or UNCOMMITTED, classes=["prnotes-date"]))
+            node.replace_self(date_node(self.env, node["seed"]))
 
 
 class SourceLinks(SphinxPostTransform):

@@ -21,23 +21,17 @@ from sphinx.application import Sphinx
 
 from ... import contract
 from .. import _compat
+from ..notefacts import section_titled
 from .language import SearchPrnotes
 
 NO_SEARCH = "no-search"
 ADVICE_CLASS = "prnotes-advice"
 
 
-def _titled(doctree: nodes.document, title: str) -> list[nodes.Element]:
-    return [
-        s
-        for s in doctree.findall(nodes.section)
-        if s.children and isinstance(s[0], nodes.title) and s[0].astext() == title
-    ]
-
-
 def derived_nodes(doctree: nodes.document, docname: str) -> list[nodes.Element]:
     if contract.is_note_docname(docname):
-        return _titled(doctree, contract.RELATED_SECTION)
+        related = section_titled(doctree, contract.RELATED_SECTION)
+        return [related] if related is not None else []
     found: list[nodes.Element] = [n for n in doctree.findall(nodes.list_item)]
     found += [n for n in doctree.findall(addnodes.compact_paragraph) if "toctree-wrapper" in n["classes"]]
     return found
@@ -66,6 +60,6 @@ def mark(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if NO_SEARCH not in node["classes"]:
             node["classes"].append(NO_SEARCH)
     if contract.is_note_docname(docname):
-        for section in _titled(doctree, contract.ADVICE_SECTION):
-            if ADVICE_CLASS not in section["classes"]:
-                section["classes"].append(ADVICE_CLASS)
+        advice = section_titled(doctree, contract.ADVICE_SECTION)
+        if advice is not None and ADVICE_CLASS not in advice["classes"]:
+            advice["classes"].append(ADVICE_CLASS)

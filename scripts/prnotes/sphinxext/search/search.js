@@ -100,7 +100,7 @@ const PrnotesSearch = {
   split: (query) => {
     const index = typeof Search === "undefined" ? null : Search._index;
     const all = prnotesQueryTerms(query.replace(PRNOTES_QUESTION_WORDS, " "), index);  // fold.js
-    if (typeof Search === "undefined" || !Search._index) return all;
+    if (!index) return all;
     const kept = all.filter((t) => PrnotesSearch.lookup(PrnotesSearch.stem(t)).size > 0);
     return kept.length ? kept : all;
   },

@@ -31,7 +31,7 @@ from .diagnostics import Diagnostic, InputError
 from .model import Site
 from .parse import decode, read_file, read_seeds
 from .convert import convert
-from .project import load
+from .project import load, open_cache
 from .render.book import render_book
 from .subset import Selection, parse_selection, select
 from .write import LOCK_NAME, apply, locked, plan, write_temp
@@ -112,7 +112,8 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
 
 def stage(root: Path, selection: Selection, src: Path) -> tuple[Site, str]:
     """Write the book's pages to ``src``; return the selected notes and the scope text."""
-    site = select(load(root), selection)
+    # The conversion cache, read only: unchanged entries are not analysed again.
+    site = select(load(root, open_cache(root)), selection)
     if not site.notes:
         raise BuildError("the selection holds no notes; nothing to build")
     pages = render_book(site)

@@ -1,6 +1,6 @@
 """Load ``taxonomy.toml``: subsystems, signals, audiences, tags, aliases.
 
-The file's header comment describes the tables; :mod:`prnotes.classify`
+The file's header comment describes the tables; :mod:`prnotes.filing`
 describes how the signals file a note. Every problem is reported as
 ``taxonomy.toml:line: what is wrong``.
 """

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
+from functools import cached_property
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -47,7 +48,7 @@ from ..symbols import initial, sort_key as symbol_sort_key, Symbol
 from . import _compat, buildtime
 from .docdata import DocData
 from .frozen import thaw
-from .notefacts import FACTS, NoteFacts, repositories
+from .notefacts import FACTS, NoteFacts, site_repositories
 from .prlinks import resolve
 from .summaries import summary_of
 
@@ -65,7 +66,7 @@ class ListQuery:
     order: str = "number"
     show: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def conditions(self) -> dict[str, str]:
         return dict(self.where)
 
@@ -164,7 +165,6 @@ class FactsIndex:
     by_condition: dict[tuple[str, str], tuple[str, ...]]  # (key, value) of a ``:where:`` -> docnames
     by_symbol_kind: dict[str, tuple[str, ...]]  # kind -> docnames that name a symbol of it
     prs: dict[str, tuple[tuple[int, str, str, bool], ...]]  # repo -> (number, docname, kind, own), by number
-    repositories: tuple[str, ...]
 
     @classmethod
     def of(cls, app: Sphinx) -> FactsIndex:
@@ -195,7 +195,6 @@ class FactsIndex:
             {k: tuple(v) for k, v in by_condition.items()},
             {k: tuple(v) for k, v in by_kind.items()},
             {k: tuple(sorted(v)) for k, v in prs.items()},
-            tuple(repositories(env)),
         )
 
     def candidates(self, query: ListQuery) -> list[str]:
@@ -219,7 +218,7 @@ class Builder:
         self.app, self.env, self.page = app, app.env, page
         self.index = FactsIndex.of(app)
         self.facts = self.index.notes
-        self.one_repo = len(self.index.repositories) == 1
+        self.one_repo = len(site_repositories(app)) == 1
 
     def notes(self, query: ListQuery) -> list[tuple[str, NoteFacts]]:
         found = [(d, self.facts[d]) for d in self.index.candidates(query) if query.note_matches(self.facts[d])]
@@ -336,11 +335,10 @@ class Builder:
     def digest_with_date(self, facts: NoteFacts) -> list[nodes.Node]:
         """``第 N 期`` linking to the digest, and its date (this build's, from git)."""
         uri = self.app.builder.get_relative_uri(self.page, contract.digest_docname(facts.digest))
-        date = buildtime.date_of(self.env, facts.digest) or buildtime.UNCOMMITTED
         when = nodes.inline(classes=["prnotes-followup-when"])
         when += nodes.reference("", f"第 {facts.digest_number} 期", internal=True, refuri=uri)
         when += nodes.Text(" · ")
-        when += nodes.inline("", date, classes=["prnotes-date"])
+        when += buildtime.date_node(self.env, facts.digest)
         return [when]
 
     def build_symbols(self, query: ListQuery) -> list[nodes.list_item]:

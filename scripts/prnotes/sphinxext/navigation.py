@@ -12,6 +12,7 @@ number of notes.
 from __future__ import annotations
 
 import posixpath
+from collections import deque
 from dataclasses import dataclass
 
 from sphinx import addnodes
@@ -74,9 +75,11 @@ def _parents(app: Sphinx) -> dict[str, str]:
         cache = {}
         for top in env.toctree_includes.get(env.config.root_doc, []):
             cache.setdefault(top, top)
-            queue = [top]
-            while queue:  # breadth first, so the shallowest parent wins
-                for child in env.toctree_includes.get(queue.pop(0), []):
+            queue = deque([top])
+            # Breadth first under each top-level page; a page under two of
+            # them belongs to the first in the landing page's order.
+            while queue:
+                for child in env.toctree_includes.get(queue.popleft(), []):
                     if child not in cache:
                         cache[child] = top
                         queue.append(child)

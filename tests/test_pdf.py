@@ -234,6 +234,46 @@ def test_page_labels_are_roman_for_front_matter_then_arabic(real_books):
     assert labels[page] == "ii" and "目录" in reader.pages[page].extract_text()
 
 
+def test_a_long_book_needs_two_xelatex_passes(tmp_path):
+    """A table of contents of several pages, and links to notes typeset later,
+    settle in the first pass: the second is the last, and its page labels
+    and links are right (hyperref alone would take them from a third)."""
+    from bench.corpus import generate
+
+    proj = copy_project(tmp_path / "proj", generate(150, per_file=16))
+    proc = run_build_pdf(proj, tmp_path / "tmp")
+    assert proc.returncode == 0, proc.stderr
+    assert "; 2 xelatex runs)" in proc.stdout, proc.stdout
+    reader = PdfReader(proj / "_build" / "latex" / "prnotes.pdf")
+    labels = reader.page_labels
+    front = labels.index("1")
+    assert front > 3  # the title page and a table of contents of several pages
+    assert labels[:front] == [to_roman(n) for n in range(1, front + 1)]
+    assert labels[front:] == [str(n) for n in range(1, len(labels) - front + 1)]
+    assert labels[reader.get_destination_page_number(reader.outline[1])] == "1"
+    # Every internal link leads to a destination the PDF has.
+    named = reader.named_destinations
+    dests = []
+    for page in reader.pages:
+        for annot in page.get("/Annots") or ():
+            annot = annot.get_object()
+            action = annot.get("/A")
+            if action is not None and action.get("/S") == "/GoTo":
+                dests.append(str(action["/D"]))
+            elif annot.get("/Dest") is not None:
+                dests.append(str(annot["/Dest"]))
+    assert len(dests) > 150
+    assert not [dest for dest in dests if dest not in named]
+
+
+def to_roman(n: int) -> str:
+    out = ""
+    for value, digits in ((100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        while n >= value:
+            out, n = out + digits, n - value
+    return out
+
+
 def test_every_badge_prints_as_a_box(real_books):
     proj, full, _ = real_books
     site = load(proj)

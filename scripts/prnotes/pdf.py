@@ -37,6 +37,7 @@ from .subset import Selection, parse_selection, select
 from .write import LOCK_NAME, apply, locked, plan, write_temp
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
+LATEXMKRC = Path(__file__).with_name("book.latexmkrc")
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
 _CODE_POINT = re.compile(r"\(U\+([0-9A-F]{4,6})\)")
 XELATEX_RUN = re.compile(r"Run number \d+ of rule '(?:xe|pdf)?latex")
@@ -177,9 +178,13 @@ def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
 
     # -xelatex: every pass writes .xdv and xdvipdfmx makes the PDF once at the
     # end, where Sphinx's Makefile (-pdf) makes one per pass; see BENCHMARKS.md.
+    # book.latexmkrc and prnotes-book.sty make two passes enough.
     start = time.perf_counter()
     output = _run(
-        ["latexmk", "-xelatex", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", f"{TEX_NAME}.tex"],
+        [
+            "latexmk", "-r", str(LATEXMKRC), "-xelatex", "-interaction=nonstopmode", "-halt-on-error",
+            "-file-line-error", f"{TEX_NAME}.tex",
+        ],
         latex, env, "latexmk (xelatex)",
     )  # fmt: skip
     timings.append(("xelatex", time.perf_counter() - start))

@@ -133,6 +133,18 @@ def _design_without_passthrough(monkeypatch, tmp_path):
     monkeypatch.delattr(shared, "PassthroughTextElement")
 
 
+def _read_deciding_before_the_event(self):  # Builder.read, were -j decided before the event
+    parallel = self._app.parallel > 1
+    self.events.emit('env-before-read-docs', self.env, [])
+    return parallel
+
+
+def _parallel_decided_early(monkeypatch, tmp_path):
+    from sphinx.builders import Builder
+
+    monkeypatch.setattr(Builder, "read", _read_deciding_before_the_event)
+
+
 REMOVERS = {
     "sphinx.search.IndexBuilder._title_mapping": _no_title_mapping,
     "StandaloneHTMLBuilder.indexer": _prepare_writing_sets_only("relations"),
@@ -141,6 +153,7 @@ REMOVERS = {
     **{f"{f.name} in {Path(f.file).name} as in Sphinx 9.1": _script_function_changed(f) for f in _compat.SPHINX_JS_SHAPES},
     "Search._index in searchtools.js": _searchtools_without("_index"),
     "sphinx.application.ENV_PICKLE_FILENAME": _no_env_pickle_name,
+    "Sphinx.parallel, read after env-before-read-docs": _parallel_decided_early,
     "the app.sitemap_links queue": _sitemap_without_queue,
     "<meta> tags from make_tag with only double quotes escaped": _opengraph_escaping_everything,
     "PassthroughTextElement around a card's stretched link": _design_without_passthrough,

@@ -28,6 +28,9 @@ follows is not documented, and an upgrade may change it without notice:
   latex_print.py).
 - Sphinx's saved environment, ``environment.pickle``
   (:func:`saved_environment`, for the audit).
+- ``Sphinx.parallel``, the ``-j`` of the build, which ``Builder.read`` reads
+  after the ``env-before-read-docs`` event, and the writing again after
+  ``env-updated`` (:func:`set_parallel`, for batching.py).
 
 :func:`setup` checks, before anything else happens, that the installed
 versions are the ones this was written for (the minor series pinned in
@@ -268,6 +271,18 @@ def _design_stretched_link() -> bool:
     )
 
 
+def _parallel_read_after_event() -> bool:
+    import inspect
+
+    from sphinx.builders import Builder
+
+    source = inspect.getsource(Builder.read)
+    event = source.find("'env-before-read-docs'")
+    return 0 <= event < source.find("self._app.parallel", event) and "self.parallel = parallel" in inspect.getsource(
+        Sphinx.__init__
+    )
+
+
 def _environment_pickle() -> bool:
     import sphinx.application
 
@@ -293,6 +308,7 @@ RELIANCES = (
         for name in SEARCHTOOLS_READ
     ),
     Reliance("sphinx.application.ENV_PICKLE_FILENAME", "sphinx", "audit.py", _environment_pickle),
+    Reliance("Sphinx.parallel, read after env-before-read-docs", "sphinx", "batching.py", _parallel_read_after_event),
     Reliance("the app.sitemap_links queue", "sphinx-sitemap", "sitemap.py", _sitemap_queue),
     Reliance("<meta> tags from make_tag with only double quotes escaped", "sphinxext-opengraph", "metatags.py", _opengraph_tags),
     Reliance("PassthroughTextElement around a card's stretched link", "sphinx-design", "latex_print.py", _design_stretched_link),
@@ -376,6 +392,16 @@ def searchtools_js() -> str:
         f"const PRNOTES_SEARCH_REPLACED = {json.dumps(SEARCHTOOLS_REPLACED)};\n"
         f"const PRNOTES_SEARCH_READ = {json.dumps(SEARCHTOOLS_READ)};\n"
     )
+
+
+def parallel(app: Sphinx) -> int:
+    """The build's ``-j``: the number of processes Sphinx may use."""
+    return app.parallel
+
+
+def set_parallel(app: Sphinx, processes: int) -> None:
+    """Change the processes Sphinx uses from here on (the reading decides after ``env-before-read-docs``)."""
+    app.parallel = processes
 
 
 def sitemap_queue(app: Sphinx) -> Any:

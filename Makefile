@@ -50,8 +50,10 @@ notes: $(VENV)/.installed-site
 check-notes: $(VENV)/.installed-site
 	$(PRNOTES) notes --check
 
+# sphinx-build in `prnotes build`, which leaves the site as it is when nothing
+# it could read has changed since its last successful run (prnotes/buildstamp.py).
 html: notes
-	$(SPHINXBUILD) $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
+	$(PRNOTES) build -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"
 
 apt-browser:

@@ -4,6 +4,6 @@ Each module declares its :class:`~.spec.Command` as ``COMMAND``: name, help,
 options and ``run(args) -> exit status``; ``args.root`` is the project folder.
 """
 
-from . import audit, bench, notes, pdf
+from . import audit, bench, build, notes, pdf
 
-COMMANDS = (notes.COMMAND, pdf.COMMAND, audit.COMMAND, bench.COMMAND)
+COMMANDS = (notes.COMMAND, build.COMMAND, pdf.COMMAND, audit.COMMAND, bench.COMMAND)

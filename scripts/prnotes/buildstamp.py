@@ -1,0 +1,167 @@
+"""Whether a Sphinx build would change anything: the inputs and outputs of the last one.
+
+``make html`` runs ``prnotes build``, which runs ``sphinx-build`` unless
+nothing it depends on has changed since its last successful run with the
+same arguments. A Sphinx build with nothing to do still starts Sphinx,
+loads the pickled environment of the whole archive, checks every source and
+writes the search index, the inventory and the index pages again: seconds,
+growing with the archive. The fingerprint below is what such a build could
+depend on, taken over more than Sphinx reads so that nothing it reads is
+missed:
+
+- every file under the source folder (path, size, modification time), but
+  the build's own folders, version control, virtual environments and caches
+  of compiled Python;
+- the command line, and the environment variables ``conf.py`` and the hosts
+  set (``PRNOTES_*``, ``READTHEDOCS*``, ``GITHUB_*``, ``SOURCE_DATE_EPOCH``);
+- the Python and the installed distributions (their ``dist-info`` names,
+  which hold the versions);
+- git: the commit checked out and the state of ``seeds/`` (digest dates
+  come from the history);
+- the output: every file under the output folder, and Sphinx's saved
+  environment, so that a page removed or changed by hand is built again.
+
+The stamp is removed before Sphinx runs and written only after it
+succeeded, with the inputs as they were when it started: a failed or
+interrupted build, or a file changed while it ran, means a real build next
+time. ``-a``, ``-E`` and their long forms always build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+from .write import write_temp
+
+STAMP_PREFIX = ".prnotes-build-"
+ENV_PREFIXES = ("PRNOTES_", "READTHEDOCS", "GITHUB_", "SOURCE_DATE_EPOCH")
+FORCING = frozenset({"-a", "-E", "--write-all", "--fresh-env"})
+SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
+GIT_TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where one Sphinx build reads and writes."""
+
+    source: Path
+    output: Path
+    doctrees: Path
+
+    @property
+    def stamp(self) -> Path:
+        """Next to the output folder, never inside it (it is not published)."""
+        return self.output.parent / f"{STAMP_PREFIX}{self.output.name}.json"
+
+
+def _tree(folder: Path, skip: frozenset[Path]) -> list[tuple[str, int, int]]:
+    """``(path, size, mtime_ns)`` of every file under ``folder``, sorted; paths in ``skip`` left out."""
+    found = []
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name in SKIPPED_DIRS or path in skip or (path / "pyvenv.cfg").exists():
+                        continue
+                    stack.append(path)
+                elif path not in skip:
+                    st = entry.stat(follow_symlinks=False)
+                    found.append((path.relative_to(folder).as_posix(), st.st_size, st.st_mtime_ns))
+            except OSError:
+                found.append((path.relative_to(folder).as_posix(), -1, -1))
+    return sorted(found)
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _git(source: Path, *args: str) -> str:
+    try:
+        proc = subprocess.run(["git", *args], cwd=source, capture_output=True, timeout=GIT_TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return "no git"
+    return proc.stdout.decode("utf-8", "surrogateescape") if proc.returncode == 0 else f"git exit {proc.returncode}"
+
+
+def _distributions() -> list[str]:
+    names = []
+    for key in ("purelib", "platlib"):
+        folder = Path(sysconfig.get_paths()[key])
+        try:
+            names.extend(f"{key}/{entry.name}" for entry in os.scandir(folder) if entry.name.endswith((".dist-info", ".pth")))
+        except OSError:
+            names.append(f"{key}: unreadable")
+    return sorted(set(names))
+
+
+def inputs(layout: Layout, argv: list[str]) -> str:
+    """The fingerprint of everything the build could read, taken now."""
+    build_dirs = {layout.output, layout.doctrees, layout.stamp}
+    if layout.source in layout.output.parent.parents:
+        build_dirs.add(layout.output.parent)  # _build/: the other builders' output too
+    return _digest(
+        {
+            "argv": argv,
+            "env": sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)),
+            "python": [sys.version, sys.prefix, _distributions()],
+            "git": [
+                _git(layout.source, "rev-parse", "HEAD"),
+                _git(layout.source, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "seeds"),
+            ],
+            "sources": _tree(layout.source, frozenset(build_dirs)),
+        }
+    )
+
+
+def outputs(layout: Layout) -> str:
+    """The fingerprint of what the build left: the output folder and the saved environment."""
+    pickle = layout.doctrees / "environment.pickle"
+    try:
+        st = pickle.stat()
+        saved = [st.st_size, st.st_mtime_ns]
+    except OSError:
+        saved = None
+    return _digest({"output": _tree(layout.output, frozenset()), "environment": saved})
+
+
+def forced(argv: list[str]) -> bool:
+    return any(arg in FORCING for arg in argv)
+
+
+def up_to_date(layout: Layout, argv: list[str]) -> tuple[bool, str]:
+    """Whether the last build's stamp matches; and the inputs' fingerprint, taken now."""
+    now = inputs(layout, argv)
+    if forced(argv):
+        return False, now
+    try:
+        saved = json.loads(layout.stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False, now
+    return saved == {"inputs": now, "outputs": outputs(layout)}, now
+
+
+def forget(layout: Layout) -> None:
+    """Before a build: whatever happens next, the old stamp no longer holds."""
+    layout.stamp.unlink(missing_ok=True)
+
+
+def remember(layout: Layout, inputs_before: str) -> None:
+    """After a successful build: its inputs as they were when it started, and its outputs now."""
+    data = json.dumps({"inputs": inputs_before, "outputs": outputs(layout)}, sort_keys=True).encode("utf-8")
+    layout.stamp.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(write_temp(layout.stamp, data), layout.stamp)

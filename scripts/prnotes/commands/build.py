@@ -1,0 +1,59 @@
+"""``prnotes build -- <sphinx-build arguments>``: sphinx-build, unless nothing changed.
+
+``make html`` runs it. When nothing the build could read has changed since
+its last successful run with the same arguments (:mod:`prnotes.buildstamp`),
+it says so and leaves the output as it is; otherwise it runs Sphinx in this
+process, with the arguments as given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .. import buildstamp
+from .spec import Command, argument
+
+
+def layout_of(argv: list[str]) -> buildstamp.Layout | None:
+    """The source, output and doctree folders of a sphinx-build command line; None if it has none."""
+    from sphinx.cmd.build import get_parser
+
+    try:
+        args, _ = get_parser().parse_known_args(argv)
+    except SystemExit:
+        return None
+    if not getattr(args, "sourcedir", None) or not getattr(args, "outputdir", None):
+        return None
+    output = Path(args.outputdir).resolve()
+    doctrees = Path(args.doctreedir).resolve() if getattr(args, "doctreedir", None) else output / ".doctrees"
+    return buildstamp.Layout(Path(args.sourcedir).resolve(), output, doctrees)
+
+
+def run(args: argparse.Namespace) -> int:
+    argv = list(args.sphinx_args)
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    layout = layout_of(argv)
+    if layout is not None:
+        current, before = buildstamp.up_to_date(layout, argv)
+        if current:
+            print(f"{args.tool}: nothing changed since the last build of {layout.output}; left as it is")
+            return 0
+        buildstamp.forget(layout)
+    from sphinx.cmd.build import build_main
+
+    status = build_main(argv)
+    if status == 0 and layout is not None:
+        buildstamp.remember(layout, before)
+    sys.stdout.flush()
+    return status
+
+
+COMMAND = Command(
+    "build",
+    "run sphinx-build with these arguments, unless nothing changed since its last successful run",
+    run,
+    options=(argument("sphinx_args", nargs=argparse.REMAINDER, help="sphinx-build's arguments, after --"),),
+)

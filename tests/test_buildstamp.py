@@ -1,0 +1,160 @@
+"""`make html` leaves the site alone when nothing it could read has changed,
+and builds whenever something has: the fingerprint (prnotes/buildstamp.py)
+on folders of its own, then `prnotes build` on a project under git."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from prnotes import buildstamp
+from prnotes.buildstamp import Layout
+from tests.support import gitrepo
+from tests.support.sandbox import convert, copy_project
+
+ARGV = ["-b", "html", "-q"]
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Layout:
+    """A source folder and the output of a 'build' of it, stamped."""
+    src = tmp_path / "proj"
+    (src / "notes").mkdir(parents=True)
+    (src / "notes" / "a.md").write_text("# A\n", encoding="utf-8")
+    (src / "conf.py").write_text("project = 'x'\n", encoding="utf-8")
+    layout = Layout(src, src / "_build" / "html", src / "_build" / "doctrees")
+    layout.output.mkdir(parents=True)
+    layout.doctrees.mkdir(parents=True)
+    (layout.output / "a.html").write_text("<p>A</p>", encoding="utf-8")
+    (layout.doctrees / "environment.pickle").write_bytes(b"env")
+    _, before = buildstamp.up_to_date(layout, ARGV)
+    buildstamp.remember(layout, before)
+    return layout
+
+
+def current(layout: Layout, argv: list[str] = ARGV) -> bool:
+    return buildstamp.up_to_date(layout, argv)[0]
+
+
+def later(path: Path) -> None:
+    """Touch ``path`` so that its time differs from the stamp's, whatever the clock's grain."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+
+def test_nothing_changed_is_current(built):
+    assert current(built)
+    assert built.stamp.parent == built.output.parent  # beside the output, never published with it
+    assert not built.stamp.is_relative_to(built.output)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda l: later(l.source / "notes" / "a.md"),  # a page touched
+        lambda l: (l.source / "notes" / "a.md").write_text("# B\n", encoding="utf-8"),  # edited
+        lambda l: (l.source / "notes" / "b.md").write_text("# B\n", encoding="utf-8"),  # added
+        lambda l: (l.source / "notes" / "a.md").unlink(),  # removed
+        lambda l: (l.source / "_templates").mkdir() or (l.source / "_templates" / "x.html").write_text("x"),
+        lambda l: later(l.source / "conf.py"),
+        lambda l: (l.output / "a.html").unlink(),  # an output page removed by hand
+        lambda l: (l.output / "a.html").write_text("<p>hand edit</p>", encoding="utf-8"),
+        lambda l: later(l.doctrees / "environment.pickle"),  # another builder saved the environment
+        lambda l: l.stamp.write_text("{not json", encoding="utf-8"),
+        lambda l: l.stamp.unlink(),
+    ],
+    ids=["touched", "edited", "added", "removed", "template", "conf", "output-gone", "output-edited", "environment", "bad-stamp", "no-stamp"],
+)
+def test_any_change_to_what_a_build_reads_or_wrote_means_a_build(built, change):
+    change(built)
+    assert not current(built)
+
+
+def test_other_arguments_environment_variables_and_forcing_mean_a_build(built, monkeypatch):
+    assert not current(built, ["-b", "html"])
+    assert not current(built, [*ARGV, "-E"]) and not current(built, [*ARGV, "--write-all"])
+    monkeypatch.setenv("PRNOTES_BASEURL", "https://elsewhere.example.org/")
+    assert not current(built)
+    monkeypatch.delenv("PRNOTES_BASEURL")
+    monkeypatch.setenv("SOMETHING_ELSE", "1")  # not read by the build
+    assert current(built)
+
+
+def test_the_build_folders_and_caches_are_not_inputs(built):
+    (built.output.parent / "latex").mkdir()
+    (built.output.parent / "latex" / "book.tex").write_text("x", encoding="utf-8")  # another builder's output
+    (built.source / "__pycache__").mkdir()
+    (built.source / "__pycache__" / "conf.cpython.pyc").write_bytes(b"x")
+    (built.source / ".git").mkdir()
+    (built.source / ".git" / "index").write_bytes(b"x")
+    assert current(built)
+
+
+def test_forget_removes_the_stamp_before_a_build(built):
+    buildstamp.forget(built)
+    assert not built.stamp.exists() and not current(built)
+
+
+# --- end to end ----------------------------------------------------------------
+
+
+def prnotes_build(proj: Path, *extra: str) -> str:
+    cmd = [
+        sys.executable, "-m", "prnotes.cli", "build", "--root", str(proj), "--", "-W", "--keep-going", "-q",
+        "-b", "html", "-d", str(proj / "_build" / "doctrees"), *extra, str(proj), str(proj / "_build" / "html"),
+    ]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=proj)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def snapshot(folder: Path) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+
+
+def test_make_html_twice_rewrites_nothing_and_a_commit_or_an_edit_builds_again(tmp_path):
+    proj = copy_project(tmp_path / "proj")
+    gitrepo.init(proj)
+    gitrepo.commit(proj, ["seeds"], "2026-02-01T09:00:00+08:00")
+    assert convert(proj) == 0
+    assert "nothing changed" not in prnotes_build(proj)
+    html = proj / "_build" / "html"
+    before = snapshot(html)
+
+    assert "nothing changed since the last build" in prnotes_build(proj)
+    assert snapshot(html) == before  # Sphinx with nothing to do would write the search index and more again
+
+    # A new commit can change the digests' dates: build.
+    (proj / "README.md").write_text("x\n", encoding="utf-8")
+    gitrepo.commit(proj, ["README.md"], "2026-02-02T09:00:00+08:00")
+    assert "nothing changed" not in prnotes_build(proj)
+    assert "nothing changed" in prnotes_build(proj)
+
+    # An edited page is built; so is a page removed from the output.
+    page = next((proj / "notes").rglob("pr-[0-9]*.md"))
+    page.write_text(page.read_text(encoding="utf-8").replace("## 阅读建议", "## 阅读建议\n\n补充。", 1), encoding="utf-8")
+    prnotes_build(proj)
+    built_page = html / page.relative_to(proj).with_suffix(".html")
+    assert "补充。" in built_page.read_text(encoding="utf-8")
+    built_page.unlink()
+    assert "nothing changed" not in prnotes_build(proj)
+    assert built_page.is_file()
+
+
+def test_a_failed_build_leaves_no_stamp(tmp_path):
+    proj = copy_project(tmp_path / "proj")
+    assert convert(proj) == 0
+    prnotes_build(proj)
+    page = next((proj / "notes").rglob("pr-[0-9]*.md"))
+    page.write_text(page.read_text(encoding="utf-8") + "\n{unknown-role}`x`\n", encoding="utf-8")
+    cmd = [sys.executable, "-m", "prnotes.cli", "build", "--root", str(proj), "--", "-W", "-q", "-b", "html",
+           "-d", str(proj / "_build" / "doctrees"), str(proj), str(proj / "_build" / "html")]  # fmt: skip
+    assert subprocess.run(cmd, capture_output=True, text=True, cwd=proj).returncode != 0
+    assert not (proj / "_build" / f"{buildstamp.STAMP_PREFIX}html.json").exists()
+    # Run again: Sphinx runs (whatever it then makes of the page), not skipped.
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=proj)
+    assert "nothing changed" not in proc.stdout

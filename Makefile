@@ -28,7 +28,7 @@ help:
 	@echo "make notes        only the conversion: seeds/ -> notes/ and index.md"
 	@echo "make check-notes  exit 1 if notes/ is out of date"
 	@echo "make check-pages  axe-core and the Nu HTML checker on every kind of page (make test runs them too)"
-	@echo "make pdf          the PDF book (VERDICT=精读, SUBSYSTEM=ci); make latexpdf is the same"
+	@echo "make pdf          the PDF book, a PDF per volume (BOOK=whole: one PDF; VERDICT=精读, SUBSYSTEM=ci); make latexpdf is the same"
 	@echo "make audit        exit 1 if the build lost or kept a note that seeds/ does not hold"
 	@echo "make serve        live preview on port $(PORT)"
 	@echo "make bench        the scale benchmark; rewrites BENCHMARKS.md"
@@ -80,9 +80,11 @@ check-pages: $(VENV)/.installed-test node_modules/.installed apt-browser
 audit: $(VENV)/.installed-site
 	$(PRNOTES) audit --build $(BUILDDIR)
 
-# The PDF book, or a part of it: make pdf [VERDICT=精读] [SUBSYSTEM=ci]
+# The PDF book: one PDF per volume of the archive, only the changed ones, in
+# parallel (an archive of one volume gets the whole book); make pdf BOOK=whole
+# for the whole book in one PDF; or a part of it: [VERDICT=精读] [SUBSYSTEM=ci]
 pdf: notes apt-pdf
-	$(PRNOTES) pdf $(if $(VERDICT),--verdict '$(VERDICT)') $(if $(SUBSYSTEM),--subsystem '$(SUBSYSTEM)')
+	$(PRNOTES) pdf $(if $(filter whole,$(BOOK)),--whole) $(if $(VERDICT),--verdict '$(VERDICT)') $(if $(SUBSYSTEM),--subsystem '$(SUBSYSTEM)')
 
 latexpdf: pdf
 

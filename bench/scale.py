@@ -17,9 +17,12 @@ For each N it generates a corpus of digests of ``--per-file`` notes
   a digest of 10 notes on an ordinary day, and one after the digest that
   opens a volume (at a multiple of 500 notes), with the documents Sphinx
   read again;
-- ``make pdf`` after ``make html`` (the book from the HTML build's
-  environment, LaTeX from nothing) and its page count; a cold publish, as
-  Read the Docs builds it, is those two steps: the full build plus the PDF.
+- ``make pdf`` after ``make html``, from nothing: a PDF per volume, in
+  parallel (one PDF, the whole book, for an archive of one volume); then
+  again after a day's digest (only the newest volume); then the whole book
+  in one PDF (``make pdf BOOK=whole``: from the HTML build's environment,
+  LaTeX from nothing) and its page count. A cold publish, as Read the Docs
+  builds it, is the full build plus the whole book.
 
 Each figure is the median of ``--repeat`` runs (``--large-repeat`` above
 1,000 notes). The table is printed; with ``--write`` it replaces the table
@@ -82,14 +85,17 @@ class Row:
     reread: tuple[int, int, int, int]  # no-op, edit, add, add opening a volume
     largest: tuple[int, str]
     out_bytes: int
-    pdf: float
-    pdf_pages: int
+    pdf: float  # make pdf from nothing: the volumes
+    pdf_day: float  # make pdf after a day's digest
+    volumes: int
+    whole: float  # make pdf BOOK=whole from nothing
+    pdf_pages: int  # of the whole book
     runs: int
 
     @property
     def publish(self) -> float:
-        """A cold publish as Read the Docs runs it: ``make html`` from nothing, then ``make pdf``."""
-        return self.full + self.pdf
+        """A cold publish as Read the Docs runs it: ``make html`` from nothing, then the whole book."""
+        return self.full + self.whole
 
 
 def timed(fn) -> float:
@@ -109,10 +115,10 @@ def run(cmd: list[str], cwd: Path | None = None) -> str:
     return proc.stdout
 
 
-def make(proj: Path, target: str) -> str:
+def make(proj: Path, target: str, *variables: str) -> str:
     # The copy uses this venv as it is: its set-up stamps count as current.
     keep = [arg for group in ("site", "test", "bench") for arg in ("-o", f"{VENV}/.installed-{group}")]
-    return run(["make", "-C", str(proj), *keep, target, f"VENV={VENV}", "SPHINXOPTS="])
+    return run(["make", "-C", str(proj), *keep, target, f"VENV={VENV}", "SPHINXOPTS=", *variables])
 
 
 def reread(output: str) -> int:
@@ -219,7 +225,17 @@ def bench_size(n: int, work: Path, runs: int, per_file: int) -> Row:
         add()
     add_s = statistics.median(times)
 
+    # The PDF from nothing, as a PDF per volume; then a day's digest later.
+    shutil.rmtree(proj / "_build" / "pdf", ignore_errors=True)
+    shutil.rmtree(proj / "_build" / "latex", ignore_errors=True)
     pdf_s = median(lambda: make(proj, "pdf"), 1)
+    volumes = len(list((proj / "_build" / "latex").glob("prnotes*.pdf")))
+    (proj / "seeds" / "zzz_pdf_day.txt").write_text(DIGEST.replace("#990", "#970").replace("调度路径", "回收路径"), encoding="utf-8")
+    make(proj, "html")
+    pdf_day_s = median(lambda: make(proj, "pdf"), 1)
+    # The whole book in one PDF, from nothing, as Read the Docs builds it.
+    shutil.rmtree(proj / "_build" / "pdf" / "prnotes", ignore_errors=True)
+    whole_s = median(lambda: make(proj, "pdf", "BOOK=whole"), 1)
     pages = pdf_pages(proj / "_build/latex/prnotes.pdf")
     return Row(
         notes=n,
@@ -236,6 +252,9 @@ def bench_size(n: int, work: Path, runs: int, per_file: int) -> Row:
         largest=largest,
         out_bytes=out_bytes,
         pdf=pdf_s,
+        pdf_day=pdf_day_s,
+        volumes=volumes,
+        whole=whole_s,
         pdf_pages=pages,
         runs=runs,
     )
@@ -247,15 +266,17 @@ def table(rows: list[Row]) -> str:
         "| edit one body (s) | add a 10-note digest (s) | add / full | first digest added (s) "
         "| re-read (no-op / edit / add / first) | largest page (KB) | bytes per note "
         "| conversion from nothing (entries/s) | no-op conversion (s) "
-        "| `make pdf` (s) | pdf / full | PDF pages | cold publish, HTML + PDF (s) | runs |",
-        "|" + "---:|" * 20,
+        "| `make pdf`: PDFs (s) | pdf / full | `make pdf` after a digest (s) | whole book (s) | whole / full "
+        "| whole book's pages | cold publish, HTML + whole book (s) | runs |",
+        "|" + "---:|" * 23,
     ]
     body = [
         f"| {r.notes:,} | {r.full:.1f} | {r.floor:.1f} | {r.full / r.floor:.2f} | {r.noop:.1f} | {r.noop / r.full:.1%} "
         f"| {r.edit:.1f} | {r.add:.1f} | {r.add / r.full:.1%} | {r.add_opening:.1f}{' (opens a volume)' if r.opened else ''} "
         f"| {' / '.join(map(str, r.reread))} "
         f"| {r.largest[0] / 1024:,.0f} (`{r.largest[1]}`) | {r.out_bytes // r.notes:,} | {r.convert_per_s:,.0f} "
-        f"| {r.convert_noop:.1f} | {r.pdf:.1f} | {r.pdf / r.full:.2f} | {r.pdf_pages:,} | {r.publish:.1f} | {r.runs} |"
+        f"| {r.convert_noop:.1f} | {r.pdf:.1f} ({r.volumes}) | {r.pdf / r.full:.2f} | {r.pdf_day:.1f} "
+        f"| {r.whole:.1f} | {r.whole / r.full:.2f} | {r.pdf_pages:,} | {r.publish:.1f} | {r.runs} |"
         for r in rows
     ]
     return "\n".join(head + body)

@@ -49,6 +49,18 @@ def test_a_new_digest_renders_its_notes_and_the_notes_it_links(project, counted)
     assert sorted(counted) == ["notes/o/r/pr-3", "notes/o/r/pr-4"]
 
 
+def test_the_run_after_a_new_digest_renders_and_rewrites_nothing(project, counted):
+    """A note analysed in one run and loaded from the cache in the next has the same page key."""
+    entries = [f"新增调度路径 {i} 的抢占统计 (#{10 + i})\n\n值得精读。重点看 `Scheduler._preempt_{i}` 的重算路径，结合 #{10 + (i + 1) % 3} 看。后续跟进 `vllm/v1/core/sched/` 的拆分。" for i in range(3)]
+    (project / "seeds/002_c.txt").write_text("o/r\n\n" + "\n\n".join(entries) + "\n", encoding="utf-8")
+    assert convert(project) == 0
+    saved = (project / cache.CACHE_NAME).stat().st_mtime_ns
+    counted.clear()
+    assert convert(project) == 0
+    assert counted == []
+    assert (project / cache.CACHE_NAME).stat().st_mtime_ns == saved
+
+
 def test_an_edited_body_renders_that_note_and_the_notes_that_show_its_title(project, counted):
     seed = project / "seeds/000_a.txt"
     seed.write_text(seed.read_text(encoding="utf-8").replace("B 平台选择", "B 平台选择改名"), encoding="utf-8")

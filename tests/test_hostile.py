@@ -687,8 +687,8 @@ def test_audit_of_an_unreadable_pdf_is_one_line(tmp_path):
     assert convert(proj) == 0
     sphinx_build(proj)
     (proj / "_build/latex").mkdir(exist_ok=True)
-    (proj / "_build/latex/broken.pdf").write_bytes(b"%PDF-1.5\nnot really\n")
+    (proj / "_build/latex/prnotes.pdf").write_bytes(b"%PDF-1.5\nnot really\n")
     proc = cli(proj, "audit")
     assert proc.returncode == 1
     lines = proc.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"prnotes audit: {proj}/_build/latex/broken.pdf: pdftotext cannot read it ("), lines
+    assert len(lines) == 1 and lines[0].startswith(f"prnotes audit: {proj}/_build/latex/prnotes.pdf: pdftotext cannot read it ("), lines

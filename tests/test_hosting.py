@@ -48,7 +48,7 @@ def test_readthedocs_config():
     # The PDF is ours (`prnotes pdf`, with its glyph check), not Read the Docs' own.
     assert conf["formats"] == []
     post = conf["build"]["jobs"]["post_build"]
-    assert post[0] == "prnotes pdf" and any("$READTHEDOCS_OUTPUT/pdf" in c for c in post)
+    assert post[0] == "prnotes pdf --whole" and any("$READTHEDOCS_OUTPUT/pdf" in c for c in post)
     # The PDF needs the same Debian packages the bootstrap installs (less the
     # PDF-checking tools, which only the tests use).
     assert set(conf["build"]["apt_packages"]) == set(bootstrap_group("pdf")) - {"poppler-utils"}

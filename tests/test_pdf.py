@@ -486,3 +486,64 @@ def test_missing_characters_reads_the_log():
     )
     assert missing_characters(log) == [log.splitlines()[0]]
     assert missing_characters("no problems here\n") == []
+
+
+def _digest(start: int, count: int, extra: str = "") -> str:
+    entries = [f"新增路径 {n} 的统计 (#{n})\n\n值得精读。重点看 `f_{n}` 的重算路径。{extra if n == start else ''}" for n in range(start, start + count)]
+    return "o/r\n\n" + "\n\n".join(entries) + "\n"
+
+
+def test_an_archive_of_volumes_gets_a_pdf_per_volume_built_only_when_it_changed(tmp_path, monkeypatch):
+    from prnotes import model
+    from prnotes.pdf import build_volumes
+
+    monkeypatch.setattr(model, "VOLUME_NOTES", 20)
+    # Volume 1: digests a and b (22 notes); volume 2: digest c, whose first note mentions #1001 of volume 1.
+    seeds = {"a.txt": _digest(1001, 11), "b.txt": _digest(1012, 11), "c.txt": _digest(1023, 5, "结合 #1001 看。")}
+    proj = copy_project(tmp_path / "proj", seeds)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    latex = proj / "_build" / "latex"
+
+    books = build_volumes(proj, processes=2)
+    assert [b.pdf.name for b in books] == ["prnotes-v1.pdf", "prnotes-v2.pdf"]
+    assert [b.built for b in books] == [True, True] and [b.notes for b in books] == [22, 5]
+    assert [b.scope for b in books] == ["第 1–2 期（22 篇）", "第 3 期（5 篇）"]
+    v1, v2 = (norm(pdftotext(b.pdf)) for b in books)
+    assert "新增路径1001的统计" in v1 and "新增路径1023的统计" not in v1
+    assert "新增路径1023的统计" in v2 and "新增路径1001的统计" not in v2
+    assert "第1–2期（22篇）" in v1  # the title page says which volume
+    # #1001 is in the other volume: its link goes to GitHub.
+    uris, _ = link_uris(latex / "prnotes-v2.pdf")
+    assert "https://github.com/o/r/pull/1001" in uris
+    times = {p.name: p.stat().st_mtime_ns for p in latex.glob("*.pdf")}
+
+    # Nothing changed: nothing is built.
+    assert [b.built for b in build_volumes(proj, processes=2)] == [False, False]
+    assert {p.name: p.stat().st_mtime_ns for p in latex.glob("*.pdf")} == times
+
+    # A new digest joins volume 2: only volume 2 is built again.
+    (proj / "seeds" / "d.txt").write_text(_digest(1028, 3), encoding="utf-8")
+    books = build_volumes(proj, processes=2)
+    assert [(b.pdf.name, b.built) for b in books] == [("prnotes-v1.pdf", False), ("prnotes-v2.pdf", True)]
+    assert (latex / "prnotes-v1.pdf").stat().st_mtime_ns == times["prnotes-v1.pdf"]
+    assert "新增路径1030的统计" in norm(pdftotext(latex / "prnotes-v2.pdf"))
+
+    # The digests of volume 2 deleted: one volume is left, which is the whole book; no volume PDF stays.
+    (proj / "seeds" / "c.txt").unlink()
+    (proj / "seeds" / "d.txt").unlink()
+    books = build_volumes(proj, processes=2)
+    assert [b.pdf.name for b in books] == ["prnotes.pdf"]
+    assert sorted(p.name for p in latex.glob("*.pdf")) == ["prnotes.pdf"]
+    assert not list((proj / "_build" / "pdf").glob("prnotes-v*"))
+
+
+def test_the_volumes_together_must_hold_every_entry(tmp_path):
+    """Each volume holds some notes; together they must hold every one."""
+    from prnotes.audit import check_pdf_text, seed_entries
+
+    proj = copy_project(tmp_path / "proj", {"a.txt": _digest(1, 2), "b.txt": _digest(3, 2)})
+    entries = seed_entries(proj)
+    halves = [[e for e in entries if e.number in (1, 2)], [e for e in entries if e.number in (3, 4)]]
+    pages = [[f"{e.title}\n#{e.number}\n{e.body}" for e in half] for half in halves]
+    assert check_pdf_text(entries, pages[0] + pages[1], "PDF volumes") == []
+    assert {f.line for f in check_pdf_text(entries, pages[0], "PDF volumes")} == {e.line for e in halves[1]}

@@ -3,7 +3,8 @@
 For every entry of every seed file the audit looks, in the HTML build, for its
 page, its title, its whole advice text (markup stripped, whitespace ignored),
 its PR number and its place in exactly one subsystem toctree; and, when a PDF
-was built, for the title, advice text and PR number in the PDF's text.
+was built, for the title, advice text and PR number in the PDF's text: in the
+whole book (``prnotes.pdf``), and in the volumes' books taken together.
 
 It also lists every note page the build publishes that no seed entry holds
 (a digest was deleted or renamed and the site still shows its notes).
@@ -28,6 +29,7 @@ from . import contract
 from .chars import for_print
 from .parse import read_seeds
 from .refs import plain_text, segment
+from .subset import BOOK_NAME, VOLUME_BOOK
 from .sphinxext import _compat
 
 _SPACE_RE = re.compile(r"\s+")
@@ -316,8 +318,16 @@ def audit(root: Path, build: Path | None = None) -> Report:
     if not (html_dir / "index.html").exists():
         raise FileNotFoundError(f"no {html_dir / 'index.html'}; build the HTML first")
     pages, findings = check_html(entries, html_dir, toctree_parents(find_doctrees(build)))
+    # The whole book holds every entry, and so do the volumes' books together;
+    # a book of some notes (make pdf VERDICT=…) is not checked.
     pdfs = sorted((build / "latex").glob("*.pdf"))
-    for pdf in pdfs:
+    wholes = [pdf for pdf in pdfs if pdf.stem == BOOK_NAME]
+    volumes = [pdf for pdf in pdfs if VOLUME_BOOK.match(pdf.stem)]
+    for pdf in wholes:
         findings += check_pdf_text(entries, pdf_pages(pdf), f"PDF {pdf.relative_to(build).as_posix()}")
+    if volumes:
+        names = ", ".join(pdf.relative_to(build).as_posix() for pdf in volumes)
+        texts = [page for pdf in volumes for page in pdf_pages(pdf)]
+        findings += check_pdf_text(entries, texts, f"PDF volumes {names}")
     stale = check_stale(entries, html_dir)
-    return Report(len(entries), pages, len(pdfs), tuple(sorted(findings)), tuple(stale))
+    return Report(len(entries), pages, len(wholes) + len(volumes), tuple(sorted(findings)), tuple(stale))

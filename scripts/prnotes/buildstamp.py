@@ -109,6 +109,35 @@ def _distributions() -> list[str]:
     return sorted(set(names))
 
 
+def environment(argv: list[str]) -> dict[str, object]:
+    """What any build depends on besides its files: arguments, variables, Python and its packages."""
+    return {
+        "argv": argv,
+        "env": sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)),
+        "python": [sys.version, sys.prefix, _distributions()],
+    }
+
+
+def files(*folders: Path, skip: frozenset[Path] = frozenset()) -> list[object]:
+    """``(path, size, mtime_ns)`` of the files under each of ``folders`` (or of a file itself)."""
+    out: list[object] = []
+    for folder in folders:
+        if folder.is_dir():
+            out.append([folder.as_posix(), _tree(folder, skip)])
+        else:
+            try:
+                st = folder.stat()
+                out.append([folder.as_posix(), st.st_size, st.st_mtime_ns])
+            except OSError:
+                out.append([folder.as_posix(), None])
+    return out
+
+
+def digest(value: object) -> str:
+    """A stable hash of a JSON-able value."""
+    return _digest(value)
+
+
 def inputs(layout: Layout, argv: list[str]) -> str:
     """The fingerprint of everything the build could read, taken now."""
     build_dirs = {layout.output, layout.doctrees, layout.stamp}
@@ -116,9 +145,7 @@ def inputs(layout: Layout, argv: list[str]) -> str:
         build_dirs.add(layout.output.parent)  # _build/: the other builders' output too
     return _digest(
         {
-            "argv": argv,
-            "env": sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)),
-            "python": [sys.version, sys.prefix, _distributions()],
+            **environment(argv),
             "git": [
                 _git(layout.source, "rev-parse", "HEAD"),
                 _git(layout.source, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "seeds"),

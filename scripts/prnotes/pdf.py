@@ -1,4 +1,15 @@
-"""The PDF book (``prnotes pdf``), built in four steps:
+"""The PDF book (``prnotes pdf``): the whole book, a book of some notes, or the volumes.
+
+An archive of several volumes (:data:`prnotes.model.VOLUME_NOTES` notes
+each) is built by default as one book per volume, ``_build/latex/prnotes-vN.pdf``
+(:func:`build_volumes`): in parallel processes, and only the volumes whose
+pages, dates, code or settings changed since their last build, so that a
+day's digest typesets its own volume and not the archive. References to a
+note in another volume link to GitHub. The whole book (``--whole``, and
+Read the Docs, which offers one PDF) holds every note; an archive of one
+volume gets the whole book.
+
+Each book is built in four steps:
 
 1. the whole book is the site's own pages from ``notes/book`` down (converted
    first, as ``prnotes notes`` does, so they match the seeds); a book of
@@ -18,26 +29,33 @@ Two builds of one edition take turns.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import buildstamp
 from .diagnostics import Diagnostic, InputError
+from .history import added_dates
 from .model import Site
 from .parse import decode, read_file, read_seeds
 from .convert import convert
 from .project import load, open_cache
 from .render.book import render_book
-from .subset import Selection, parse_selection, select
+from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_selection
 from .write import LOCK_NAME, apply, locked, plan, write_temp
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
 LATEXMKRC = Path(__file__).with_name("book.latexmkrc")
+PACKAGE = Path(__file__).parent
+STAMP = "stamp.json"  # in a staged book's work folder: what its PDF was built from
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
 _CODE_POINT = re.compile(r"\(U\+([0-9A-F]{4,6})\)")
 XELATEX_RUN = re.compile(r"Run number \d+ of rule '(?:xe|pdf)?latex")
@@ -56,6 +74,8 @@ class Book:
     notes: int
     timings: tuple[tuple[str, float], ...]
     xelatex_runs: int  # 0 when the PDF was up to date
+    scope: str = ""  # what it holds, as its title page says
+    built: bool = True  # False: nothing it is made from had changed; the PDF was left as it was
 
 
 def missing_characters(log_text: str) -> list[str]:
@@ -111,10 +131,13 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
     return sorted(problems)
 
 
-def stage(root: Path, selection: Selection, src: Path) -> tuple[Site, str]:
-    """Write the book's pages to ``src``; return the selected notes and the scope text."""
+def stage(root: Path, selection: Selection, src: Path, whole: Site | None = None) -> tuple[Site, str]:
+    """Write the book's pages to ``src``; return the selected notes and the scope text.
+
+    ``whole`` is the loaded project, when the caller has it.
+    """
     # The conversion cache, read only: unchanged entries are not analysed again.
-    site = select(load(root, open_cache(root)), selection)
+    site = select(whole or load(root, open_cache(root)), selection)
     if not site.notes:
         raise BuildError("the selection holds no notes; nothing to build")
     pages = render_book(site)
@@ -131,26 +154,86 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str], what: str) -> str:
 
 
 def build_book(
-    root: Path, selection: Selection, parallel: str = "auto", waiting: Callable[[], None] | None = None
+    root: Path,
+    selection: Selection,
+    parallel: str = "auto",
+    waiting: Callable[[str], None] | None = None,
+    whole: Site | None = None,
+    dates: dict[str, str] | None = None,
 ) -> Book:
     """Build one edition; raises :class:`BuildError` or :class:`InputError`.
 
-    ``waiting()`` is called if another build of the same edition is running;
-    this one then waits for it.
+    ``waiting(name)`` is called if another build of the same edition is
+    running; this one then waits for it. ``whole`` and ``dates`` (the project, loaded,
+    and its digests' dates) spare a caller building several editions loading
+    them for each.
     """
     work = root / "_build" / "pdf" / selection.name
     try:
         work.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BuildError(f"cannot create {work}: {exc.strerror or exc}") from None
-    with locked(work / LOCK_NAME, waiting):
-        return _build(root, selection, parallel, work)
+    with locked(work / LOCK_NAME, (lambda: waiting(selection.name)) if waiting else None):
+        return _build(root, selection, parallel, work, whole, dates)
 
 
-def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
+def build_volumes(root: Path, waiting: Callable[[str], None] | None = None, processes: int | None = None) -> list[Book]:
+    """The book of each volume that changed, in parallel; the whole book for an archive of one volume.
+
+    Volume books of volumes the archive no longer has are removed.
+    """
+    site = convert(root)
+    selections = [volume_selection(v) for v in site.volumes] if len(site.volumes) > 1 else []
+    _remove_other_volumes(root, {s.name for s in selections})
+    if not selections:
+        return [build_book(root, Selection(), "auto", waiting)]
+    dates = added_dates(root)
+    # The work is xelatex and Sphinx in processes of their own: threads suffice to run them side by side.
+    with ThreadPoolExecutor(max_workers=min(len(selections), processes or os.cpu_count() or 1)) as pool:
+        return list(pool.map(lambda s: build_book(root, s, "1", waiting, site, dates), selections))
+
+
+def _remove_other_volumes(root: Path, keep: set[str]) -> None:
+    for folder in (root / "_build" / "latex", root / "_build" / "pdf"):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            name = path.name.removesuffix(".pdf") if path.is_file() else path.name
+            if VOLUME_BOOK.match(name) and name not in keep:
+                if path.is_dir():
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    path.unlink(missing_ok=True)
+
+
+def _staged_inputs(root: Path, src: Path, command: list[str], site: Site, dates: dict[str, str]) -> str:
+    """What a staged book is made from: its pages, the settings, the code, its digests' dates."""
+    seeds = sorted({site.digest_of(note).path for note in site.notes})
+    return buildstamp.digest(
+        {
+            **buildstamp.environment(command),
+            "files": buildstamp.files(src, root / "conf.py", root / "taxonomy.toml", PACKAGE),
+            "dates": [[path, dates.get(path)] for path in seeds],
+        }
+    )
+
+
+def _pdf_state(pdf: Path) -> list[int] | None:
+    try:
+        st = pdf.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _build(
+    root: Path, selection: Selection, parallel: str, work: Path, whole: Site | None, dates: dict[str, str] | None
+) -> Book:
     latex = work / "latex"
     env = dict(os.environ)
     timings = []
+    out = root / "_build" / "latex" / f"{selection.name}.pdf"
+    log = latex / f"{TEX_NAME}.log"
 
     start = time.perf_counter()
     if selection.everything:
@@ -161,19 +244,31 @@ def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
         scope = selection.describe(site.taxonomy, len(site.notes))
         src, doctrees = root, root / "_build" / "doctrees"
     else:
-        site, scope = stage(root, selection, work / "src")
+        site, scope = stage(root, selection, work / "src", whole)
         src, doctrees = work / "src", work / "doctrees"
     count = len(site.notes)
     timings.append(("stage", time.perf_counter() - start))
 
+    command = [
+        sys.executable, "-m", "sphinx", "-b", "latex", "-W", "--keep-going", "-q", "-j", parallel,
+        "-c", str(root), "-d", str(doctrees), "-D", f"prnotes_book_scope={scope}", str(src), str(latex),
+    ]  # fmt: skip
+    inputs = None
+    if not selection.everything:
+        # A staged book whose pages, settings, code and dates are as they were
+        # when its PDF was made is left as it is: Sphinx would assemble and
+        # write the whole book again only for latexmk to find nothing to do.
+        inputs = _staged_inputs(root, src, command, site, added_dates(root) if dates is None else dates)
+        try:
+            saved = json.loads((work / STAMP).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            saved = None
+        if saved == {"inputs": inputs, "pdf": _pdf_state(out)}:
+            return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=0, scope=scope, built=False)
+        (work / STAMP).unlink(missing_ok=True)
+
     start = time.perf_counter()
-    _run(
-        [
-            sys.executable, "-m", "sphinx", "-b", "latex", "-W", "--keep-going", "-q", "-j", parallel,
-            "-c", str(root), "-d", str(doctrees), "-D", f"prnotes_book_scope={scope}", str(src), str(latex),
-        ],
-        root, env, "sphinx-build -b latex",
-    )  # fmt: skip
+    _run(command, root, env, "sphinx-build -b latex")
     timings.append(("sphinx", time.perf_counter() - start))
 
     # -xelatex: every pass writes .xdv and xdvipdfmx makes the PDF once at the
@@ -189,7 +284,6 @@ def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
     )  # fmt: skip
     timings.append(("xelatex", time.perf_counter() - start))
 
-    log = latex / f"{TEX_NAME}.log"
     missing = missing_characters(log.read_text(encoding="utf-8", errors="replace"))
     if missing:
         problems = glyph_problems(root, site, missing)
@@ -198,11 +292,14 @@ def _build(root: Path, selection: Selection, parallel: str, work: Path) -> Book:
             error.outcome = "the PDF was not updated"
             raise error
         raise BuildError(f"{log}: {len(missing)} missing glyph(s):\n" + "\n".join(missing))
-    out = root / "_build" / "latex" / f"{selection.name}.pdf"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = write_temp(out, (latex / f"{TEX_NAME}.pdf").read_bytes())
         os.replace(tmp, out)
+        if inputs is not None:
+            stamp = json.dumps({"inputs": inputs, "pdf": _pdf_state(out)}).encode("utf-8")
+            os.replace(write_temp(work / STAMP, stamp), work / STAMP)
     except OSError as exc:
         raise BuildError(f"cannot write {out.relative_to(root)}: {exc.strerror or exc}; the previous PDF is as it was") from None
-    return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=len(XELATEX_RUN.findall(output)))
+    runs = len(XELATEX_RUN.findall(output))
+    return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=runs, scope=scope)

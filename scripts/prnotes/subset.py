@@ -1,46 +1,56 @@
-"""Which notes a PDF book holds: all of them, or some verdicts and subsystems.
+"""Which notes a PDF book holds: all of them, some verdicts and subsystems, or a volume.
 
 A :class:`Selection` is parsed from what a reader types (``精读`` or ``close``,
-``ci``); :func:`select` returns the site reduced to the chosen notes, with the
+``ci``), or names a volume of the archive (:func:`volume_selection`);
+:func:`select` returns the site reduced to the chosen notes, with the
 back-link index rebuilt, so that a note left out is linked to GitHub, never to
 a page the book does not contain.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from .classify import VERDICT_BY_SLUG, VERDICTS
-from .model import Note, Site
+from .model import Note, Site, Volume
 from .taxonomy import Taxonomy
 
 BOOK_NAME = "prnotes"
+VOLUME_BOOK = re.compile(rf"^{BOOK_NAME}-v\d+$")  # the name of a volume's book
 
 
 @dataclass(frozen=True)
 class Selection:
-    """Verdict and subsystem slugs to keep; an empty tuple keeps all."""
+    """Verdict and subsystem slugs, and a volume, to keep; empty keeps all."""
 
     verdicts: tuple[str, ...] = ()
     subsystems: tuple[str, ...] = ()
+    volume: Volume | None = None
 
-    def includes(self, note: Note) -> bool:
-        return (not self.verdicts or note.verdict in self.verdicts) and (
-            not self.subsystems or note.subsystem in self.subsystems
+    def includes(self, note: Note, volume: int) -> bool:
+        """Whether ``note``, which is in volume number ``volume``, belongs in the book."""
+        return (
+            (not self.verdicts or note.verdict in self.verdicts)
+            and (not self.subsystems or note.subsystem in self.subsystems)
+            and (self.volume is None or volume == self.volume.number)
         )
 
     @property
     def everything(self) -> bool:
-        return not self.verdicts and not self.subsystems
+        return not self.verdicts and not self.subsystems and self.volume is None
 
     @property
     def name(self) -> str:
-        """ASCII file name of the book, e.g. ``prnotes-ci-close``."""
-        return "-".join((BOOK_NAME, *self.subsystems, *self.verdicts))
+        """ASCII file name of the book, e.g. ``prnotes-ci-close`` or ``prnotes-v2``."""
+        volume = (f"v{self.volume.number}",) if self.volume else ()
+        return "-".join((BOOK_NAME, *volume, *self.subsystems, *self.verdicts))
 
     def describe(self, taxonomy: Taxonomy, count: int) -> str:
         """What the edition holds, in words, for the title page."""
         parts = []
+        if self.volume:
+            parts.append(self.volume.title)
         if self.subsystems:
             parts.append("子系统：" + "、".join(taxonomy.subsystem(s).title for s in self.subsystems))
         if self.verdicts:
@@ -80,7 +90,7 @@ def parse_selection(verdicts: str, subsystems: str, taxonomy: Taxonomy) -> Selec
 
 def select(site: Site, selection: Selection) -> Site:
     """The site with only the selected notes and the mentions among them."""
-    notes = tuple(n for n in site.notes if selection.includes(n))
+    notes = tuple(n for n in site.notes if selection.includes(n, site.volume_of(n)))
     kept = {n.docname for n in notes}
     mentioned = {}
     for key, docnames in site.mentioned_by.items():
@@ -88,3 +98,8 @@ def select(site: Site, selection: Selection) -> Site:
         if left:
             mentioned[key] = left
     return replace(site, notes=notes, mentioned_by=mentioned)
+
+
+def volume_selection(volume: Volume) -> Selection:
+    """The book of one volume of the archive (:class:`prnotes.model.Volume`)."""
+    return Selection(volume=volume)

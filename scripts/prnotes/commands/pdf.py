@@ -1,4 +1,4 @@
-"""``prnotes pdf``: the PDF book, or a part of it (see :mod:`prnotes.pdf`)."""
+"""``prnotes pdf``: the PDF book, its volumes, or a part of it (see :mod:`prnotes.pdf`)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,18 @@ import argparse
 import sys
 
 from ..diagnostics import CommandError
-from ..pdf import BuildError, build_book
+from ..pdf import Book, BuildError, build_book, build_volumes
 from ..project import load
-from ..subset import parse_selection
-from .spec import Command, argument
+from ..subset import Selection, parse_selection
+from .spec import Command, argument, flag
+
+
+def describe(tool: str, book: Book, root) -> str:
+    where = book.pdf.relative_to(root)
+    if not book.built:
+        return f"{tool}: {book.scope} -> {where} (unchanged since its last build; left as it is)"
+    steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)
+    return f"{tool}: {book.notes} notes -> {where} ({steps}; {book.xelatex_runs} xelatex runs)"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,25 +27,36 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"{args.tool}: {exc}", file=sys.stderr)
         return 2
-    def waiting() -> None:
-        print(f"{args.tool}: another build of {selection.name}.pdf is running; waiting for it to finish", file=sys.stderr)
+
+    def waiting(name: str) -> None:
+        print(f"{args.tool}: another build of {name}.pdf is running; waiting for it to finish", file=sys.stderr)
 
     try:
-        book = build_book(root, selection, args.jobs, waiting)
+        if selection.everything and not args.whole:
+            books = build_volumes(root, waiting)
+        else:
+            books = [build_book(root, selection if not args.whole else Selection(), args.jobs, waiting)]
     except BuildError as exc:
         raise CommandError(str(exc)) from None
-    steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)
-    print(f"{args.tool}: {book.notes} notes -> {book.pdf.relative_to(root)} ({steps}; {book.xelatex_runs} xelatex runs)")
+    for book in books:
+        print(describe(args.tool, book, root))
+    if len(books) > 1:
+        built = sum(book.built for book in books)
+        print(
+            f"{args.tool}: {len(books)} volumes, {built} built, {len(books) - built} unchanged; "
+            "the whole book in one PDF: make pdf BOOK=whole"
+        )
     return 0
 
 
 COMMAND = Command(
     "pdf",
-    "build the PDF book: _build/latex/<name>.pdf",
+    "build the PDF book: one PDF per volume of the archive (the changed ones), or the whole book with --whole",
     run,
     options=(
+        flag("--whole", help="the whole book in one PDF (_build/latex/prnotes.pdf), however many volumes the archive has"),
         argument("--verdict", default="", help="only these verdicts, comma-separated: 精读, 速读, 按需"),
         argument("--subsystem", default="", help="only these subsystems, comma-separated slugs, e.g. ci"),
-        argument("-j", "--jobs", default="auto", help="Sphinx's -j (default: auto)"),
+        argument("-j", "--jobs", default="auto", help="Sphinx's -j for a single book (default: auto)"),
     ),
 )

@@ -8,6 +8,7 @@ link at the bottom, on the site only.
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
 
 from .. import contract
@@ -133,8 +134,14 @@ def page_key(note: Note, site: Site) -> str:
         tuple((t.docname, t.title_pieces) for t in targets if t is not None),
         tuple((d, site.by_docname[d].title_pieces) for d in backlinks),
     )
-    # pickle, not repr: the same inputs give the same bytes, many times faster.
-    return hashlib.sha1(pickle.dumps(inputs, protocol=5)).hexdigest()
+    # pickle, not repr: many times faster. Without its memo ("fast" mode),
+    # equal inputs give the same bytes whether or not they share objects (a
+    # note analysed in this run, or loaded from the cache, shares different ones).
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True
+    pickler.dump(inputs)
+    return hashlib.sha1(buffer.getvalue()).hexdigest()
 
 
 def render_note(note: Note, site: Site, links: bool = True) -> str:

@@ -265,7 +265,8 @@ class _Checker:
         out = []
         for pattern in patterns:
             try:
-                compile_pattern(pattern, regex)
+                if regex:  # a plain pattern is escaped: it always compiles (and is compiled when first matched)
+                    compile_pattern(pattern, regex)
             except re.error as exc:
                 self.add(kind, index, f"invalid regular expression {pattern!r}: {exc.msg}")
             else:

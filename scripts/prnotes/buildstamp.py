@@ -38,6 +38,7 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
+from .sphinxext import _compat
 from .write import write_temp
 
 STAMP_PREFIX = ".prnotes-build-"
@@ -63,26 +64,29 @@ class Layout:
 
 def _tree(folder: Path, skip: frozenset[Path]) -> list[tuple[str, int, int]]:
     """``(path, size, mtime_ns)`` of every file under ``folder``, sorted; paths in ``skip`` left out."""
+    # Strings, not pathlib: this walks every page of the archive on every build.
+    top = os.fspath(folder)
+    cut = len(top) + 1
+    skipped = {os.fspath(p) for p in skip}
     found = []
-    stack = [folder]
+    stack = [top]
     while stack:
-        current = stack.pop()
         try:
-            entries = list(os.scandir(current))
+            entries = list(os.scandir(stack.pop()))
         except OSError:
             continue
         for entry in entries:
-            path = Path(entry.path)
+            path = entry.path
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    if entry.name in SKIPPED_DIRS or path in skip or (path / "pyvenv.cfg").exists():
+                    if entry.name in SKIPPED_DIRS or path in skipped or os.path.exists(os.path.join(path, "pyvenv.cfg")):
                         continue
                     stack.append(path)
-                elif path not in skip:
+                elif path not in skipped:
                     st = entry.stat(follow_symlinks=False)
-                    found.append((path.relative_to(folder).as_posix(), st.st_size, st.st_mtime_ns))
+                    found.append((path[cut:].replace(os.sep, "/"), st.st_size, st.st_mtime_ns))
             except OSError:
-                found.append((path.relative_to(folder).as_posix(), -1, -1))
+                found.append((path[cut:].replace(os.sep, "/"), -1, -1))
     return sorted(found)
 
 
@@ -157,9 +161,8 @@ def inputs(layout: Layout, argv: list[str]) -> str:
 
 def outputs(layout: Layout) -> str:
     """The fingerprint of what the build left: the output folder and the saved environment."""
-    pickle = layout.doctrees / "environment.pickle"
     try:
-        st = pickle.stat()
+        st = _compat.environment_file(layout.doctrees).stat()
         saved = [st.st_size, st.st_mtime_ns]
     except OSError:
         saved = None
@@ -178,6 +181,8 @@ def up_to_date(layout: Layout, argv: list[str]) -> tuple[bool, str]:
     try:
         saved = json.loads(layout.stamp.read_text(encoding="utf-8"))
     except (OSError, ValueError):
+        return False, now
+    if not isinstance(saved, dict) or saved.get("inputs") != now:
         return False, now
     return saved == {"inputs": now, "outputs": outputs(layout)}, now
 

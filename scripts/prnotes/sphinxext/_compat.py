@@ -29,8 +29,8 @@ follows is not documented, and an upgrade may change it without notice:
 - Sphinx's saved environment, ``environment.pickle``
   (:func:`saved_environment`, for the audit).
 - ``Sphinx.parallel``, the ``-j`` of the build, which ``Builder.read`` reads
-  after the ``env-before-read-docs`` event, and the writing again after
-  ``env-updated`` (:func:`set_parallel`, for batching.py).
+  after the ``env-before-read-docs`` event, and the writing after that
+  (:func:`set_parallel`, for batching.py).
 
 :func:`setup` checks, before anything else happens, that the installed
 versions are the ones this was written for (the minor series pinned in

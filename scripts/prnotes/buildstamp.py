@@ -15,7 +15,8 @@ missed:
 - the command line, and the environment variables ``conf.py`` and the hosts
   set (``PRNOTES_*``, ``READTHEDOCS*``, ``GITHUB_*``, ``SOURCE_DATE_EPOCH``);
 - the Python and the installed distributions (their ``dist-info`` names,
-  which hold the versions);
+  which hold the versions), and the files of this package wherever it is
+  installed;
 - git: the commit checked out and the state of ``seeds/`` (digest dates
   come from the history);
 - the output: every file under the output folder, and Sphinx's saved
@@ -35,6 +36,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +48,7 @@ ENV_PREFIXES = ("PRNOTES_", "READTHEDOCS", "GITHUB_", "SOURCE_DATE_EPOCH")
 FORCING = frozenset({"-a", "-E", "--write-all", "--fresh-env"})
 SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 GIT_TIMEOUT = 60
+PACKAGE = Path(__file__).parent  # prnotes: the extension's code, templates and styles
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,8 @@ def _tree(folder: Path, skip: frozenset[Path]) -> list[tuple[str, int, int]]:
     return sorted(found)
 
 
-def _digest(value: object) -> str:
+def digest(value: object) -> str:
+    """A stable hash of a JSON-able value."""
     return hashlib.sha256(json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8", "surrogateescape")).hexdigest()
 
 
@@ -137,19 +141,15 @@ def files(*folders: Path, skip: frozenset[Path] = frozenset()) -> list[object]:
     return out
 
 
-def digest(value: object) -> str:
-    """A stable hash of a JSON-able value."""
-    return _digest(value)
-
-
 def inputs(layout: Layout, argv: list[str]) -> str:
     """The fingerprint of everything the build could read, taken now."""
     build_dirs = {layout.output, layout.doctrees, layout.stamp}
     if layout.source in layout.output.parent.parents:
         build_dirs.add(layout.output.parent)  # _build/: the other builders' output too
-    return _digest(
+    return digest(
         {
             **environment(argv),
+            "package": files(PACKAGE),
             "git": [
                 _git(layout.source, "rev-parse", "HEAD"),
                 _git(layout.source, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "seeds"),
@@ -161,12 +161,25 @@ def inputs(layout: Layout, argv: list[str]) -> str:
 
 def outputs(layout: Layout) -> str:
     """The fingerprint of what the build left: the output folder and the saved environment."""
+    return digest(files(layout.output, _compat.environment_file(layout.doctrees)))
+
+
+def matches(stamp: Path, inputs_now: str, outputs_now: Callable[[], str]) -> bool:
+    """Whether ``stamp`` records these inputs and, then, these outputs (worked out only if the inputs match)."""
     try:
-        st = _compat.environment_file(layout.doctrees).stat()
-        saved = [st.st_size, st.st_mtime_ns]
-    except OSError:
-        saved = None
-    return _digest({"output": _tree(layout.output, frozenset()), "environment": saved})
+        saved = json.loads(stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(saved, dict) or saved.get("inputs") != inputs_now:
+        return False
+    return saved == {"inputs": inputs_now, "outputs": outputs_now()}
+
+
+def save(stamp: Path, inputs_before: str, outputs_now: str) -> None:
+    """Record a successful build: its inputs as they were when it started, and its outputs now."""
+    data = json.dumps({"inputs": inputs_before, "outputs": outputs_now}, sort_keys=True).encode("utf-8")
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(write_temp(stamp, data), stamp)
 
 
 def forced(argv: list[str]) -> bool:
@@ -176,15 +189,7 @@ def forced(argv: list[str]) -> bool:
 def up_to_date(layout: Layout, argv: list[str]) -> tuple[bool, str]:
     """Whether the last build's stamp matches; and the inputs' fingerprint, taken now."""
     now = inputs(layout, argv)
-    if forced(argv):
-        return False, now
-    try:
-        saved = json.loads(layout.stamp.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False, now
-    if not isinstance(saved, dict) or saved.get("inputs") != now:
-        return False, now
-    return saved == {"inputs": now, "outputs": outputs(layout)}, now
+    return not forced(argv) and matches(layout.stamp, now, lambda: outputs(layout)), now
 
 
 def forget(layout: Layout) -> None:
@@ -194,6 +199,4 @@ def forget(layout: Layout) -> None:
 
 def remember(layout: Layout, inputs_before: str) -> None:
     """After a successful build: its inputs as they were when it started, and its outputs now."""
-    data = json.dumps({"inputs": inputs_before, "outputs": outputs(layout)}, sort_keys=True).encode("utf-8")
-    layout.stamp.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(write_temp(layout.stamp, data), layout.stamp)
+    save(layout.stamp, inputs_before, outputs(layout))

@@ -29,7 +29,6 @@ Two builds of one edition take turns.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -54,7 +53,6 @@ from .write import LOCK_NAME, apply, locked, plan, write_temp
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
 LATEXMKRC = Path(__file__).with_name("book.latexmkrc")
-PACKAGE = Path(__file__).parent
 STAMP = "stamp.json"  # in a staged book's work folder: what its PDF was built from
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
 _CODE_POINT = re.compile(r"\(U\+([0-9A-F]{4,6})\)")
@@ -186,7 +184,7 @@ def build_volumes(root: Path, waiting: Callable[[str], None] | None = None, proc
     selections = [volume_selection(v) for v in site.volumes] if len(site.volumes) > 1 else []
     _remove_other_volumes(root, {s.name for s in selections})
     if not selections:
-        return [build_book(root, Selection(), "auto", waiting)]
+        return [build_book(root, Selection(), "auto", waiting, site)]
     dates = added_dates(root)
     # The work is xelatex and Sphinx in processes of their own: threads suffice to run them side by side.
     with ThreadPoolExecutor(max_workers=min(len(selections), processes or os.cpu_count() or 1)) as pool:
@@ -212,18 +210,10 @@ def _staged_inputs(root: Path, src: Path, command: list[str], site: Site, dates:
     return buildstamp.digest(
         {
             **buildstamp.environment(command),
-            "files": buildstamp.files(src, root / "conf.py", root / "taxonomy.toml", PACKAGE),
+            "files": buildstamp.files(src, root / "conf.py", root / "taxonomy.toml", buildstamp.PACKAGE),
             "dates": [[path, dates.get(path)] for path in seeds],
         }
     )
-
-
-def _pdf_state(pdf: Path) -> list[int] | None:
-    try:
-        st = pdf.stat()
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns]
 
 
 def _build(
@@ -240,7 +230,7 @@ def _build(
         # The whole book is the site's own pages from notes/book down: with the
         # HTML build's environment (the same doctree folder as `make html`),
         # Sphinx reads nothing again and only writes the book.
-        site = convert(root)
+        site = whole if whole is not None else convert(root)
         scope = selection.describe(site.taxonomy, len(site.notes))
         src, doctrees = root, root / "_build" / "doctrees"
     else:
@@ -259,11 +249,7 @@ def _build(
         # when its PDF was made is left as it is: Sphinx would assemble and
         # write the whole book again only for latexmk to find nothing to do.
         inputs = _staged_inputs(root, src, command, site, added_dates(root) if dates is None else dates)
-        try:
-            saved = json.loads((work / STAMP).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            saved = None
-        if saved == {"inputs": inputs, "pdf": _pdf_state(out)}:
+        if buildstamp.matches(work / STAMP, inputs, lambda: buildstamp.digest(buildstamp.files(out))):
             return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=0, scope=scope, built=False)
         (work / STAMP).unlink(missing_ok=True)
 
@@ -297,8 +283,7 @@ def _build(
         tmp = write_temp(out, (latex / f"{TEX_NAME}.pdf").read_bytes())
         os.replace(tmp, out)
         if inputs is not None:
-            stamp = json.dumps({"inputs": inputs, "pdf": _pdf_state(out)}).encode("utf-8")
-            os.replace(write_temp(work / STAMP, stamp), work / STAMP)
+            buildstamp.save(work / STAMP, inputs, buildstamp.digest(buildstamp.files(out)))
     except OSError as exc:
         raise BuildError(f"cannot write {out.relative_to(root)}: {exc.strerror or exc}; the previous PDF is as it was") from None
     runs = len(XELATEX_RUN.findall(output))

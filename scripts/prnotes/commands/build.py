@@ -9,7 +9,6 @@ process, with the arguments as given.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from .. import buildstamp
@@ -47,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
     status = build_main(argv)
     if status == 0 and layout is not None:
         buildstamp.remember(layout, before)
-    sys.stdout.flush()
     return status
 
 

@@ -121,8 +121,8 @@ def strip_number(title: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def real_books(tmp_path_factory):
-    """The real seeds as the whole book and as one subset (CI, 按需)."""
+def fixture_books(tmp_path_factory):
+    """The fixture project (tests/roots/vllm16) as the whole book and as one subset (CI, 按需)."""
     base = tmp_path_factory.mktemp("pdf")
     proj = copy_project(base / "proj")
     full = build(proj, base / "tmp")
@@ -144,8 +144,8 @@ def linked_books(tmp_path_factory):
     return build(proj, base / "tmp"), build(proj, base / "tmp", "--verdict", "精读")
 
 
-def test_every_note_title_and_body_is_in_the_text(real_books):
-    proj, full, _ = real_books
+def test_every_note_title_and_body_is_in_the_text(fixture_books):
+    proj, full, _ = fixture_books
     text = norm(full.body_text)
     site = load(proj)
     assert len(site.notes) == 16
@@ -156,8 +156,8 @@ def test_every_note_title_and_body_is_in_the_text(real_books):
             assert norm(note.upstream_title) in text, note.docname
 
 
-def test_metadata_is_printed_under_each_note(real_books):
-    proj, full, _ = real_books
+def test_metadata_is_printed_under_each_note(fixture_books):
+    proj, full, _ = fixture_books
     notes = load(proj).notes
     text = full.text
     for label in ("仓库：", "阅读结论：", "子系统："):
@@ -170,8 +170,8 @@ def test_metadata_is_printed_under_each_note(real_books):
     assert "sd-badge" not in full.tex
 
 
-def test_only_the_noto_cjk_fonts_are_embedded(real_books):
-    _, full, _ = real_books
+def test_only_the_noto_cjk_fonts_are_embedded(fixture_books):
+    _, full, _ = fixture_books
     lines = subprocess.run(["pdffonts", str(full.pdf)], capture_output=True, text=True, check=True).stdout
     fonts = [line.split() for line in lines.splitlines()[2:]]
     names = [f[0] for f in fonts]
@@ -182,16 +182,16 @@ def test_only_the_noto_cjk_fonts_are_embedded(real_books):
     assert all(f[-5] == "yes" for f in fonts), lines
 
 
-def test_symbols_of_the_notes_are_typeset(real_books):
-    _, full, _ = real_books
+def test_symbols_of_the_notes_are_typeset(fixture_books):
+    _, full, _ = fixture_books
     assert missing_characters(full.log) == []
     text = full.text
     for symbol in "①②“”→「」#":
         assert symbol in text, symbol
 
 
-def test_bookmarks_follow_contents_chapters_and_notes(real_books):
-    proj, full, _ = real_books
+def test_bookmarks_follow_contents_chapters_and_notes(fixture_books):
+    proj, full, _ = fixture_books
     site = load(proj)
     used = [s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
     tree = outline(full.pdf)
@@ -206,8 +206,8 @@ def pdfinfo(pdf: Path) -> dict[str, str]:
     return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
 
 
-def test_document_information_names_the_book(real_books):
-    proj, full, subset = real_books
+def test_document_information_names_the_book(fixture_books):
+    proj, full, subset = fixture_books
     site = load(proj)
     chapters = [s.title for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
     info = pdfinfo(full.pdf)
@@ -220,8 +220,8 @@ def test_document_information_names_the_book(real_books):
     assert info["Keywords"] == "vllm-project/vllm, CI 与构建"
 
 
-def test_page_labels_are_roman_for_front_matter_then_arabic(real_books):
-    _, full, _ = real_books
+def test_page_labels_are_roman_for_front_matter_then_arabic(fixture_books):
+    _, full, _ = fixture_books
     reader = PdfReader(full.pdf)
     labels = reader.page_labels
     assert labels[:2] == ["i", "ii"]  # the title page and the table of contents
@@ -274,8 +274,8 @@ def to_roman(n: int) -> str:
     return out
 
 
-def test_every_badge_prints_as_a_box(real_books):
-    proj, full, _ = real_books
+def test_every_badge_prints_as_a_box(fixture_books):
+    proj, full, _ = fixture_books
     site = load(proj)
     # The subsystem badge links to its chapter; the box is inside the link,
     # as the verdict and tag badges are boxes (no badge is bare coloured text).
@@ -292,8 +292,8 @@ def test_pdf_string_keeps_every_character():
     assert pdf_string("a_b #1 50% & {x} ~^\\") == r"a\_b \#1 50\% \& \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
 
 
-def test_chinese_captions_and_running_heads(real_books):
-    proj, full, _ = real_books
+def test_chinese_captions_and_running_heads(fixture_books):
+    proj, full, _ = fixture_books
     text = full.text
     assert "目录" in text and "Contents" not in text
     assert "第一章" in text and "CHAPTER" not in text.upper()
@@ -305,13 +305,13 @@ def test_chinese_captions_and_running_heads(real_books):
     assert any(f"第{number}章" in page and title in page for number, title in zip("一二三四五六七八九十", used))
 
 
-def test_pr_links_are_clickable(real_books):
-    _, full, _ = real_books
+def test_pr_links_are_clickable(fixture_books):
+    _, full, _ = fixture_books
     uris, internal = link_uris(full.pdf)
     assert "https://github.com/vllm-project/vllm/pull/49925" in uris
     assert "https://github.com/ROCm/aiter/issues/4770" in uris
     # Each note's PR field opens the pull request on GitHub.
-    site = load(real_books[0])
+    site = load(fixture_books[0])
     assert {f"https://github.com/{n.repo}/pull/{n.number}" for n in site.notes} <= uris
     assert internal >= 16  # each note's subsystem field
 
@@ -330,8 +330,8 @@ def test_reference_to_a_note_in_the_book_is_internal(linked_books):
     assert "乙" not in subset.text
 
 
-def test_subset_holds_only_the_selected_notes(real_books):
-    proj, _, subset = real_books
+def test_subset_holds_only_the_selected_notes(fixture_books):
+    proj, _, subset = fixture_books
     assert subset.name == "prnotes-ci-optional"
     site = load(proj)
     chosen = [n for n in site.notes if n.subsystem == "ci" and n.verdict == "optional"]
@@ -345,8 +345,8 @@ def test_subset_holds_only_the_selected_notes(real_books):
     assert "子系统：CI 与构建；阅读结论：按需（2 篇）" in subset.text
 
 
-def test_latex_build_leaves_tmpdir_alone(real_books):
-    _, full, _ = real_books
+def test_latex_build_leaves_tmpdir_alone(fixture_books):
+    _, full, _ = fixture_books
     assert sorted(p.name for p in full.tmpdir.iterdir() if "jieba" in p.name) == []
 
 

@@ -7,10 +7,9 @@ synthetic notes.
 For the 16 real notes and for each N (a corpus from bench/corpus.py) it
 builds the book from scratch ``--repeat`` times in a fresh project copy and
 reports the median of the whole build and of its steps (Sphinx's LaTeX
-builder, latexmk), the xelatex passes, the pages and the PDF size; then a
-no-op rebuild; then, once, the latexmk step as Sphinx's own Makefile runs it
-(``latexmk -pdf``: a PDF on every pass) for comparison. The table is printed,
-and with ``--write`` replaces the "PDF" section of that file.
+builder; xelatex, one pass, and xdvipdfmx), the pages and the PDF size; then
+a no-op rebuild. The table is printed, and with ``--write`` replaces the
+"PDF" section of that file.
 """
 
 from __future__ import annotations
@@ -41,12 +40,10 @@ class Row:
     total: float
     sphinx: float
     latex: float
-    runs: int
     pages: int
     size_mb: float
     noop: float
     cpu: float
-    modes: tuple[tuple[str, float, float], ...]  # (latexmk mode, wall s, CPU s)
 
 
 def pages_of(pdf: Path) -> int:
@@ -59,27 +56,8 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-LATEXMK_MODES = (
-    ("-xelatex", ["latexmk", "-xelatex"]),  # what build_pdf.py runs
-    ("-pdf", ["latexmk", "-pdf", "-dvi-", "-ps-"]),  # what Sphinx's Makefile runs
-)
-
-
-def compare_latexmk(latex_dir: Path) -> tuple[tuple[str, float, float], ...]:
-    """Wall and CPU time of each latexmk mode from a clean LaTeX folder.
-
-    CPU time is less disturbed than wall time by other work on the machine."""
-    out = []
-    for name, cmd in LATEXMK_MODES:
-        subprocess.run(["latexmk", "-C", f"{TEX_NAME}.tex"], cwd=latex_dir, capture_output=True, check=True)
-        cpu, start = children_cpu(), time.perf_counter()
-        subprocess.run([*cmd, "-interaction=nonstopmode", f"{TEX_NAME}.tex"], cwd=latex_dir, capture_output=True, check=True)
-        out.append((name, time.perf_counter() - start, children_cpu() - cpu))
-    return tuple(out)
-
-
 def one_size(label: str, seeds: dict[str, str] | None, repeat: int, work: Path) -> Row:
-    totals, cpus, sphinx, latex, runs = [], [], [], [], []
+    totals, cpus, sphinx, latex = [], [], [], []
     for i in range(repeat):
         proj = copy_project(work / f"{label}-{i}", seeds)
         cpu, start = children_cpu(), time.perf_counter()
@@ -89,25 +67,21 @@ def one_size(label: str, seeds: dict[str, str] | None, repeat: int, work: Path) 
         steps = dict(book.timings)
         sphinx.append(steps["sphinx"])
         latex.append(steps["xelatex"])
-        runs.append(book.xelatex_runs)
     noops = []
     for _ in range(repeat):
         start = time.perf_counter()
         build_book(proj, Selection())
         noops.append(time.perf_counter() - start)
-    modes = compare_latexmk(book.log.parent)
     return Row(
         label=label,
         notes=book.notes,
         total=statistics.median(totals),
         sphinx=statistics.median(sphinx),
         latex=statistics.median(latex),
-        runs=int(statistics.median(runs)),
         pages=pages_of(book.pdf),
         size_mb=book.pdf.stat().st_size / 1e6,
         noop=statistics.median(noops),
         cpu=statistics.median(cpus),
-        modes=modes,
     )
 
 
@@ -119,25 +93,14 @@ def table(rows: list[Row], repeat: int) -> str:
         "on a shared 2-core machine while other builds ran (wall times vary by ±30 %; the",
         "CPU column, user + system time of the build's processes, is steadier).",
         "",
-        "| corpus | notes | build (wall) | build (CPU) | Sphinx LaTeX | latexmk | xelatex passes | pages | PDF | no-op rebuild |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| corpus | notes | build (wall) | build (CPU) | Sphinx LaTeX | xelatex + xdvipdfmx | pages | PDF | no-op rebuild |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         lines.append(
             f"| {r.label} | {r.notes} | {r.total:.1f} s | {r.cpu:.1f} s | {r.sphinx:.1f} s | {r.latex:.1f} s "
-            f"| {r.runs} | {r.pages} | {r.size_mb:.1f} MB | {r.noop:.1f} s |"
+            f"| {r.pages} | {r.size_mb:.1f} MB | {r.noop:.1f} s |"
         )
-    lines += [
-        "",
-        "The LaTeX step once more from a clean folder, as `build_pdf.py` runs it (`latexmk -xelatex`:",
-        "xelatex writes .xdv, xdvipdfmx makes the PDF once) and as Sphinx's generated Makefile runs",
-        "it (`latexmk -pdf`: a PDF on every pass):",
-        "",
-        "| corpus | " + " | ".join(f"latexmk {name} (wall / CPU)" for name, _ in LATEXMK_MODES) + " |",
-        "| --- |" + " ---: |" * len(LATEXMK_MODES),
-    ]
-    for r in rows:
-        lines.append(f"| {r.label} | " + " | ".join(f"{wall:.1f} s / {cpu:.1f} s" for _, wall, cpu in r.modes) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 APT_browser="chromium fonts-noto-cjk default-jre-headless"
 APT_pdf="texlive-xetex texlive-lang-cjk texlive-lang-chinese texlive-latex-extra \
-texlive-fonts-recommended latexmk fonts-noto-cjk fonts-freefont-otf poppler-utils"
+texlive-fonts-recommended fonts-noto-cjk fonts-freefont-otf poppler-utils"
 
 find_python() {
   # Sphinx's Chinese search needs Sphinx >= 9.1, which needs Python >= 3.12;

@@ -168,7 +168,7 @@ def test_pdf_losses_are_found(tmp_path, old, new, what):
 
 
 @pytest.mark.skipif(
-    not all(shutil.which(tool) for tool in ("latexmk", "xelatex", "pdftotext", "make")),
+    not all(shutil.which(tool) for tool in ("xelatex", "xdvipdfmx", "pdftotext", "make")),
     reason="needs the TeX and poppler packages (scripts/bootstrap.sh apt pdf)",
 )
 def test_real_pdf(tmp_path):

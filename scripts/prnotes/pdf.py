@@ -18,7 +18,9 @@ Each book is built in four steps:
 2. run Sphinx's LaTeX builder on them with the project's ``conf.py``: for the
    whole book with the HTML build's environment (``_build/doctrees``), so
    after ``make html`` nothing is read again;
-3. run latexmk (xelatex, then xdvipdfmx once);
+3. run xelatex once (``prnotes-book.sty`` needs no second pass), then
+   xdvipdfmx, which puts the table of contents, typeset last, after the
+   title page (:func:`page_order`);
 4. fail if the xelatex log reports a missing glyph, else copy the PDF to
    ``_build/latex/<name>.pdf``.
 
@@ -52,11 +54,10 @@ from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_sele
 from .write import LOCK_NAME, apply, locked, plan, write_temp
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
-LATEXMKRC = Path(__file__).with_name("book.latexmkrc")
 STAMP = "stamp.json"  # in a staged book's work folder: what its PDF was built from
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
 _CODE_POINT = re.compile(r"\(U\+([0-9A-F]{4,6})\)")
-XELATEX_RUN = re.compile(r"Run number \d+ of rule '(?:xe|pdf)?latex")
+MAIN_MATTER_END = re.compile(r"^prnotes: the main matter ends at page (\d+)$", re.MULTILINE)
 
 
 class BuildError(Exception):
@@ -71,7 +72,6 @@ class Book:
     log: Path
     notes: int
     timings: tuple[tuple[str, float], ...]
-    xelatex_runs: int  # 0 when the PDF was up to date
     scope: str = ""  # what it holds, as its title page says
     built: bool = True  # False: nothing it is made from had changed; the PDF was left as it was
 
@@ -79,6 +79,19 @@ class Book:
 def missing_characters(log_text: str) -> list[str]:
     """The xelatex log's "Missing character" lines, without repeats, sorted."""
     return sorted(set(MISSING_CHAR.findall(log_text)))
+
+
+def page_order(log_text: str) -> str:
+    """xdvipdfmx's ``-s`` pages: the title page, the table of contents, then the chapters.
+
+    prnotes-book.sty typesets the table of contents after the last chapter
+    and logs the page that chapter ends on.
+    """
+    match = MAIN_MATTER_END.search(log_text)
+    if match is None:
+        raise BuildError("the xelatex log does not say where the main matter ends (prnotes-book.sty)")
+    end = int(match.group(1))
+    return f"1,{end + 1}-,2-{end}"
 
 
 def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnostic]:
@@ -247,26 +260,29 @@ def _build(
     if not selection.everything:
         # A staged book whose pages, settings, code and dates are as they were
         # when its PDF was made is left as it is: Sphinx would assemble and
-        # write the whole book again only for latexmk to find nothing to do.
+        # write the whole book again only for xelatex to typeset the same pages.
         inputs = _staged_inputs(root, src, command, site, added_dates(root) if dates is None else dates)
         if buildstamp.matches(work / STAMP, inputs, lambda: buildstamp.digest(buildstamp.files(out))):
-            return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=0, scope=scope, built=False)
+            return Book(pdf=out, log=log, notes=count, timings=tuple(timings), scope=scope, built=False)
         (work / STAMP).unlink(missing_ok=True)
 
     start = time.perf_counter()
     _run(command, root, env, "sphinx-build -b latex")
     timings.append(("sphinx", time.perf_counter() - start))
 
-    # -xelatex: every pass writes .xdv and xdvipdfmx makes the PDF once at the
-    # end, where Sphinx's Makefile (-pdf) makes one per pass; see BENCHMARKS.md.
-    # book.latexmkrc and prnotes-book.sty make two passes enough.
+    # One xelatex pass (prnotes-book.sty reads nothing from an earlier one),
+    # then xdvipdfmx puts the table of contents, typeset last, after the title page.
     start = time.perf_counter()
-    output = _run(
-        [
-            "latexmk", "-r", str(LATEXMKRC), "-xelatex", "-interaction=nonstopmode", "-halt-on-error",
-            "-file-line-error", f"{TEX_NAME}.tex",
-        ],
-        latex, env, "latexmk (xelatex)",
+    for suffix in (".aux", ".toc", ".out", ".xdv", ".pdf"):
+        (latex / f"{TEX_NAME}{suffix}").unlink(missing_ok=True)
+    _run(
+        ["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", f"{TEX_NAME}.tex"],
+        latex, env, "xelatex",
+    )  # fmt: skip
+    _run(
+        ["xdvipdfmx", "-q", "-E", "-s", page_order(log.read_text(encoding="utf-8", errors="replace")),
+         "-o", f"{TEX_NAME}.pdf", f"{TEX_NAME}.xdv"],
+        latex, env, "xdvipdfmx",
     )  # fmt: skip
     timings.append(("xelatex", time.perf_counter() - start))
 
@@ -286,5 +302,4 @@ def _build(
             buildstamp.save(work / STAMP, inputs, buildstamp.digest(buildstamp.files(out)))
     except OSError as exc:
         raise BuildError(f"cannot write {out.relative_to(root)}: {exc.strerror or exc}; the previous PDF is as it was") from None
-    runs = len(XELATEX_RUN.findall(output))
-    return Book(pdf=out, log=log, notes=count, timings=tuple(timings), xelatex_runs=runs, scope=scope)
+    return Book(pdf=out, log=log, notes=count, timings=tuple(timings), scope=scope)

@@ -17,7 +17,7 @@ def describe(tool: str, book: Book, root) -> str:
     if not book.built:
         return f"{tool}: {book.scope} -> {where} (unchanged since its last build; left as it is)"
     steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)
-    return f"{tool}: {book.notes} notes -> {where} ({steps}; {book.xelatex_runs} xelatex runs)"
+    return f"{tool}: {book.notes} notes -> {where} ({steps})"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import _compat, batching, buildtime, feed, latex_print, lists, metatags, navigation, notefacts, prevnext, prlinks, search, sitemap, stale, summaries
+from . import _compat, badgerefs, batching, buildtime, feed, latex_print, lists, metatags, navigation, notefacts, prevnext, prlinks, search, sitemap, stale, summaries
 
 
 def setup(app: Sphinx) -> dict:
     _compat.setup(app)  # first: stops the build on a Sphinx or extension it was not written for
     batching.setup(app)
+    badgerefs.setup(app)
     notefacts.setup(app)
     buildtime.setup(app)
     prlinks.setup(app)

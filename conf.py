@@ -74,7 +74,10 @@ html_theme_options = {
     # whole index loaded with every page and waits 300 ms after each key.
     "search_as_you_type": False,
     "icon_links_label": "上游仓库",
-    "secondary_sidebar_items": ["page-toc"],
+    # The "On this page" sidebar: the extension adds page-toc.html to the
+    # pages that have one (scripts/prnotes/sphinxext/pagetoc.py), so that the
+    # theme need not render it twice per page to find out.
+    "secondary_sidebar_items": [],
     "footer_start": ["copyright"],
     "footer_end": [],
     # Templates that never render empty: the theme need not render each of them

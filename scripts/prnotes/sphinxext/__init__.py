@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import _compat, badgerefs, batching, buildtime, feed, latex_print, lists, metatags, navigation, notefacts, prevnext, prlinks, search, sitemap, stale, summaries
+from . import _compat, badgerefs, batching, buildtime, feed, latex_print, lists, metatags, navigation, notefacts, pagetoc, prevnext, prlinks, search, sitemap, stale, summaries
 
 
 def setup(app: Sphinx) -> dict:
@@ -16,6 +16,7 @@ def setup(app: Sphinx) -> dict:
     buildtime.setup(app)
     prlinks.setup(app)
     navigation.setup(app)
+    pagetoc.setup(app)
     latex_print.setup(app)
     summaries.setup(app)
     lists.setup(app)

@@ -19,7 +19,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-BADGE_CLASS = "sd-badge"
+from . import _compat
 
 
 class BadgeRefs(SphinxPostTransform):
@@ -32,7 +32,7 @@ class BadgeRefs(SphinxPostTransform):
             if (
                 node.get("reftype") == "any"
                 and not node.get("refdomain")
-                and BADGE_CLASS in node.get("classes", ())
+                and _compat.DESIGN_BADGE in node.get("classes", ())
                 and node.get("reftarget", "").lower() in labels
             ):
                 node["refdomain"], node["reftype"] = "std", "ref"

@@ -46,27 +46,24 @@ def badge_class(classes: list[str]) -> str:
     return f"prnotes-badge-{LINE}-secondary"
 
 
-def is_badge(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.inline) and _compat.DESIGN_BADGE in node.get("classes", [])
+def with_class(document: nodes.Node, kind: type[nodes.Element], name: str) -> list[nodes.Element]:
+    """The nodes of one kind that have a class, in document order.
+
+    ``findall`` with a node class walks the tree without a Python call per
+    node; the book is a single tree of every note, so this matters there."""
+    return [node for node in document.findall(kind) if name in node["classes"]]
 
 
-def is_link_badge(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.reference) and _compat.DESIGN_BADGE in node.get("classes", [])
+def print_badge(node: nodes.inline) -> None:
+    # parent.replace, not replace_self: that would copy the CSS classes over.
+    node.parent.replace(node, nodes.inline(node.rawsource, "", *node.children, classes=[badge_class(node["classes"])]))
 
 
-class PrintBadges(SphinxPostTransform):
-    default_priority = 400  # after the references are resolved (10)
-    formats = ("latex",)
-
-    def run(self, **kwargs) -> None:
-        for node in list(self.document.findall(is_badge)):
-            # parent.replace, not replace_self: that would copy the CSS classes over.
-            node.parent.replace(node, nodes.inline(node.rawsource, "", *node.children, classes=[badge_class(node["classes"])]))
-        for link in list(self.document.findall(is_link_badge)):
-            box = nodes.inline("", "", *link.children, classes=[badge_class(link["classes"])])
-            link["classes"] = []
-            link.children = []
-            link += box
+def print_link_badge(link: nodes.reference) -> None:
+    box = nodes.inline("", "", *link.children, classes=[badge_class(link["classes"])])
+    link["classes"] = []
+    link.children = []
+    link += box
 
 
 def has_class(name: str):
@@ -78,7 +75,7 @@ class PrintCards(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
-        for card in list(self.document.findall(has_class(_compat.DESIGN_CARD))):
+        for card in with_class(self.document, nodes.container, _compat.DESIGN_CARD):
             links = list(card.findall(has_class(_compat.DESIGN_STRETCHED_LINK)))
             titles = list(card.findall(has_class(_compat.DESIGN_CARD_TITLE)))
             if len(links) != 1 or len(titles) != 1:
@@ -109,11 +106,17 @@ def meta_lines(field_list: nodes.field_list) -> nodes.container:
     return box
 
 
-class PrintFieldLists(SphinxPostTransform):
-    default_priority = 400
+class PrintNotes(SphinxPostTransform):
+    """Badges as boxes, linking badges as boxes inside their links, field lists as 名称：值 lines."""
+
+    default_priority = 400  # after the references are resolved (10)
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
+        for node in with_class(self.document, nodes.inline, _compat.DESIGN_BADGE):
+            print_badge(node)
+        for link in with_class(self.document, nodes.reference, _compat.DESIGN_BADGE):
+            print_link_badge(link)
         for node in list(self.document.findall(nodes.field_list)):
             node.parent.replace(node, meta_lines(node))
 
@@ -220,7 +223,6 @@ def setup(app: Sphinx) -> None:
     app.connect("config-inited", add_style)
     app.add_post_transform(UnlinkOutsideBook)
     app.connect("write-started", add_keywords)
-    app.add_post_transform(PrintBadges)
+    app.add_post_transform(PrintNotes)
     app.add_post_transform(PrintCards)
-    app.add_post_transform(PrintFieldLists)
     app.add_post_transform(PrintableText)

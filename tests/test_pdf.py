@@ -392,6 +392,14 @@ def test_missing_glyph_fails_the_build(tmp_path):
     assert not (proj / "_build/latex/prnotes.pdf").exists()
 
 
+def test_whole_book_refuses_a_selection(tmp_path):
+    proj = copy_project(tmp_path / "p")
+    proc = run_build_pdf(proj, tmp_path / "tmp", "--whole", "--verdict", "精读")
+    assert proc.returncode == 2
+    assert "--whole builds every note" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (proj / "_build" / "latex").exists()
+
+
 def test_unknown_choice_names_the_valid_ones(tmp_path):
     proj = copy_project(tmp_path / "p")
     proc = run_build_pdf(proj, tmp_path / "tmp", "--subsystem", "nope")

@@ -8,7 +8,7 @@ import sys
 from ..diagnostics import CommandError
 from ..pdf import Book, BuildError, build_book, build_volumes
 from ..project import load
-from ..subset import Selection, parse_selection
+from ..subset import parse_selection
 from .spec import Command, argument, flag
 
 
@@ -27,6 +27,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"{args.tool}: {exc}", file=sys.stderr)
         return 2
+    if args.whole and not selection.everything:
+        print(f"{args.tool}: --whole builds every note; leave out --verdict and --subsystem, or --whole", file=sys.stderr)
+        return 2
 
     def waiting(name: str) -> None:
         print(f"{args.tool}: another build of {name}.pdf is running; waiting for it to finish", file=sys.stderr)
@@ -35,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         if selection.everything and not args.whole:
             books = build_volumes(root, waiting)
         else:
-            books = [build_book(root, selection if not args.whole else Selection(), args.jobs, waiting)]
+            books = [build_book(root, selection, args.jobs, waiting)]
     except BuildError as exc:
         raise CommandError(str(exc)) from None
     for book in books:

@@ -372,3 +372,24 @@ def test_a_marked_first_sentence_is_summarised_without_its_mark(tmp_path):
     assert sorted(summaries_on(html)) == ["值得精读，后续需要跟踪x_y的默认值！", "值得精读，建议跟踪#7何时合入？"]
     assert "followup" not in article(html)
     assert 'id="followup-1"' in html_of(proj, "notes/o/r/pr-1")
+
+
+def test_lists_order_notes_as_the_model_does_across_repositories(tmp_path):
+    """Notes without a PR number, and equal numbers, in two repositories: the
+    subsystem's list, its previous/next links and the model agree (newest
+    number first, then title, then repository)."""
+    seeds = {
+        # By title 丁 < 丙 < 乙 < 甲; by repository alpha < zeta.
+        "000_a.txt": "o/zeta\n\n丁：修复调度 A\n\n值得精读。\n\n丙：修复调度 C (#7)\n\n值得精读。\n",
+        "001_b.txt": "o/alpha\n\n甲：修复调度 B\n\n值得精读。\n\n乙：修复调度 D (#7)\n\n值得精读。\n",
+    }
+    proj = copy_project(tmp_path / "p", seeds)
+    assert convert(proj) == 0
+    _build(proj)
+    site = load(proj)
+    (sub,) = [s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    model = ["/".join(n.docname.split("/")[-2:]) for n in site.in_subsystem(sub.slug)]
+    assert [n.title for n in site.in_subsystem(sub.slug)] == ["丙：修复调度 C", "乙：修复调度 D", "丁：修复调度 A", "甲：修复调度 B"]
+    page = article(html_of(proj, contract.subsystem_docname(sub.slug)))
+    listed = ["/".join(href.removesuffix(".html").split("/")[-2:]) for href in re.findall(r'href="([^"#]+\.html)', page)]
+    assert list(dict.fromkeys(d for d in listed if d in model)) == model

@@ -227,8 +227,13 @@ class Builder:
         elif query.order == "newest":
             found.sort(key=lambda df: (-df[1].digest_number, df[1].position, df[0]))
         else:
-            found.sort(key=lambda df: (*df[1].sort_key, self.title_text(df[0], df[1]), df[0]))
+            found.sort(key=self.note_order)
         return found
+
+    def note_order(self, note: tuple[str, NoteFacts]) -> tuple:
+        """The model's order (:attr:`prnotes.model.Note.sort_key`): newest number, title, repository."""
+        docname, facts = note
+        return (*facts.sort_key, self.title_text(docname, facts), facts.repo, docname)
 
     def title_text(self, docname: str, facts: NoteFacts) -> str:
         return "".join(thaw(n).astext() for n in facts.title) or docname
@@ -349,7 +354,7 @@ class Builder:
                 by_symbol.setdefault(symbol, []).append((docname, facts))
         items = []
         for kind, name in sorted(by_symbol, key=lambda s: symbol_sort_key(Symbol(*s))):
-            notes = sorted(by_symbol[(kind, name)], key=lambda df: (*df[1].sort_key, df[0]))
+            notes = sorted(by_symbol[(kind, name)], key=self.note_order)
             para = nodes.paragraph()
             para += nodes.literal(name, name)
             para += nodes.Text("：")

@@ -77,10 +77,17 @@ def test_any_change_to_what_a_build_reads_or_wrote_means_a_build(built, change):
 def test_other_arguments_environment_variables_and_forcing_mean_a_build(built, monkeypatch):
     assert not current(built, ["-b", "html"])
     assert not current(built, [*ARGV, "-E"]) and not current(built, [*ARGV, "--write-all"])
-    monkeypatch.setenv("PRNOTES_BASEURL", "https://elsewhere.example.org/")
-    assert not current(built)
-    monkeypatch.delenv("PRNOTES_BASEURL")
+    for name, value in (("PRNOTES_BASEURL", "https://elsewhere.example.org/"), ("GITHUB_REPOSITORY", "someone/fork")):
+        before = os.environ.get(name)  # as the build saw it (set on GitHub Actions)
+        monkeypatch.setenv(name, value)
+        assert not current(built), name
+        if before is None:
+            monkeypatch.delenv(name)
+        else:
+            monkeypatch.setenv(name, before)
+        assert current(built), name
     monkeypatch.setenv("SOMETHING_ELSE", "1")  # not read by the build
+    monkeypatch.setenv("GITHUB_RUN_ID", "12345")  # changes on every CI run; not read either
     assert current(built)
 
 

@@ -12,8 +12,10 @@ missed:
 - every file under the source folder (path, size, modification time), but
   the build's own folders, version control, virtual environments and caches
   of compiled Python;
-- the command line, and the environment variables ``conf.py`` and the hosts
-  set (``PRNOTES_*``, ``READTHEDOCS*``, ``GITHUB_*``, ``SOURCE_DATE_EPOCH``);
+- the command line, and the environment variables ``conf.py`` reads
+  (``PRNOTES_*``, ``READTHEDOCS*``, GitHub's server and repository,
+  ``SOURCE_DATE_EPOCH``): not GitHub's per-run variables (run id, attempt,
+  times), which would make CI build on every run;
 - the Python and the installed distributions (their ``dist-info`` names,
   which hold the versions), and the files of this package wherever it is
   installed;
@@ -44,7 +46,7 @@ from .sphinxext import _compat
 from .write import write_temp
 
 STAMP_PREFIX = ".prnotes-build-"
-ENV_PREFIXES = ("PRNOTES_", "READTHEDOCS", "GITHUB_", "SOURCE_DATE_EPOCH")
+ENV_PREFIXES = ("PRNOTES_", "READTHEDOCS", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "SOURCE_DATE_EPOCH")
 FORCING = frozenset({"-a", "-E", "--write-all", "--fresh-env"})
 SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 GIT_TIMEOUT = 60

@@ -42,7 +42,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .sphinxext import _compat
 from .write import write_temp
 
 STAMP_PREFIX = ".prnotes-build-"
@@ -163,6 +162,10 @@ def inputs(layout: Layout, argv: list[str]) -> str:
 
 def outputs(layout: Layout) -> str:
     """The fingerprint of what the build left: the output folder and the saved environment."""
+    # Here, not at the top: importing the Sphinx side imports Sphinx, which
+    # every prnotes command would then pay for, `prnotes notes` too.
+    from .sphinxext import _compat
+
     return digest(files(layout.output, _compat.environment_file(layout.doctrees)))
 
 

@@ -117,9 +117,10 @@ def _frozen(groups: dict[str, list]) -> dict[str, tuple]:
 
 @dataclass(frozen=True)
 class _WordSet:
-    """Title or body words of every subsystem, as ``(prefilter, pattern,
+    """Title or body words of every subsystem, as ``(prefilter, literal,
     subsystem, weight, word)`` entries: whole ASCII words by their text, the
-    others by their first character."""
+    others by their first character. A literal is compiled
+    (:func:`~prnotes.taxonomy.compile_pattern`) only once its prefilter matches."""
 
     by_run: dict[str, tuple]
     by_first: dict[str, tuple]
@@ -130,7 +131,7 @@ class _WordSet:
         by_first: dict[str, list] = {}
         for words in words_lists:
             for lit in getattr(words, attribute).literals:
-                entry = (prefilter(lit), compile_pattern(lit), words.subsystem, words.weight, lit.lower())
+                entry = (prefilter(lit), lit, words.subsystem, words.weight, lit.lower())
                 if _ASCII_RUN_RE.fullmatch(entry[0]) and not lit.endswith("*"):
                     by_run.setdefault(entry[0], []).append(entry)
                 else:
@@ -205,8 +206,8 @@ def _title_evidence(heading: str, title_words: tuple, cap: int) -> dict[str, tup
     if not heading:
         return {}
     found: dict[str, list[tuple[int, int, float, str]]] = {}
-    for _, pattern, sub, weight, word in title_words:
-        for m in pattern.finditer(heading):
+    for _, literal, sub, weight, word in title_words:
+        for m in compile_pattern(literal).finditer(heading):
             found.setdefault(sub, []).append((m.start(), m.end(), weight, word))
     out = {}
     for sub, matches in found.items():
@@ -276,8 +277,8 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
         for sub, (value, start) in _title_evidence(heading, candidates, w.title_cap).items():
             add(sub, "title", w.title * value)
             first.setdefault(sub, offset + start)
-    for _, pattern, sub, weight, _ in signals.body_words.present(body.lower()):
-        if n := len(pattern.findall(body)):
+    for _, literal, sub, weight, _ in signals.body_words.present(body.lower()):
+        if n := len(compile_pattern(literal).findall(body)):
             add(sub, "body", w.body * weight * n)
     evidence = [
         Evidence(sub, s["prefix"], s["code"], s["title"], min(s["body"], w.body_cap))

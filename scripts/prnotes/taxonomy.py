@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .diagnostics import Diagnostic, InputError
@@ -44,8 +44,12 @@ def _literal_prefix(pattern: str) -> str:
     return prefix[:-1] if match.group() in "?*{" else prefix
 
 
+@lru_cache(maxsize=None)
 def compile_pattern(pattern: str, regex: bool = False) -> re.Pattern[str]:
-    """Compile a taxonomy pattern (see the header of ``taxonomy.toml``)."""
+    """Compile a taxonomy pattern (see the header of ``taxonomy.toml``).
+
+    Cached: callers compile a pattern when its prefilter first matches, as
+    most of a taxonomy's thousand patterns never match a given archive."""
     if regex:
         return re.compile(pattern, re.IGNORECASE)
     if _WORD_RE.fullmatch(pattern):
@@ -78,8 +82,8 @@ class Matcher:
     regexes: tuple[str, ...] = ()
 
     @cached_property
-    def _compiled(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
-        return tuple((prefilter(lit), compile_pattern(lit)) for lit in self.literals)
+    def _prefiltered(self) -> tuple[tuple[str, str], ...]:
+        return tuple((prefilter(lit), lit) for lit in self.literals)
 
     @cached_property
     def _regexes(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -89,7 +93,7 @@ class Matcher:
     def matches(self, text: str, lower: str | None = None) -> bool:
         """Whether any pattern occurs; pass ``text.lower()`` if you have it."""
         lower = text.lower() if lower is None else lower
-        if any(lit in lower and p.search(text) for lit, p in self._compiled):
+        if any(pre in lower and compile_pattern(lit).search(text) for pre, lit in self._prefiltered):
             return True
         return any(lit in lower and p.search(text) for lit, p in self._regexes)
 

@@ -392,6 +392,25 @@ def test_missing_glyph_fails_the_build(tmp_path):
     assert not (proj / "_build/latex/prnotes.pdf").exists()
 
 
+def test_an_unchanged_book_is_not_typeset_again(tmp_path):
+    """Sphinx writes the whole book's LaTeX again on every run; when it is
+    what the PDF was made from, xelatex is not run and the PDF stays."""
+    proj = copy_project(tmp_path / "p")
+    first = run_build_pdf(proj, tmp_path / "tmp")
+    assert first.returncode == 0, first.stderr
+    pdf = proj / "_build" / "latex" / "prnotes.pdf"
+    made = pdf.stat().st_mtime_ns
+    again = run_build_pdf(proj, tmp_path / "tmp")
+    assert again.returncode == 0, again.stderr
+    assert "unchanged since its last build" in again.stdout and pdf.stat().st_mtime_ns == made
+    # A changed note is typeset again.
+    seed = next((proj / "seeds").glob("001_*.txt"))
+    seed.write_text(seed.read_text(encoding="utf-8").replace("简洁示例", "简明示例"), encoding="utf-8")
+    changed = run_build_pdf(proj, tmp_path / "tmp")
+    assert changed.returncode == 0, changed.stderr
+    assert "unchanged" not in changed.stdout and "简明示例" in pdftotext(pdf)
+
+
 def test_whole_book_refuses_a_selection(tmp_path):
     proj = copy_project(tmp_path / "p")
     proc = run_build_pdf(proj, tmp_path / "tmp", "--whole", "--verdict", "精读")

@@ -31,6 +31,7 @@ Two builds of one edition take turns.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -54,7 +55,7 @@ from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_sele
 from .write import LOCK_NAME, apply, locked, plan, write_temp
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
-STAMP = "stamp.json"  # in a staged book's work folder: what its PDF was built from
+STAMP = "stamp.json"  # what a PDF was built from: in a staged book's work folder, and by its LaTeX sources
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
 _CODE_POINT = re.compile(r"\(U\+([0-9A-F]{4,6})\)")
 MAIN_MATTER_END = re.compile(r"^prnotes: the main matter ends at page (\d+)$", re.MULTILINE)
@@ -79,6 +80,18 @@ class Book:
 def missing_characters(log_text: str) -> list[str]:
     """The xelatex log's "Missing character" lines, without repeats, sorted."""
     return sorted(set(MISSING_CHAR.findall(log_text)))
+
+
+TEX_SOURCES = (".tex", ".sty", ".cls", ".cfg", ".def")
+
+
+def tex_sources(latex: Path) -> str:
+    """A hash of the contents of what xelatex reads in ``latex`` (Sphinx rewrites them all on every run)."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in latex.iterdir() if p.suffix in TEX_SOURCES and p.is_file()):
+        h.update(f"{path.name}\0{path.stat().st_size}\0".encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
 
 
 def page_order(log_text: str) -> str:
@@ -270,6 +283,14 @@ def _build(
     _run(command, root, env, "sphinx-build -b latex")
     timings.append(("sphinx", time.perf_counter() - start))
 
+    # The LaTeX sources as Sphinx wrote them: if they are what the PDF was
+    # made from, xelatex would typeset the same pages again (the whole book
+    # has no stamp of its own: Sphinx always writes it again).
+    sources = tex_sources(latex)
+    if buildstamp.matches(latex / STAMP, sources, lambda: buildstamp.digest(buildstamp.files(out))):
+        return Book(pdf=out, log=log, notes=count, timings=tuple(timings), scope=scope, built=False)
+    (latex / STAMP).unlink(missing_ok=True)
+
     # One xelatex pass (prnotes-book.sty reads nothing from an earlier one),
     # then xdvipdfmx puts the table of contents, typeset last, after the title page.
     start = time.perf_counter()
@@ -298,8 +319,10 @@ def _build(
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = write_temp(out, (latex / f"{TEX_NAME}.pdf").read_bytes())
         os.replace(tmp, out)
+        made = buildstamp.digest(buildstamp.files(out))
+        buildstamp.save(latex / STAMP, sources, made)
         if inputs is not None:
-            buildstamp.save(work / STAMP, inputs, buildstamp.digest(buildstamp.files(out)))
+            buildstamp.save(work / STAMP, inputs, made)
     except OSError as exc:
         raise BuildError(f"cannot write {out.relative_to(root)}: {exc.strerror or exc}; the previous PDF is as it was") from None
     return Book(pdf=out, log=log, notes=count, timings=tuple(timings), scope=scope)

@@ -10,7 +10,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # outputs the tests pin exactly. The project's own seeds/ grows every day, so
 # tests over it check only invariants.
 ROOTS = ROOT / "tests" / "roots"
-# The project's first two digests, frozen: 16 notes from vllm-project/vllm.
+# A frozen copy of the project's first two digests (16 notes from
+# vllm-project/vllm), kept here under tests/roots/, not read from seeds/:
+# a new digest in seeds/ never changes what the fixture tests pin.
 FIXTURE = ROOTS / "vllm16"
 # What a copy needs besides its seeds. The package is installed (editable), so
 # the copy has no code of its own; the Makefile with its prerequisites lets

@@ -145,6 +145,16 @@ def _parallel_decided_early(monkeypatch, tmp_path):
     monkeypatch.setattr(Builder, "read", _read_deciding_before_the_event)
 
 
+def _write_documents_with_all_processes(self, docnames):  # Builder.write_documents, were the main process to write too
+    self._write_parallel(sorted(docnames), nproc=self._app.parallel)
+
+
+def _writing_counts_every_process(monkeypatch, tmp_path):
+    from sphinx.builders import Builder
+
+    monkeypatch.setattr(Builder, "write_documents", _write_documents_with_all_processes)
+
+
 REMOVERS = {
     "sphinx.search.IndexBuilder._title_mapping": _no_title_mapping,
     "StandaloneHTMLBuilder.indexer": _prepare_writing_sets_only("relations"),
@@ -154,6 +164,7 @@ REMOVERS = {
     "Search._index in searchtools.js": _searchtools_without("_index"),
     "sphinx.application.ENV_PICKLE_FILENAME": _no_env_pickle_name,
     "Sphinx.parallel, read after env-before-read-docs": _parallel_decided_early,
+    "Builder.write_documents: parallel - 1 workers, after write-started": _writing_counts_every_process,
     "the app.sitemap_links queue": _sitemap_without_queue,
     "<meta> tags from make_tag with only double quotes escaped": _opengraph_escaping_everything,
     "PassthroughTextElement around a card's stretched link": _design_without_passthrough,
@@ -265,8 +276,9 @@ INTERNALS = re.compile(
 # Uses of _compat itself.
 OUR_SEAM = re.compile(r"\.?\b_compat(?:\.\w+)?")
 # Attribute access to a leading-underscore name of anything but our own
-# objects (self, our modules, our attributes on Sphinx's objects).
-PRIVATE_ATTRIBUTE = re.compile(r"(?<!self)(?<!PrnotesSearch)\.(_(?!_|prnotes)[a-z]\w*)")
+# objects (self, our modules, our attributes on Sphinx's objects) and the
+# standard library's documented os._exit.
+PRIVATE_ATTRIBUTE = re.compile(r"(?<!self)(?<!PrnotesSearch)(?<!\bos)\.(_(?!_|prnotes)[a-z]\w*)")
 
 
 def _docstring_lines(tree: ast.Module) -> set[int]:

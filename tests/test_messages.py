@@ -387,3 +387,21 @@ def test_title_numbers(title, number):
     from prnotes.parse import split_title_number
 
     assert split_title_number(title) == (("T", number) if number else (title, None))
+
+
+def test_the_command_exits_with_main_s_status_and_its_whole_output(tmp_path):
+    # The console script ends with os._exit: nothing printed may be lost, and
+    # the status is main's, usage errors and --help included.
+    import subprocess
+    import sys
+
+    def command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "prnotes.cli", *args], capture_output=True, text=True, cwd=tmp_path)
+
+    proj = copy_project(tmp_path / "p", {f"{i:03}.txt": "o/r\n\nA (#1)\n\n值得精读。\n" for i in range(40)})
+    bad = command("notes", "--root", str(proj))
+    problems = bad.stderr.splitlines()
+    assert bad.returncode == 1 and len(problems) == 40 and problems[-1] == "prnotes notes: 39 error(s); nothing written"
+    assert command("--help").returncode == 0 and command("--help").stdout.startswith("usage: prnotes")
+    assert command("no-such-command").returncode == 2
+    assert command("audit", "--root", str(tmp_path / "nowhere")).returncode == 1  # a CommandError: no build

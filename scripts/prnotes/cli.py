@@ -14,6 +14,8 @@ bad command line.
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from pathlib import Path
 
@@ -57,5 +59,26 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def entry() -> None:
+    """The ``prnotes`` command: :func:`main`, then an exit that leaves the
+    memory to the operating system.
+
+    A build ends with Sphinx's environment and doctrees of the whole archive
+    in memory, and the interpreter's usual exit frees them object by object:
+    2 seconds at 1,000 notes, on every build. Output is flushed and the
+    files are closed by then; :mod:`logging` is shut down here.
+    """
+    try:
+        status = main()
+    except SystemExit as exc:  # argparse's --help and usage errors
+        status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -283,6 +283,16 @@ def _parallel_read_after_event() -> bool:
     )
 
 
+def _write_workers_after_event() -> bool:
+    import inspect
+
+    from sphinx.builders import Builder
+
+    write, documents = inspect.getsource(Builder.write), inspect.getsource(Builder.write_documents)
+    event = write.find("'write-started'")
+    return 0 <= event < write.find("self.write_documents(") and "nproc=self._app.parallel - 1" in documents
+
+
 def _environment_pickle() -> bool:
     import sphinx.application
 
@@ -309,6 +319,9 @@ RELIANCES = (
     ),
     Reliance("sphinx.application.ENV_PICKLE_FILENAME", "sphinx", "audit.py", _environment_pickle),
     Reliance("Sphinx.parallel, read after env-before-read-docs", "sphinx", "batching.py", _parallel_read_after_event),
+    Reliance(
+        "Builder.write_documents: parallel - 1 workers, after write-started", "sphinx", "batching.py", _write_workers_after_event
+    ),
     Reliance("the app.sitemap_links queue", "sphinx-sitemap", "sitemap.py", _sitemap_queue),
     Reliance("<meta> tags from make_tag with only double quotes escaped", "sphinxext-opengraph", "metatags.py", _opengraph_tags),
     Reliance("PassthroughTextElement around a card's stretched link", "sphinx-design", "latex_print.py", _design_stretched_link),
@@ -402,6 +415,14 @@ def parallel(app: Sphinx) -> int:
 def set_parallel(app: Sphinx, processes: int) -> None:
     """Change the processes Sphinx uses from here on (the reading decides after ``env-before-read-docs``)."""
     app.parallel = processes
+
+
+def set_write_workers(app: Sphinx, workers: int) -> None:
+    """Write pages with ``workers`` processes besides the main one, from here on.
+
+    ``Builder.write_documents`` writes with ``parallel - 1`` worker processes
+    and keeps the main process to prepare the pages."""
+    app.parallel = workers + 1
 
 
 def sitemap_queue(app: Sphinx) -> Any:

@@ -1,16 +1,18 @@
 """Sphinx side of prnotes: PR roles, sidebar, reading-list summaries, previous/next links,
-feed, sitemap, meta tags, print tweaks and the Chinese search."""
+feed, sitemap, meta tags, print tweaks, the Chinese search, and how a build uses
+processes and memory."""
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import _compat, badgerefs, batching, buildtime, feed, latex_print, lists, metatags, navigation, notefacts, pagetoc, prevnext, prlinks, search, sitemap, stale, summaries
+from . import _compat, badgerefs, batching, buildtime, collector, feed, latex_print, lists, metatags, navigation, notefacts, pagetoc, prevnext, prlinks, search, sitemap, stale, summaries
 
 
 def setup(app: Sphinx) -> dict:
     _compat.setup(app)  # first: stops the build on a Sphinx or extension it was not written for
     batching.setup(app)
+    collector.setup(app)
     badgerefs.setup(app)
     notefacts.setup(app)
     buildtime.setup(app)

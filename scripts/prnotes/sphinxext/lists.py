@@ -49,7 +49,7 @@ from . import _compat, buildtime
 from .docdata import DocData
 from .frozen import thaw
 from .notefacts import FACTS, NoteFacts, site_repositories
-from .prlinks import resolve
+from .prlinks import link, resolve
 from .summaries import summary_of
 
 KINDS = ("notes", "followups", "symbols", "prs")
@@ -257,12 +257,8 @@ class Builder:
     def pr_ref(self, repo: str, number: int, kind: str = "pull", text: str = "") -> nodes.Node:
         text = text or (f"#{number}" if self.one_repo else f"{repo}#{number}")
         reftype = "pr" if kind == "pull" else "issue"
-        return self.resolved(
-            addnodes.pending_xref(
-                "", nodes.inline(text, text, classes=["xref", f"prnotes-{reftype}"]),
-                refdomain="", reftype=reftype, reftarget=f"{repo}#{number}", refexplicit=True, refdoc=self.page,
-            )
-        )  # fmt: skip
+        contnode = nodes.inline(text, text, classes=["xref", f"prnotes-{reftype}"])
+        return link(self.app, self.env, self.page, reftype, repo, number, contnode)
 
     def resolved(self, node: nodes.Node) -> nodes.Node:
         """``node`` with its PR references resolved as on any page (see :mod:`.prlinks`)."""

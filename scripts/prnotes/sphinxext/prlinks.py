@@ -49,12 +49,16 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, con
     parsed = contract.parse_target(node["reftarget"])
     if parsed is None:
         return None  # Sphinx warns: the converter never writes such a target
-    repo, number = parsed
-    github = contract.github_url(repo, number, REFTYPES[node["reftype"]])
-    if node["reftype"] == "pr":
+    return link(app, env, node["refdoc"], node["reftype"], *parsed, contnode)
+
+
+def link(app: Sphinx, env: BuildEnvironment, refdoc: str, reftype: str, repo: str, number: int, contnode: nodes.Element):
+    """A reference of type ``reftype`` to ``repo#number`` on page ``refdoc``, as :func:`resolve` makes it."""
+    github = contract.github_url(repo, number, REFTYPES[reftype])
+    if reftype == "pr":
         docname = contract.note_docname(repo, number, "")
         if docname in env.all_docs:
-            uri = app.builder.get_relative_uri(node["refdoc"], docname)
+            uri = app.builder.get_relative_uri(refdoc, docname)
             ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=f"{repo}#{number} 的笔记")
             ref += contnode
             if app.builder.format != "html":

@@ -18,8 +18,8 @@ A large batch is written by one worker process fewer than ``-j``: Sphinx
 keeps the main process to prepare each page (resolve its references, fill
 its lists, index it for search) and gives the writing to the others. Here
 preparing a page costs about as much as writing it, so on two cores one
-worker wrote while the main process, done preparing, waited for it: the
-writing took half as long again as the reading. :func:`before_write` gives
+worker wrote while the main process, done preparing, waited for it, and
+the writing took longer than the reading (BENCHMARKS.md). :func:`before_write` gives
 the writing ``-j`` workers of its own, and the build its ``-j`` back when it
 is done.
 """

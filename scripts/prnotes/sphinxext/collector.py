@@ -5,19 +5,19 @@ archive, loaded or read, and in the main process the doctrees it prepares
 for the writing processes. At its default thresholds the collector looks
 for cycles every 700 allocations and scans those long-lived objects again
 and again: in a 1,000-note build from nothing, 8–9 s of the main process's
-20 s went to 4,600 collections, and a day's build spent 0.5 s on it. Two
-documented switches of :mod:`gc`, for the build only:
+20 s went to 4,600 collections. Two documented switches of :mod:`gc`, for
+the build only:
 
 - :func:`gc.freeze` once the environment is loaded and again once it is
   read: what exists then is left out of later collections (and out of those
   of the processes forked after it);
 - a first threshold of :data:`THRESHOLD` allocations instead of 700.
 
-Together, 2.3–2.8 s in about 90 collections; the main process's peak memory
-grew from 224 to 392 MB at 1,000 notes (BENCHMARKS.md). When the build
-ends, the frozen objects go back to the collector and the thresholds are
-what they were, so a process that runs several builds (the tests) keeps
-nothing.
+Together they leave about 90 collections and under half the time, for a
+higher peak of memory (BENCHMARKS.md, "Where the full build waited", has the
+figures). When the build ends, the frozen objects go back to the collector
+and the thresholds are what they were, so a process that runs several
+builds (the tests) keeps nothing.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from docutils import nodes
 
 from prnotes.sphinxext import _compat
 from tests.support.sandbox import ROOT, copy_project
@@ -155,6 +156,46 @@ def _writing_counts_every_process(monkeypatch, tmp_path):
     monkeypatch.setattr(Builder, "write_documents", _write_documents_with_all_processes)
 
 
+def _parse_changed(self, inputstring, document):  # MystParser.parse, were a release to change it
+    document.settings.env.myst_config.changed = True
+
+
+def _myst_parse_changed(monkeypatch, tmp_path):
+    from myst_parser.parsers.sphinx_ import MystParser
+
+    monkeypatch.setattr(MystParser, "parse", _parse_changed)
+
+
+def _render_link_unknown_changed(self, token):  # were MyST to make another node for a link
+    self.current_node.append(nodes.reference("", "", refuri=token.attrGet("href")))
+
+
+def _myst_link_changed(monkeypatch, tmp_path):
+    from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
+
+    monkeypatch.setattr(SphinxRenderer, "render_link_unknown", _render_link_unknown_changed)
+
+
+def _wrap_node_with_another_signature(self, wrap_node, token, explicit, classes, path_dest, title=None):
+    pass
+
+
+def _myst_wrap_node_changed(monkeypatch, tmp_path):
+    from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
+
+    monkeypatch.setattr(SphinxRenderer, "_process_wrap_node", _wrap_node_with_another_signature)
+
+
+def _init_without_environment(self, builder, theme=None, dirs=None):  # were the loader to keep its Jinja environment elsewhere
+    self.jinja = None
+
+
+def _templates_elsewhere(monkeypatch, tmp_path):
+    from sphinx.jinja2glue import BuiltinTemplateLoader
+
+    monkeypatch.setattr(BuiltinTemplateLoader, "init", _init_without_environment)
+
+
 REMOVERS = {
     "sphinx.search.IndexBuilder._title_mapping": _no_title_mapping,
     "StandaloneHTMLBuilder.indexer": _prepare_writing_sets_only("relations"),
@@ -165,6 +206,10 @@ REMOVERS = {
     "sphinx.application.ENV_PICKLE_FILENAME": _no_env_pickle_name,
     "Sphinx.parallel, read after env-before-read-docs": _parallel_decided_early,
     "Builder.write_documents: parallel - 1 workers, after write-started": _writing_counts_every_process,
+    "MystParser.parse as in myst-parser 5.2": _myst_parse_changed,
+    "SphinxRenderer.render_link_unknown as in myst-parser 5.2": _myst_link_changed,
+    "SphinxRenderer._process_wrap_node(wrap_node, token, explicit, classes, path_dest)": _myst_wrap_node_changed,
+    "BuiltinTemplateLoader.environment": _templates_elsewhere,
     "the app.sitemap_links queue": _sitemap_without_queue,
     "<meta> tags from make_tag with only double quotes escaped": _opengraph_escaping_everything,
     "PassthroughTextElement around a card's stretched link": _design_without_passthrough,

@@ -11,14 +11,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..convert import write_site
-from ..project import load, open_cache
-from ..render import render_pages
-from ..write import plan
 from .spec import Command, flag
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: `prnotes build` and the others do without the converter.
+    from ..convert import write_site
+    from ..project import load, open_cache
+    from ..render import render_pages
+    from ..write import plan
+
     root = args.root
     memo = open_cache(root)
     site = load(root, memo)

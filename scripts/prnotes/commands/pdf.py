@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from typing import TYPE_CHECKING
+
 from ..diagnostics import CommandError
-from ..pdf import Book, BuildError, build_book, build_volumes
-from ..project import load
-from ..subset import parse_selection
 from .spec import Command, argument, flag
+
+if TYPE_CHECKING:
+    from ..pdf import Book
 
 
 def describe(tool: str, book: Book, root) -> str:
@@ -21,6 +23,11 @@ def describe(tool: str, book: Book, root) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: the other commands do without the PDF's modules.
+    from ..pdf import BuildError, build_book, build_volumes
+    from ..project import load
+    from ..subset import parse_selection
+
     root = args.root
     try:
         selection = parse_selection(args.verdict, args.subsystem, load(root).taxonomy)

@@ -31,6 +31,14 @@ follows is not documented, and an upgrade may change it without notice:
 - ``Sphinx.parallel``, the ``-j`` of the build, which ``Builder.read`` reads
   after the ``env-before-read-docs`` event, and the writing after that
   (:func:`set_parallel`, for batching.py).
+- MyST's Sphinx parser, ``MystParser.parse``, which :func:`markdown_parser`
+  repeats with a renderer of its own, and that renderer's
+  ``SphinxRenderer.render_link_unknown`` and ``_process_wrap_node``, whose
+  node for a link to a page it makes the same way (for doclinks.py). Both
+  functions' source text must hash as recorded here.
+- The Jinja environment of the HTML builder's templates,
+  ``builder.templates.environment`` (:func:`cache_templates`, for
+  templatecache.py).
 
 :func:`setup` checks, before anything else happens, that the installed
 versions are the ones this was written for (the minor series pinned in
@@ -293,6 +301,55 @@ def _write_workers_after_event() -> bool:
     return 0 <= event < write.find("self.write_documents(") and "nproc=self._app.parallel - 1" in documents
 
 
+@dataclass(frozen=True)
+class PythonFunction:
+    """A function of an installed package that prnotes repeats or imitates, and
+    the SHA-256 (first 16 hex digits) of its source text in the version this
+    was written for."""
+
+    module: str
+    qualname: str
+    sha256: str
+
+    def digest(self) -> str:
+        import importlib
+        import inspect
+
+        target: Any = importlib.import_module(self.module)
+        for name in self.qualname.split("."):
+            target = getattr(target, name)
+        return hashlib.sha256(inspect.getsource(target).encode("utf-8")).hexdigest()[:16]
+
+
+# What markdown_parser repeats (parse) and imitates for one kind of link
+# (render_link_unknown). Recorded from myst-parser 5.2.0.
+MYST_SHAPES = (
+    PythonFunction("myst_parser.parsers.sphinx_", "MystParser.parse", "0d71d5731b4a6f7c"),
+    PythonFunction("myst_parser.mdit_to_docutils.sphinx_", "SphinxRenderer.render_link_unknown", "6d3e19c74b403f02"),
+)
+
+
+def _python_function(function: PythonFunction) -> Callable[[], bool]:
+    return lambda: function.digest() == function.sha256
+
+
+def _myst_wrap_node() -> bool:
+    import inspect
+
+    from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
+
+    parameters = list(inspect.signature(SphinxRenderer._process_wrap_node).parameters)
+    return parameters == ["self", "wrap_node", "token", "explicit", "classes", "path_dest"]
+
+
+def _template_environment() -> bool:
+    import inspect
+
+    from sphinx.jinja2glue import BuiltinTemplateLoader
+
+    return "self.environment = " in inspect.getsource(BuiltinTemplateLoader.init)
+
+
 def _environment_pickle() -> bool:
     import sphinx.application
 
@@ -322,6 +379,12 @@ RELIANCES = (
     Reliance(
         "Builder.write_documents: parallel - 1 workers, after write-started", "sphinx", "batching.py", _write_workers_after_event
     ),
+    *(
+        Reliance(f"{f.qualname} as in myst-parser 5.2", "myst-parser", "doclinks.py", _python_function(f))
+        for f in MYST_SHAPES
+    ),
+    Reliance("SphinxRenderer._process_wrap_node(wrap_node, token, explicit, classes, path_dest)", "myst-parser", "doclinks.py", _myst_wrap_node),
+    Reliance("BuiltinTemplateLoader.environment", "sphinx", "templatecache.py", _template_environment),
     Reliance("the app.sitemap_links queue", "sphinx-sitemap", "sitemap.py", _sitemap_queue),
     Reliance("<meta> tags from make_tag with only double quotes escaped", "sphinxext-opengraph", "metatags.py", _opengraph_tags),
     Reliance("PassthroughTextElement around a card's stretched link", "sphinx-design", "latex_print.py", _design_stretched_link),
@@ -483,3 +546,77 @@ def environment_file(doctree_dir: Path) -> Path:
     from sphinx.application import ENV_PICKLE_FILENAME
 
     return doctree_dir / ENV_PICKLE_FILENAME
+
+
+def markdown_parser(doc_link: Callable[[Any, str], str | None]) -> type:
+    """MyST's Sphinx parser, but for a Markdown link whose target
+    ``doc_link(env, href)`` names as a document.
+
+    MyST turns such an href into a file path, asks the file system whether it
+    is a file, and turns the path back into a document name: half a
+    millisecond a link, most of it pathlib's, and the hub pages hold hundreds
+    of links. For those links this parser makes the node MyST makes (a
+    ``pending_xref`` to the document, which MyST resolves as before) from the
+    name alone; every other link is MyST's.
+    """
+    from myst_parser.config.main import TopmatterReadError, merge_file_level, read_topmatter
+    from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
+    from myst_parser.parsers.mdit import create_md_parser
+    from myst_parser.parsers.sphinx_ import MystParser
+    from myst_parser.warnings_ import create_warning
+    from sphinx import addnodes
+
+    class Renderer(SphinxRenderer):
+        def render_link_unknown(self, token: Any) -> None:
+            href = self.md.normalizeLinkText(str(token.attrGet("href") or ""))
+            # An included file's links are relative to it (MyST's "relative-docs").
+            docname = None if self.md_env.get("relative-docs") else doc_link(self.sphinx_env, href)
+            if docname is None:
+                super().render_link_unknown(token)
+                return
+            explicit = token.info != "auto" and bool(token.children)
+            node = addnodes.pending_xref(
+                refdomain="doc",
+                reftarget=docname,
+                reftargetid=None,
+                refdoc=self.sphinx_env.docname,
+                reftype="myst",
+                refexplicit=explicit,
+            )
+            self._process_wrap_node(node, token, explicit, ["xref", "myst"], href)
+
+    class Parser(MystParser):
+        # MystParser.parse as in myst-parser 5.2, with Renderer for SphinxRenderer.
+        def parse(self, inputstring: str, document: nodes.document) -> None:
+            config = document.settings.env.myst_config
+            try:
+                topmatter = read_topmatter(inputstring)
+            except TopmatterReadError:
+                pass  # reported during the render
+            else:
+                if topmatter:
+                    def warning(wtype: Any, msg: str) -> None:
+                        create_warning(document, msg, wtype, line=1, append_to=document)
+
+                    config = merge_file_level(config, topmatter, warning)
+            parser = create_md_parser(config, Renderer)
+            parser.options["document"] = document
+            parser.render(inputstring)
+
+    return Parser
+
+
+def cache_templates(builder: Any, folder: Path) -> bool:
+    """Keep the compiled templates of an HTML builder in ``folder``; False if it has none.
+
+    Sphinx compiles every Jinja template again in each process of each
+    build; with a bytecode cache a build loads them (Jinja checks each
+    template's source against its entry)."""
+    from jinja2 import FileSystemBytecodeCache
+
+    environment = getattr(getattr(builder, "templates", None), "environment", None)
+    if environment is None:
+        return False
+    folder.mkdir(parents=True, exist_ok=True)
+    environment.bytecode_cache = FileSystemBytecodeCache(str(folder))
+    return True

@@ -50,10 +50,11 @@ notes: $(VENV)/.installed-site
 check-notes: $(VENV)/.installed-site
 	$(PRNOTES) notes --check
 
-# sphinx-build in `prnotes build`, which leaves the site as it is when nothing
-# it could read has changed since its last successful run (prnotes/buildstamp.py).
-html: notes
-	$(PRNOTES) build -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
+# The conversion (as `make notes`), then sphinx-build, in one `prnotes build`
+# process; the build leaves the site as it is when nothing it could read has
+# changed since its last successful run (prnotes/buildstamp.py).
+html: $(VENV)/.installed-site
+	$(PRNOTES) build --notes $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"
 
 apt-browser:

@@ -5,6 +5,7 @@ on folders of its own, then `prnotes build` on a project under git."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -165,3 +166,26 @@ def test_a_failed_build_leaves_no_stamp(tmp_path):
     # Run again: Sphinx runs (whatever it then makes of the page), not skipped.
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=proj)
     assert "nothing changed" not in proc.stdout
+
+
+def test_build_with_notes_converts_first_and_stops_on_bad_input_with_the_conversion_s_messages(tmp_path):
+    # `make html` is `prnotes build --notes`: the conversion and the build in one process.
+    proj = copy_project(tmp_path / "proj")
+    cmd = [sys.executable, "-m", "prnotes.cli", "build", "--notes", "--root", str(proj), "--", "-W", "-q", "-b", "html",
+           "-d", str(proj / "_build" / "doctrees"), str(proj), str(proj / "_build" / "html")]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=proj)
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"prnotes notes: \d+ notes, \d+ pages: \d+ written, 0 unchanged, 0 removed", done.stdout.splitlines()[0])
+    assert (proj / "_build" / "html" / "index.html").is_file()
+    again = subprocess.run(cmd, capture_output=True, text=True, cwd=proj)
+    assert " 0 written, " in again.stdout and "nothing changed" in again.stdout
+
+    seed = sorted((proj / "seeds").glob("*.txt"))[0]
+    (proj / "seeds" / "zzz_copy.txt").write_text(seed.read_text(encoding="utf-8"), encoding="utf-8")  # the same PRs again
+    before = {p: p.stat().st_mtime_ns for p in (proj / "_build" / "html").rglob("*.html")}
+    bad = subprocess.run(cmd, capture_output=True, text=True, cwd=proj)
+    assert bad.returncode == 1 and bad.stdout == ""
+    problems = bad.stderr.splitlines()
+    assert re.match(r"error: seeds/\S+\.txt:\d+: ", problems[0]) and problems[-1].startswith("prnotes notes: ")
+    assert problems[-1].endswith("error(s); nothing written")
+    assert {p: p.stat().st_mtime_ns for p in (proj / "_build" / "html").rglob("*.html")} == before

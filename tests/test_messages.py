@@ -405,3 +405,37 @@ def test_the_command_exits_with_main_s_status_and_its_whole_output(tmp_path):
     assert command("--help").returncode == 0 and command("--help").stdout.startswith("usage: prnotes")
     assert command("no-such-command").returncode == 2
     assert command("audit", "--root", str(tmp_path / "nowhere")).returncode == 1  # a CommandError: no build
+
+
+def test_the_pdf_build_s_sphinx_exits_with_sphinx_s_status_and_output(tmp_path):
+    # python -m prnotes.sphinx_build: sphinx-build, ended with os._exit.
+    import subprocess
+    import sys
+
+    def sphinx(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "prnotes.sphinx_build", *args], capture_output=True, text=True, cwd=tmp_path)
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "conf.py").write_text("", encoding="utf-8")
+    (tmp_path / "src" / "index.rst").write_text("Title\n=====\n\n:unknown-role:`x`\n", encoding="utf-8")
+    assert sphinx("--version").returncode == 0 and sphinx("--version").stdout.startswith("sphinx-build ")
+    assert sphinx("-b", "text", "-q", "src", "out").returncode == 0
+    assert (tmp_path / "out" / "index.txt").read_text(encoding="utf-8").startswith("Title")
+    failed = sphinx("-b", "text", "-q", "-W", "-E", "src", "out")
+    assert failed.returncode == 1 and "unknown-role" in failed.stderr
+    assert sphinx("-b").returncode == 2
+
+
+def test_the_quick_exit_ends_child_processes_that_would_hold_the_output_open(tmp_path):
+    # sphinx-sitemap starts a multiprocessing manager in every build; the PDF
+    # build reads Sphinx's output from a pipe until every holder has closed it.
+    import subprocess
+    import sys
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "conf.py").write_text('extensions = ["sphinx_sitemap"]\nhtml_baseurl = "https://example.org/"\n', encoding="utf-8")
+    (tmp_path / "src" / "index.rst").write_text("Title\n=====\n", encoding="utf-8")
+    cmd = [sys.executable, "-m", "prnotes.sphinx_build", "-b", "latex", "-q", "src", "out"]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert list((tmp_path / "out").glob("*.tex")) != []

@@ -1,6 +1,7 @@
 """The ``prnotes`` command: one entry point, a subcommand per job.
 
     prnotes notes [--check] [--strict] [-q]   seeds/ -> notes/ and index.md
+    prnotes build [--notes] -- <sphinx args> sphinx-build unless nothing changed
     prnotes pdf [--verdict …] [--subsystem …] the PDF book
     prnotes audit [--build DIR]               check a build against seeds/
     prnotes bench …                           the benchmarks (a checkout's bench/)
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import multiprocessing
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .commands import COMMANDS
@@ -59,8 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-def entry() -> None:
-    """The ``prnotes`` command: :func:`main`, then an exit that leaves the
+def run_and_exit(function: Callable[[], int]) -> None:
+    """Run ``function``, then end the process with its status, leaving the
     memory to the operating system.
 
     A build ends with Sphinx's environment and doctrees of the whole archive
@@ -69,15 +72,26 @@ def entry() -> None:
     files are closed by then; :mod:`logging` is shut down here.
     """
     try:
-        status = main()
+        status = function()
     except SystemExit as exc:  # argparse's --help and usage errors
         status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
         if isinstance(exc.code, str):
             print(exc.code, file=sys.stderr)
+    # What the usual exit would also end: child processes still running, such
+    # as the multiprocessing manager that sphinx-sitemap starts in every build
+    # (it would outlive us, holding our output pipes open).
+    for child in multiprocessing.active_children():
+        child.terminate()
+        child.join(5)
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)
+
+
+def entry() -> None:
+    """The ``prnotes`` command: :func:`main`, ended by :func:`run_and_exit`."""
+    run_and_exit(main)
 
 
 if __name__ == "__main__":

@@ -266,7 +266,7 @@ def _build(
     timings.append(("stage", time.perf_counter() - start))
 
     command = [
-        sys.executable, "-m", "sphinx", "-b", "latex", "-W", "--keep-going", "-q", "-j", parallel,
+        sys.executable, "-m", "prnotes.sphinx_build", "-b", "latex", "-W", "--keep-going", "-q", "-j", parallel,
         "-c", str(root), "-d", str(doctrees), "-D", f"prnotes_book_scope={scope}", str(src), str(latex),
     ]  # fmt: skip
     inputs = None

@@ -1,9 +1,10 @@
-"""``prnotes build -- <sphinx-build arguments>``: sphinx-build, unless nothing changed.
+"""``prnotes build [--notes] -- <sphinx-build arguments>``: sphinx-build, unless nothing changed.
 
-``make html`` runs it. When nothing the build could read has changed since
-its last successful run with the same arguments (:mod:`prnotes.buildstamp`),
-it says so and leaves the output as it is; otherwise it runs Sphinx in this
-process, with the arguments as given.
+``make html`` runs it, with ``--notes`` for the conversion first. When
+nothing the build could read has changed since its last successful run with
+the same arguments (:mod:`prnotes.buildstamp`), it says so and leaves the
+output as it is; otherwise it runs Sphinx in this process, with the
+arguments as given.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import argparse
 from pathlib import Path
 
 from .. import buildstamp
-from .spec import Command, argument
+from .spec import Command, argument, flag
 
 
 def layout_of(argv: list[str]) -> buildstamp.Layout | None:
@@ -31,6 +32,17 @@ def layout_of(argv: list[str]) -> buildstamp.Layout | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.notes:
+        # The conversion first, in this process (`make html`): one start of
+        # Python and of the modules both need, instead of two. Its messages
+        # and its failures are `prnotes notes`'s own.
+        from . import notes
+
+        args.tool, tool = "prnotes notes", args.tool
+        status = notes.run(argparse.Namespace(**{**vars(args), "check": False}))
+        args.tool = tool
+        if status:
+            return status
     argv = list(args.sphinx_args)
     if argv[:1] == ["--"]:
         argv = argv[1:]
@@ -53,5 +65,10 @@ COMMAND = Command(
     "build",
     "run sphinx-build with these arguments, unless nothing changed since its last successful run",
     run,
-    options=(argument("sphinx_args", nargs=argparse.REMAINDER, help="sphinx-build's arguments, after --"),),
+    options=(
+        flag("--notes", help="first convert seeds/ as `prnotes notes` does, and stop there on bad input (make html)"),
+        flag("--strict", help="with --notes: treat the conversion's warnings as errors"),
+        flag("-q", "--quiet", help="with --notes: print only the conversion's problems"),
+        argument("sphinx_args", nargs=argparse.REMAINDER, help="sphinx-build's arguments, after --"),
+    ),
 )

@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from .. import buildstamp
+from . import notes
 from .spec import Command, argument, flag
 
 
@@ -36,8 +37,6 @@ def run(args: argparse.Namespace) -> int:
         # The conversion first, in this process (`make html`): one start of
         # Python and of the modules both need, instead of two. Its messages
         # and its failures are `prnotes notes`'s own.
-        from . import notes
-
         args.tool, tool = "prnotes notes", args.tool
         status = notes.run(argparse.Namespace(**{**vars(args), "check": False}))
         args.tool = tool
@@ -67,8 +66,7 @@ COMMAND = Command(
     run,
     options=(
         flag("--notes", help="first convert seeds/ as `prnotes notes` does, and stop there on bad input (make html)"),
-        flag("--strict", help="with --notes: treat the conversion's warnings as errors"),
-        flag("-q", "--quiet", help="with --notes: print only the conversion's problems"),
+        *notes.CONVERSION_OPTIONS,
         argument("sphinx_args", nargs=argparse.REMAINDER, help="sphinx-build's arguments, after --"),
     ),
 )

@@ -14,6 +14,13 @@ import sys
 from .spec import Command, flag
 
 
+# How the conversion reports; `prnotes build --notes` takes them too.
+CONVERSION_OPTIONS = (
+    flag("--strict", help="treat the conversion's warnings as errors"),
+    flag("-q", "--quiet", help="print only the conversion's problems"),
+)
+
+
 def run(args: argparse.Namespace) -> int:
     # Imported here: `prnotes build` and the others do without the converter.
     from ..convert import write_site
@@ -56,9 +63,5 @@ COMMAND = Command(
     "notes",
     "convert seeds/ into the MyST pages of notes/ and index.md",
     run,
-    options=(
-        flag("--check", help="exit 1 if notes/ is out of date; write nothing"),
-        flag("--strict", help="treat warnings as errors"),
-        flag("-q", "--quiet", help="print only problems"),
-    ),
+    options=(flag("--check", help="exit 1 if notes/ is out of date; write nothing"), *CONVERSION_OPTIONS),
 )

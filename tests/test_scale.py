@@ -137,6 +137,20 @@ def test_symbol_index_parts_hold_every_symbol(split_site):
     assert names and {n.replace(" ", "") for n in names} == {f.replace(" ", "") for f in found}
 
 
+def test_archive_parts_list_each_digest_once(split_site):
+    proj, site = split_site
+    archive = parts(proj, contract.DIGESTS_INDEX)
+    assert len(archive) == len(site.volumes)
+    listed = Counter()
+    for part in archive:
+        listed.update(re.findall(r'<li[^>]*><p><a class="reference internal" href="(?:\.\./)?([^"/]+)\.html"', html(proj, part)))
+    assert listed == Counter(d.docname.rsplit("/", 1)[1] for d in site.digests)
+    # The archive's own page holds the newest volume's digests only.
+    newest = [d.docname.rsplit("/", 1)[1] for d in site.digests if d.volume == len(site.volumes)]
+    first = re.findall(r'<li[^>]*><p><a class="reference internal" href="([^"/]+)\.html"', html(proj, contract.DIGESTS_INDEX))
+    assert first == newest[::-1]
+
+
 def _reread_after_a_digest(tmp_path: Path, notes: int) -> set[str]:
     proj = copy_project(tmp_path / f"n{notes}", generate(notes, per_file=10))
     assert convert(proj) == 0
@@ -173,6 +187,9 @@ def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, sizes, monkeyp
         # An earlier volume's part never changes (a new part may be added).
         old_parts = {d for d in read if re.search(r"/v\d+$", d)}
         assert len(old_parts) <= 12, sorted(old_parts)
+        # The archive's parts: none on an ordinary day, the closed volume's on the day one opens.
+        archive_parts = {d for d in read if d.startswith(contract.DIGESTS_INDEX + "/")}
+        assert len(archive_parts) <= (size % 20 == 0), sorted(archive_parts)
         counts.append(len(read))
     # Only a new PR-number range or symbol part may be added.
     assert counts[1] <= counts[0] + 4, counts

@@ -133,6 +133,12 @@ def digest_docname(seed_path: str) -> str:
     return f"{DIGESTS_DIR}/{slug(stem)}-{digest}"
 
 
+def is_digest_docname(docname: str) -> bool:
+    """A digest's page, not the archive (``notes/digests/index``) or one of its parts (``index/v<k>``)."""
+    head, _, stem = docname.rpartition("/")
+    return head == DIGESTS_DIR and stem != "index"
+
+
 def digest_label(seed_path: str) -> str:
     return "digest-" + digest_docname(seed_path).rsplit("/", 1)[1]
 

@@ -2,10 +2,11 @@
 
 A digest page lists its notes in the order the seed file has them, each with
 its verdict and the first sentence of its advice, and links to the digests
-before and after it. The archive lists every digest, newest first. A digest's
-date is when its seed file was committed; it is never written here but filled
-in at build time from git (``{prnotes-digest-date}``), so these pages stay the
-same on every machine.
+before and after it. The archive lists every digest, newest first: the
+newest volume's on its own page, each earlier volume's on a page of its own.
+A digest's date is when its seed file was committed; it is never written here
+but filled in at build time from git (``{prnotes-digest-date}``), so these
+pages stay the same on every machine.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..model import Digest, Site
 from .lists import verdict_counts
 from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .note import digest_date
-from .paging import list_directive
+from .paging import list_directive, volume_docname, volume_links
 
 
 def digest_list(digest: Digest) -> list[str]:
@@ -53,8 +54,26 @@ def render_digest(site: Site, digest: Digest) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def render_archive(site: Site) -> str:
+def _archive_lines(site: Site, here: str, digests: list[Digest]) -> list[str]:
+    """One line per digest, newest first."""
+    lines = []
+    for digest in reversed(digests):
+        notes = [site.by_docname[d] for d in digest.notes]
+        link = doc_link(digest.title, here, digest.docname)
+        lines.append(f"- {link} · {digest_date(digest.path)} · {len(notes)} 篇（{verdict_counts(notes)}）")
+    return lines
+
+
+def render_archive(site: Site) -> dict[str, str]:
+    """The archive: the newest volume's digests on ``notes/digests/index``, and
+    a page for each earlier volume, ``notes/digests/index/v<k>``
+    (:mod:`prnotes.render.paging`). A closed volume's page never changes, so a
+    new digest rewrites the archive's own page only, however long the archive."""
     docname = contract.DIGESTS_INDEX
+    groups: dict[int, list[Digest]] = {}
+    for digest in site.digests:
+        groups.setdefault(digest.volume, []).append(digest)
+    newest = max(groups)
     lines = [
         marker("seeds/"),
         "",
@@ -64,21 +83,41 @@ def render_archive(site: Site) -> str:
         f"共 {len(site.digests)} 期摘要、{sum(len(d.notes) for d in site.digests)} 篇笔记，最新的在前。"
         "每期的日期是它进入仓库的那一天。",
         "",
+        *volume_links(site, docname, docname, groups, newest, unit="期"),
+        *_archive_lines(site, docname, groups[newest]),
     ]
-    for digest in reversed(site.digests):
-        notes = [site.by_docname[d] for d in digest.notes]
-        link = doc_link(digest.title, docname, digest.docname)
-        lines.append(f"- {link} · {digest_date(digest.path)} · {len(notes)} 篇（{verdict_counts(notes)}）")
     # Oldest first, so the theme's previous/next buttons agree with 上一期/下一期.
-    lines += ["", *hidden_toctree(relative(docname, d.docname) for d in site.digests)]
-    return "\n".join(lines)
+    parts = [volume_docname(docname, number) for number in sorted(groups) if number != newest]
+    entries = [*parts, *(d.docname for d in groups[newest])]
+    lines += ["", *hidden_toctree(relative(docname, d) for d in entries)]
+    pages = {f"{docname}.md": "\n".join(lines)}
+    for number, digests in groups.items():
+        if number == newest:
+            continue
+        part = volume_docname(docname, number)
+        volume = site.volumes[number - 1]
+        count = sum(len(d.notes) for d in digests)
+        lines = [
+            marker("seeds/"),
+            "",
+            f"# 摘要归档 · {volume.title}",
+            "",
+            f"本页是{doc_link('摘要归档', part, docname)}里{volume.title}的 {len(digests)} 期摘要、{count} 篇笔记，最新的在前。",
+            "",
+            *volume_links(site, part, docname, groups, number, unit="期"),
+            *_archive_lines(site, part, digests),
+            "",
+            *hidden_toctree(relative(part, d.docname) for d in digests),
+        ]
+        pages[f"{part}.md"] = "\n".join(lines).rstrip("\n") + "\n"
+    return pages
 
 
 def render_digests(site: Site) -> dict[str, str]:
     """The archive and every digest page, ``{relative path: text}``."""
     if not site.digests:
         return {}
-    pages = {f"{contract.DIGESTS_INDEX}.md": render_archive(site)}
+    pages = render_archive(site)
     for digest in site.digests:
         pages[f"{digest.docname}.md"] = render_digest(site, digest)
     return pages

@@ -10,7 +10,7 @@ so a part's source stays a few lines long however many notes it lists.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sized
 
 from .. import contract
 from ..model import Note, Site, Volume
@@ -48,8 +48,11 @@ def by_volume(site: Site, notes: list[Note] | tuple[Note, ...]) -> dict[int, lis
     return dict(sorted(groups.items()))
 
 
-def volume_links(site: Site, here: str, docname: str, groups: dict[int, list[Note]], current: int) -> list[str]:
-    """``按期浏览：`` links to the parts of a list, the current one in bold.
+def volume_links(
+    site: Site, here: str, docname: str, groups: Mapping[int, Sized], current: int, unit: str = "篇"
+) -> list[str]:
+    """``按期浏览：`` links to the parts of a list, the current one in bold;
+    each names how many items (``unit``: 篇 notes, 期 digests) it holds.
 
     A part never changes once written: an earlier volume's page links only to
     the volumes up to its own (closed, so their titles and counts are fixed)
@@ -67,9 +70,9 @@ def volume_links(site: Site, here: str, docname: str, groups: dict[int, list[Not
             continue
         volume = site.volumes[number - 1]
         if number == newest:
-            text = f"第 {volume.first} 期起（{len(groups[number])} 篇）"
+            text = f"第 {volume.first} 期起（{len(groups[number])} {unit}）"
         else:
-            text = f"{volume.title}（{len(groups[number])} 篇）"
+            text = f"{volume.title}（{len(groups[number])} {unit}）"
         if number == current:
             parts.append(f"**{text}**")
         else:

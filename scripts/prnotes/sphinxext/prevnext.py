@@ -42,7 +42,7 @@ LABELS = {"note": ("上一篇", "下一篇"), "digest": ("上一期", "下一期
 def _kind(docname: str) -> str:
     if contract.is_note_docname(docname):
         return "note"
-    if docname.startswith(contract.DIGESTS_DIR + "/") and docname != contract.DIGESTS_INDEX:
+    if contract.is_digest_docname(docname):
         return "digest"
     return "page"
 

@@ -58,10 +58,17 @@ SENTENCES = (
 )
 
 
+# Names only vLLM uses (Model Runner V2, process_weights_after_loading,
+# NONE_HASH): its digests' titles have them, another repository's do not.
+VLLM_ONLY = ("MRV2", "PWAL", "NONE_HASH")
+
+
 def entry(rng: random.Random, number: int, repo: str, numbers: list[int], unique: int) -> tuple[str, str, str]:
     """One note: (title, upstream title, body)."""
     slug = rng.choice(sorted(TOPICS))
     phrases, tag, idents = TOPICS[slug]
+    if repo != REPOS[0]:
+        phrases = [p for p in phrases if not p.startswith(VLLM_ONLY)]
     phrase = rng.choice(phrases)
     title = f"{phrase}：{rng.choice(['修复', '重构', '新增', '优化'])}{rng.choice(idents).split('/')[-1]} 相关逻辑 {unique}"
     upstream = f"{tag} {rng.choice(['Fix', 'Refactor', 'Add', 'Speed up'])} {phrase.split()[0]} path {unique}"

@@ -10,7 +10,8 @@ every verdict phrase in it is found, and the earliest one decides.
   a recommendation to an audience (``建议 X 阅读``, ``适合 X 的同学细读``,
   ``做 X 的读者可以看一看``); ``… 时再读``.
 
-A phrase after a negation (不必精读, 不需要深度精读, 而不是精读, 非必读) is not
+A phrase after a negation (不必精读, 不需要深度精读, 而不是精读, 非必读,
+不建议精读, 不太值得精读, 谈不上必读) is not
 that verdict. When the sentence holds nothing but negated 精读 phrases, the
 verdict is 速读: "no need to read closely". Without any phrase the verdict is
 ``None`` and the conversion warns.
@@ -61,8 +62,11 @@ _CONDITION_RE = re.compile(
     r"(?:^|(?<=[，,；;：:]))\s*(?:若|如果|假如|倘若|要是|如若|假使|如你|如您|当你|对于?[^，。；：]{1,30}?(?:来说|而言))"
 )
 _RECOMMEND_RE = re.compile(r"值得|建议|推荐|可以|不妨|必读|再读|再看|一读|阅读|精读|细读|浏览|参考")
+# A negation, then what it negates: 不必, 不值得, 不太推荐, 谈不上值得, 别 …
 _NEGATION_RE = re.compile(
-    r"(?:不必|无需|无须|不需要|不需|没必要|不用|不值得|而不是|而非|并非|不是|不宜|不要|非|不算|未必)"
+    r"(?:不必|无需|无须|不需要|不需|没有?必要|没什么必要|用不着|犯不着|不用|而不是|而非|并非|不是|不宜|不要|别|非"
+    r"|不算|算不上|谈不上|称不上|未必|不(?:太|大|怎么|很)?)"
+    r"(?:值得|建议|推荐|需要)?"
     r"(?:深度|深入|太|特别|完整|逐行|逐字|过多|去|再|专门)?$"
 )
 

@@ -115,3 +115,14 @@ def test_killed_writer_is_recovered_by_next_run(tmp_path, monkeypatch):
     assert contents(proj) != contents(reference)  # the killed run left the output unfinished
     assert convert(proj) == 0
     assert contents(proj) == contents(reference)
+
+
+def test_hidden_files_in_seeds_are_not_digests(project, capsys):
+    """An editor's lock (a dangling symlink) or a hidden file is left alone: no
+    digest, no renumbering, no error."""
+    before = contents(project)
+    (project / "seeds/.hidden.txt").write_text("vllm-project/vllm\n\n隐藏的标题 (#70001)\n\n值得精读。\n", encoding="utf-8")
+    os.symlink("root@host.1234:1700000000", project / "seeds/.#000_lock.txt")
+    assert convert(project) == 0
+    assert contents(project) == before
+    assert "hidden" not in capsys.readouterr().err

@@ -492,6 +492,8 @@ def read_seeds(
     real_seeds = seeds_dir.resolve()
     # Name order is arrival order: digest files are named with a sequence prefix.
     for file in sorted(seeds_dir.glob("*.txt")):
+        if file.name.startswith("."):
+            continue  # hidden: an editor's lock or backup (.#001.txt), not a digest
         rel = file.relative_to(root).as_posix()
         if match := _NAME_BAD_RE.search(rel):
             # The name is shown on every page of its notes: a newline in it

@@ -74,3 +74,30 @@ def test_parallel_build_matches_serial(tmp_path):
         a = (serial / "_build/html" / page).read_text(encoding="utf-8")
         b = (parallel / "_build/html" / page).read_text(encoding="utf-8")
         assert a == b
+
+
+def test_neighbours_of_an_added_or_deleted_note_are_rewritten(tmp_path):
+    """A note's 上一篇/下一篇 follow the page tree after a note beside it comes or goes."""
+    proj = copy_project(tmp_path / "p")
+    assert convert(proj) == 0
+    build(proj, freshenv=True)
+    html = proj / "_build/html"
+
+    def links_to(target: str) -> list[str]:
+        return sorted(
+            p.relative_to(html).as_posix()
+            for p in html.rglob("*.html")
+            if re.search(rf'<a class="(?:left-prev|right-next)"\s+href="[^"]*{re.escape(target)}"', p.read_text(encoding="utf-8"))
+        )
+
+    (proj / "seeds/002_new.txt").write_text("vllm-project/vllm\n\n[CI] 新的 CI 修复 (#70700)\n\n值得精读。CI 内容。\n", encoding="utf-8")
+    assert convert(proj) == 0
+    build(proj)
+    beside = links_to("pr-70700.html")
+    assert len(beside) == 2, beside  # the pages before and after it point to it
+
+    (proj / "seeds/002_new.txt").unlink()
+    assert convert(proj) == 0
+    build(proj)
+    assert not (html / "notes/vllm-project/vllm/pr-70700.html").exists()
+    assert links_to("pr-70700.html") == []

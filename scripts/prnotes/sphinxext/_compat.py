@@ -457,6 +457,11 @@ def use_index_format(builder: Any, index_format: Any) -> bool:
     return True
 
 
+def page_tree(env: Any) -> dict[str, list[str | None]]:
+    """Docname -> [parent, previous, next] in toctree order, from the environment after reading."""
+    return env.collect_relations()
+
+
 def relations(builder: Any) -> dict[str, list[str | None]]:
     """Docname -> [parent, previous, next] in toctree order, as the HTML builder found them."""
     return getattr(builder, "relations", {})

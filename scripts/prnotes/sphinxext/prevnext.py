@@ -12,6 +12,9 @@ The buttons name what they lead to, in the words the pages use: 上一篇/下一
 for a note, 上一期/下一期 for a digest, 上一页/下一页 for any other page
 (``prnotes_prev_label`` and ``prnotes_next_label``, shown by
 ``_templates/components/prev-next.html``).
+
+A page whose neighbours changed is written again though its source did not
+change (:func:`neighbours_changed`): the pages beside a note added or deleted.
 """
 
 from __future__ import annotations
@@ -78,5 +81,35 @@ def _page_before_notes(app: Sphinx, docname: str, relations: dict) -> str | None
     return docname if docname and docname in app.env.titles else None
 
 
+# The page tree as the last build left it: {docname: [parent, previous, next]}.
+RELATIONS = "prnotes_relations"
+
+
+def remember_read(app: Sphinx, env, docnames: list[str]) -> None:
+    app._prnotes_read = set(docnames)
+
+
+def neighbours_changed(app: Sphinx, env) -> list[str]:
+    """After reading: pages whose parent, previous or next page changed, or
+    was read again (its title may have changed). Sphinx writes only the pages
+    it read; without this, a note beside one added or deleted would keep
+    buttons to its old neighbour, or to a page that is gone."""
+    relations = _compat.page_tree(env)
+    old = getattr(env, RELATIONS, None)
+    setattr(env, RELATIONS, relations)
+    if old is None:
+        return []
+    read = getattr(app, "_prnotes_read", set())
+    return sorted(
+        docname
+        for docname, links in relations.items()
+        if docname in env.all_docs
+        and docname not in read
+        and (old.get(docname) != links or any(link in read for link in links))
+    )
+
+
 def setup(app: Sphinx) -> None:
     app.connect("html-page-context", restrict_prev_next)
+    app.connect("env-before-read-docs", remember_read)
+    app.connect("env-updated", neighbours_changed)

@@ -91,7 +91,9 @@ def remember_read(app: Sphinx, env, docnames: list[str]) -> None:
 
 def neighbours_changed(app: Sphinx, env) -> list[str]:
     """After reading: pages whose parent, previous or next page changed, or
-    was read again (its title may have changed). Sphinx writes only the pages
+    whose previous or next page was read again (its title, on the button, may
+    have changed; a parent read again is a list page, re-read with most
+    digests, and its title stays). Sphinx writes only the pages
     it read; without this, a note beside one added or deleted would keep
     buttons to its old neighbour, or to a page that is gone."""
     relations = _compat.page_tree(env)
@@ -105,7 +107,7 @@ def neighbours_changed(app: Sphinx, env) -> list[str]:
         for docname, links in relations.items()
         if docname in env.all_docs
         and docname not in read
-        and (old.get(docname) != links or any(link in read for link in links))
+        and (old.get(docname) != links or any(link in read for link in links[1:]))
     )
 
 

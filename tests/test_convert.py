@@ -126,3 +126,19 @@ def test_hidden_files_in_seeds_are_not_digests(project, capsys):
     assert convert(project) == 0
     assert contents(project) == before
     assert "hidden" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", ["missing", "empty"])
+def test_a_missing_or_empty_seeds_folder_keeps_the_site(project, capsys, case):
+    before = snapshot(project)
+    seeds = project / "seeds"
+    for file in seeds.glob("*.txt"):
+        file.unlink()
+    if case == "missing":
+        (seeds / "prs.toml").unlink()
+        seeds.rmdir()
+    assert convert(project) == 1
+    err = capsys.readouterr().err
+    what = "is not there" if case == "missing" else "holds no digest"
+    assert f"error: seeds/:1: the seeds folder {what}" in err
+    assert snapshot(project) == before

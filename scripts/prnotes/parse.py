@@ -522,6 +522,12 @@ def read_seeds(
             prs = parse_prs(rel, read_file(prs_file, rel))
         except InputError as exc:
             problems.extend(exc.problems)
+    if not seeds and not problems:
+        # An archive does not lose its last digest by accident: a missing or
+        # emptied folder would otherwise remove every page of the site.
+        where = seeds_dir.relative_to(root).as_posix() + "/"
+        what = "holds no digest (a .txt file)" if seeds_dir.is_dir() else "is not there"
+        problems.append(Diagnostic(where, 1, f"the seeds folder {what}; the site keeps its pages"))
     if problems:
         raise InputError(problems)
     return seeds, prs

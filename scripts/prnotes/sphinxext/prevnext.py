@@ -90,12 +90,13 @@ def remember_read(app: Sphinx, env, docnames: list[str]) -> None:
 
 
 def neighbours_changed(app: Sphinx, env) -> list[str]:
-    """After reading: pages whose parent, previous or next page changed, or
-    whose previous or next page was read again (its title, on the button, may
-    have changed; a parent read again is a list page, re-read with most
-    digests, and its title stays). Sphinx writes only the pages
-    it read; without this, a note beside one added or deleted would keep
-    buttons to its old neighbour, or to a page that is gone."""
+    """After reading: the pages to write again though Sphinx did not read them.
+
+    Those whose parent, previous or next page changed, and those whose
+    previous or next page was read again (the button shows its title).
+    Without this, a note beside one added or deleted keeps a button to its
+    old neighbour, or to a page that is gone. A parent read again is a list
+    page, read again with most digests; its children are not rewritten."""
     relations = _compat.page_tree(env)
     old = getattr(env, RELATIONS, None)
     setattr(env, RELATIONS, relations)

@@ -140,3 +140,25 @@ def test_hostile_seed_is_literal_text(tmp_path):
     assert "<img src=x" not in html
     assert 'href="javascript:' not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def inventory_names(path: Path, kind: str) -> set[str]:
+    """Names of one ``domain:role`` in an objects.inv (version 2: four header lines, then zlib)."""
+    import zlib
+
+    header, _, body = path.read_bytes().partition(b"zlib.\n")
+    assert header.startswith(b"# Sphinx inventory version 2"), header[:40]
+    lines = zlib.decompress(body).decode("utf-8").splitlines()
+    return {line.split(" ", 1)[0] for line in lines if line.split(" ")[1:2] == [kind]}
+
+
+def test_follow_up_anchors_stay_on_their_page(built_site):
+    """Every note has a ``followup-1``: as a site-wide label in objects.inv it
+    would point to whichever note was read last, which depends on ``-j``."""
+    proj, app = built_site
+    outdir = Path(app.outdir)
+    labels = inventory_names(outdir / "objects.inv", "std:label")
+    assert labels, "objects.inv lists no label at all"
+    assert not [name for name in labels if name.startswith("followup-")]
+    anchored = [page for page in outdir.glob("notes/*/*/pr-*.html") if 'id="followup-1"' in page.read_text(encoding="utf-8")]
+    assert anchored, "no note page kept the anchor of its first follow-up"

@@ -19,6 +19,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective
 
 from .. import contract
@@ -189,7 +190,30 @@ def site_repositories(app: Sphinx) -> list[str]:
     return cached
 
 
+class PageLocalFollowUpAnchors(SphinxTransform):
+    """Keep a note's follow-up anchors (``followup-1`` …) to its own page.
+
+    MyST makes the id of a marked sentence a document-wide name, which the
+    standard domain would then publish as a site-wide label in objects.inv:
+    every note has a ``followup-1``, so the label would point to whichever
+    note was read last, which depends on ``-j``. The anchor only ever serves
+    links to that page, so the name goes and the id stays.
+    """
+
+    default_priority = 840  # before SphinxDomains (850) collects the labels
+
+    def apply(self, **kwargs) -> None:
+        for node in self.document.findall(nodes.inline):
+            if contract.FOLLOWUP_CLASS not in node["classes"]:
+                continue
+            for name in node["names"]:
+                self.document.nameids.pop(name, None)
+                self.document.nametypes.pop(name, None)
+            node["names"] = []
+
+
 def setup(app: Sphinx) -> None:
     app.add_directive(contract.NOTE_DIRECTIVE, NoteDirective)
+    app.add_transform(PageLocalFollowUpAnchors)
     app.connect("doctree-read", collect)
     FACTS.connect(app)

@@ -90,7 +90,7 @@ def test_neighbours_of_an_added_or_deleted_note_are_rewritten(tmp_path):
             if re.search(rf'<a class="(?:left-prev|right-next)"\s+href="[^"]*{re.escape(target)}"', p.read_text(encoding="utf-8"))
         )
 
-    (proj / "seeds/002_new.txt").write_text("vllm-project/vllm\n\n[CI] 新的 CI 修复 (#70700)\n\n值得精读。CI 内容。\n", encoding="utf-8")
+    (proj / "seeds/002_new.txt").write_text("vllm-project/vllm\n\n[CI] 新的 CI 修复 (#70700)\n\n值得精读。CI 内容，`zyxwvut_flag`。\n", encoding="utf-8")
     assert convert(proj) == 0
     build(proj)
     beside = links_to("pr-70700.html")
@@ -101,3 +101,11 @@ def test_neighbours_of_an_added_or_deleted_note_are_rewritten(tmp_path):
     build(proj)
     assert not (html / "notes/vllm-project/vllm/pr-70700.html").exists()
     assert links_to("pr-70700.html") == []
+
+    # The search index forgets the deleted note's words: it is the clean build's.
+    index = (html / "searchindex.js").read_text(encoding="utf-8")
+    assert "zyxwvut" not in index
+    clean = copy_project(tmp_path / "clean")
+    assert convert(clean) == 0
+    build(clean, freshenv=True)
+    assert index == (clean / "_build/html/searchindex.js").read_text(encoding="utf-8")

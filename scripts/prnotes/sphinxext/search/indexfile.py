@@ -5,6 +5,10 @@ character of every term and title, where UTF-8 needs three. The HTML builder
 writes the file as UTF-8 already and every page declares UTF-8, so the
 browser reads the characters as they are.
 
+Terms that no page holds any more are left out. Sphinx keeps the words of
+a deleted page, with no page to go to, in every later incremental build; a
+clean build has none, and an index should not depend on the pages' history.
+
 Two characters stay escaped: U+2028 and U+2029 are valid in JSON strings but
 ended a line in JavaScript before ES2019, so older browsers reject a script
 that holds them raw.
@@ -27,6 +31,8 @@ class Utf8JavaScriptIndex:
     SUFFIX = ")"
 
     def dumps(self, data: Any) -> str:
+        if isinstance(data, dict):
+            data = {key: _without_empty_terms(value) if key in ("terms", "titleterms") else value for key, value in data.items()}
         text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
         # Outside strings JSON has no such characters, so this escapes only string content.
         text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
@@ -42,6 +48,13 @@ class Utf8JavaScriptIndex:
 
     def load(self, f) -> Any:
         return self.loads(f.read())
+
+
+def _without_empty_terms(terms: Any) -> Any:
+    """A term map without the terms that point to no page (``[]``)."""
+    if not isinstance(terms, dict):
+        return terms
+    return {term: pages for term, pages in terms.items() if pages != []}
 
 
 def use_utf8_index(app: Sphinx) -> None:

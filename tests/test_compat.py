@@ -108,6 +108,12 @@ def _no_indexer_format(monkeypatch, tmp_path):
     monkeypatch.delattr(StandaloneHTMLBuilder, "indexer_format")
 
 
+def _no_saved_error_report(monkeypatch, tmp_path):
+    import sphinx._cli.util.errors as errors
+
+    monkeypatch.delattr(errors, "save_traceback")
+
+
 def _no_env_pickle_name(monkeypatch, tmp_path):
     import sphinx.application
 
@@ -204,6 +210,7 @@ REMOVERS = {
     **{f"{f.name} in {Path(f.file).name} as in Sphinx 9.1": _script_function_changed(f) for f in _compat.SPHINX_JS_SHAPES},
     "Search._index in searchtools.js": _searchtools_without("_index"),
     "sphinx.application.ENV_PICKLE_FILENAME": _no_env_pickle_name,
+    "build_main's sphinx._cli.util.errors.handle_exception": _no_saved_error_report,
     "Sphinx.parallel, read after env-before-read-docs": _parallel_decided_early,
     "Builder.write_documents: parallel - 1 workers, after write-started": _writing_counts_every_process,
     "MystParser.parse as in myst-parser 5.2": _myst_parse_changed,

@@ -426,6 +426,35 @@ def test_the_pdf_build_s_sphinx_exits_with_sphinx_s_status_and_output(tmp_path):
     assert sphinx("-b").returncode == 2
 
 
+def test_a_sphinx_error_is_two_lines_and_the_paths_are_the_project_s(tmp_path):
+    # `prnotes build`: an error that stops Sphinx (an unknown builder) is said
+    # in two lines, with no traceback; -T gives Sphinx's own report. Paths in
+    # Sphinx's arguments are read from the project folder, --root's included.
+    import subprocess
+    import sys
+
+    proj = copy_project(tmp_path / "p")
+
+    def command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "prnotes.cli", *args], capture_output=True, text=True, cwd=tmp_path)
+
+    stopped = command("build", "--root", str(proj), "--", "-q", "-b", "no-such-builder", ".", "_build/x")
+    lines = stopped.stderr.splitlines()
+    assert stopped.returncode == 2 and len(lines) == 2, stopped.stderr
+    assert lines[0].startswith("prnotes build: Sphinx stopped. ") and "no-such-builder" in lines[0]
+    report = lines[1].rsplit(" ", 1)[1]
+    assert "Traceback" in Path(report).read_text(encoding="utf-8")
+    Path(report).unlink()
+    full = command("build", "--root", str(proj), "--", "-q", "-T", "-b", "no-such-builder", ".", "_build/x")
+    assert full.returncode == 2 and "Traceback" in full.stderr
+
+    built = command("build", "--notes", "-q", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/html")
+    assert built.returncode == 0, built.stderr
+    assert (proj / "_build/html/index.html").is_file() and not (tmp_path / "_build").exists()
+    # A quiet build says nothing: no notice from an extension on standard output.
+    assert built.stdout == "" and built.stderr == ""
+
+
 def test_the_quick_exit_ends_child_processes_that_would_hold_the_output_open(tmp_path):
     # sphinx-sitemap starts a multiprocessing manager in every build; the PDF
     # build reads Sphinx's output from a pipe until every holder has closed it.

@@ -4,15 +4,18 @@
 nothing the build could read has changed since its last successful run with
 the same arguments (:mod:`prnotes.buildstamp`), it says so and leaves the
 output as it is; otherwise it runs Sphinx in this process, with the
-arguments as given.
+arguments as given. Its paths are read from the project folder (``--root``,
+or the one holding the current folder), as ``make html`` gives them.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 from pathlib import Path
 
-from .. import buildstamp
+from .. import buildstamp, sphinx_build
 from . import notes
 from .spec import Command, argument, flag
 
@@ -45,16 +48,19 @@ def run(args: argparse.Namespace) -> int:
     argv = list(args.sphinx_args)
     if argv[:1] == ["--"]:
         argv = argv[1:]
+    with contextlib.chdir(args.root):
+        return _build(argv, args.tool)
+
+
+def _build(argv: list[str], tool: str) -> int:
     layout = layout_of(argv)
     if layout is not None:
         current, before = buildstamp.up_to_date(layout, argv)
         if current:
-            print(f"{args.tool}: nothing changed since the last build of {layout.output}; left as it is")
+            print(f"{tool}: nothing changed since the last build of {layout.output}; left as it is")
             return 0
         buildstamp.forget(layout)
-    from sphinx.cmd.build import build_main
-
-    status = build_main(argv)
+    status = sphinx_build.run(argv, tool)
     if status == 0 and layout is not None:
         buildstamp.remember(layout, before)
     return status
@@ -67,6 +73,6 @@ COMMAND = Command(
     options=(
         flag("--notes", help="first convert seeds/ as `prnotes notes` does, and stop there on bad input (make html)"),
         *notes.CONVERSION_OPTIONS,
-        argument("sphinx_args", nargs=argparse.REMAINDER, help="sphinx-build's arguments, after --"),
+        argument("sphinx_args", nargs=argparse.REMAINDER, help="sphinx-build's arguments, after --; paths in them are read from the project folder"),
     ),
 )

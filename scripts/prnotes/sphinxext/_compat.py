@@ -21,6 +21,8 @@ follows is not documented, and an upgrade may change it without notice:
 - sphinx-sitemap's queue of pages, ``app.sitemap_links``, and its
   ``is_excluded`` (:func:`sitemap_queue`, :func:`sitemap_excluded`, for
   sitemap.py).
+- That importing sphinxext-opengraph without matplotlib prints a notice,
+  and nothing else (:func:`quiet_opengraph_import`).
 - The shape of sphinxext-opengraph's ``<meta>`` tags (:data:`META_TAG_RE`,
   for metatags.py).
 - sphinx-design's node classes and CSS classes for badges and cards, and the
@@ -36,6 +38,9 @@ follows is not documented, and an upgrade may change it without notice:
   ``SphinxRenderer.render_link_unknown`` and ``_process_wrap_node``, whose
   node for a link to a page it makes the same way (for doclinks.py). Both
   functions' source text must hash as recorded here.
+- The function ``sphinx.cmd.build.build_main`` reports an error with,
+  ``sphinx._cli.util.errors.handle_exception``, and its ``save_traceback``
+  (:func:`short_sphinx_errors`, for prnotes/sphinx_build.py).
 - The Jinja environment of the HTML builder's templates,
   ``builder.templates.environment`` (:func:`cache_templates`, for
   templatecache.py).
@@ -49,11 +54,13 @@ and the versions supported: :class:`Incompatible`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import pickle
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -350,6 +357,18 @@ def _template_environment() -> bool:
     return "self.environment = " in inspect.getsource(BuiltinTemplateLoader.init)
 
 
+def _sphinx_error_report() -> bool:
+    import inspect
+
+    import sphinx._cli.util.errors as errors
+    from sphinx.cmd import build
+
+    parameters = inspect.signature(errors.handle_exception).parameters
+    return {"stderr", "print_traceback", "message_log", "extensions"} <= set(parameters) and (
+        "sphinx._cli.util.errors.handle_exception(" in inspect.getsource(build.build_main)
+    ) and hasattr(errors, "save_traceback")
+
+
 def _environment_pickle() -> bool:
     import sphinx.application
 
@@ -375,6 +394,7 @@ RELIANCES = (
         for name in SEARCHTOOLS_READ
     ),
     Reliance("sphinx.application.ENV_PICKLE_FILENAME", "sphinx", "audit.py", _environment_pickle),
+    Reliance("build_main's sphinx._cli.util.errors.handle_exception", "sphinx", "sphinx_build.py", _sphinx_error_report),
     Reliance("Sphinx.parallel, read after env-before-read-docs", "sphinx", "batching.py", _parallel_read_after_event),
     Reliance(
         "Builder.write_documents: parallel - 1 workers, after write-started", "sphinx", "batching.py", _write_workers_after_event
@@ -416,7 +436,69 @@ def check() -> None:
 
 
 def setup(app: Sphinx) -> None:
+    quiet_opengraph_import()  # before check() imports it
     check()
+
+
+@contextlib.contextmanager
+def short_sphinx_errors(tool: str) -> Iterator[None]:
+    """While inside, an error that stops ``build_main`` is said in two lines.
+
+    Sphinx prints its report (versions, extensions, the last messages and
+    the traceback) for whatever stops a build, an unknown builder included.
+    Here it says what stopped it, and where Sphinx saved that report. With
+    ``-T`` or ``-v`` (``print_traceback``) Sphinx prints its own report. If
+    Sphinx's reporting is not what this was written for, it is left alone.
+    """
+    if not _sphinx_error_report():
+        yield
+        return
+    import sphinx._cli.util.errors as errors
+    from sphinx.errors import SphinxError
+
+    full = errors.handle_exception
+
+    def short(
+        exception: BaseException,
+        /,
+        *,
+        stderr: Any = sys.stderr,
+        use_pdb: bool = False,
+        print_traceback: bool = False,
+        message_log: Any = (),
+        extensions: Any = (),
+    ) -> None:
+        context = {"use_pdb": use_pdb, "message_log": message_log, "extensions": extensions}
+        if print_traceback or use_pdb or isinstance(exception, KeyboardInterrupt):
+            return full(exception, stderr=stderr, print_traceback=print_traceback, **context)
+        if isinstance(exception, SphinxError):
+            what = f"{exception.category}: {exception}"
+        else:
+            what = f"{type(exception).__name__}: {exception}"
+        report = errors.save_traceback(exception, message_log=message_log, extensions=extensions)
+        print(f"{tool}: Sphinx stopped. {what}", file=stderr)
+        print(f"{tool}: Sphinx's full report, with its traceback, is in {report}", file=stderr)
+        return None
+
+    errors.handle_exception = short
+    try:
+        yield
+    finally:
+        errors.handle_exception = full
+
+
+def quiet_opengraph_import() -> None:
+    """Import sphinxext-opengraph before Sphinx does, without its notice.
+
+    On import, without matplotlib, it prints "matplotlib is not installed,
+    social cards will not be generated" to standard output, bypassing
+    Sphinx's logging and ``-q``: a line in every build. The site makes no
+    social cards, so the notice says nothing.
+    """
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(ImportError):
+        import sphinxext.opengraph  # noqa: F401
 
 
 # --- the accessors ------------------------------------------------------------

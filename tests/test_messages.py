@@ -215,8 +215,8 @@ def prs_errors(text: str) -> list[str]:
         ('["o/r"]\n"t" = { number = 1\n', ["seeds/prs.toml:2: invalid TOML: Unclosed inline table (column 19)"]),
         ('x = 1\n', ["seeds/prs.toml:1: 'x' is not an owner/repo table"]),
         ('["vllm"]\n"t" = { number = 1 }\n', ["seeds/prs.toml:1: 'vllm' is not an owner/repo table"]),
-        ('["o/r"]\n"t" = { number = 0 }\n', ["seeds/prs.toml:2: 't': number must be a positive integer"]),
-        ('["o/r"]\n"t" = { number = true }\n', ["seeds/prs.toml:2: 't': number must be a positive integer"]),
+        ('["o/r"]\n"t" = { number = 0 }\n', ["seeds/prs.toml:2: 't': number must be a whole number from 1 to 999999999"]),
+        ('["o/r"]\n"t" = { number = true }\n', ["seeds/prs.toml:2: 't': number must be a whole number from 1 to 999999999"]),
         (
             '["o/r"]\n"t" = { number = 1, upstream_title = "a\\nb" }\n',
             ["seeds/prs.toml:2: 't': upstream_title must be a one-line string"],
@@ -228,7 +228,16 @@ def prs_errors(text: str) -> list[str]:
         (
             # The line is found for the key itself, not for a longer key that contains it.
             '["o/r"]\n"ab" = { number = 1 }\n"a" = { number = -1 }\n',
-            ["seeds/prs.toml:3: 'a': number must be a positive integer"],
+            ["seeds/prs.toml:3: 'a': number must be a whole number from 1 to 999999999"],
+        ),
+        (
+            '["o/r"]\n"t" = { number = 1234567890123456789012345 }\n',
+            ["seeds/prs.toml:2: 't': number must be a whole number from 1 to 999999999"],
+        ),
+        (
+            # Two titles given one number: prs.toml's second line says so, not a seed.
+            '["o/r"]\n"a" = { number = 7 }\n"b" = { number = 8 }\n"c" = { number = 7 }\n',
+            ["seeds/prs.toml:4: 'c': #7 is already the number of 'a' (line 2)"],
         ),
     ],
     ids=[
@@ -241,6 +250,8 @@ def prs_errors(text: str) -> list[str]:
         "multi-line-upstream",
         "upstream-type",
         "key-line",
+        "huge",
+        "one-number-twice",
     ],
 )
 def test_prs_messages(text, expected):

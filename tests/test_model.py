@@ -82,6 +82,13 @@ def test_same_number_twice():
     ]
 
 
+def test_same_number_from_a_title_and_from_prs_toml_names_prs_toml():
+    prs = '["o/r"]\n"B" = { number = 9 }\n'
+    assert _errors(("a.txt", "o/r\n\nA (#9)\n\n值得精读。\n\nB\n\n值得精读。\n"), prs=prs) == [
+        "a.txt:7: PR #9 of o/r is claimed twice (first by a.txt:3); prs.toml (line 2) gives it this number"
+    ]
+
+
 def test_title_number_contradicting_prs_toml():
     prs = '["o/r"]\n"A" = { number = 5, upstream_title = "x" }\n'
     assert _errors(("a.txt", "o/r\n\nA (#6)\n\n值得精读。\n"), prs=prs) == [

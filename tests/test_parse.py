@@ -108,7 +108,7 @@ def test_prs_toml():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('["o/r"]\n"t" = { number = "x" }\n', "seeds/prs.toml:2: 't': number must be a positive integer"),
+        ('["o/r"]\n"t" = { number = "x" }\n', "seeds/prs.toml:2: 't': number must be a whole number from 1 to 999999999"),
         ('["o/r"]\n"t" = { number = 1, colour = 2 }\n', "seeds/prs.toml:2: 't': unknown keys colour"),
         ('["o/r"]\n"t" = 5\n', 'seeds/prs.toml:2: \'t\': expected { number = N, upstream_title = "…" }'),
         ('["o/r"\n', None),
@@ -123,3 +123,33 @@ def test_bad_prs_toml(text, expected):
         assert message.startswith("seeds/prs.toml:1: invalid TOML:")
     else:
         assert message == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The body of the first entry is missing: the second title is not its body.
+        (
+            "o/r\n\n第一个标题 (#1)\n\n第二个标题 (#2)\n\n值得精读。第二个的正文。\n\n第三个标题 (#3)\n\n值得快速浏览。\n",
+            ["seeds/x.txt:3: title '第一个标题 (#1)' has no body"],
+        ),
+        # In the middle.
+        (
+            "o/r\n\nA (#1)\n\n值得精读。正文 A。\n\nB (#2)\n\nC (#3)\n\n这是 C 的正文，很长也没有句号\n\nD (#4)\n\n值得快速浏览。\n",
+            ["seeds/x.txt:7: title 'B (#2)' has no body"],
+        ),
+        # At the end, with short bodies that read like titles: the last one.
+        ("o/r\n\nt1\n\nb1\n\nt2\n\nb2\n\nt3\n", ["seeds/x.txt:11: title 't3' has no body"]),
+    ],
+    ids=["first", "middle", "last"],
+)
+def test_a_title_without_body_is_named_where_it_is(text, expected):
+    assert messages(text.encode()) == expected
+
+
+def test_a_title_without_body_leaves_the_other_entries_paired():
+    from prnotes.parse import _blocks, _title_without_body
+
+    lines = "o/r\n\nA (#1)\n\nB (#2)\n\n值得精读。\n\nC (#3)\n\n值得精读。\n".split("\n")
+    assert _title_without_body(_blocks(lines, 1)) == 0
+    assert _title_without_body(_blocks(lines[:-3], 1)) is None  # an even count: nothing to find

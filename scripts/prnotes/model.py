@@ -277,7 +277,8 @@ def build_site(
                 nkey = (entry.repo.lower(), number)
                 if nkey in numbers:
                     first = numbers[nkey]
-                    problems.append(Diagnostic.at(entry, f"PR #{number} of {entry.repo} is claimed twice (first by {place(first)})"))
+                    source = f"; prs.toml (line {info.line}) gives it this number" if info is not None and entry.number is None else ""
+                    problems.append(Diagnostic.at(entry, f"PR #{number} of {entry.repo} is claimed twice (first by {place(first)}){source}"))
                     continue
                 numbers[nkey] = entry
             # Repository names that differ only in punctuation ("a-b", "a_b")

@@ -38,6 +38,8 @@ _PATH_STEPS = frozenset({".", ".."})
 # A trailing PR number in a title, with ASCII or full-width parentheses.
 # ASCII digits only (int() would also read other scripts' digits), no #0.
 TITLE_NUMBER_RE = re.compile(r"[(（]#([1-9][0-9]{0,8})[)）]$")
+# The largest PR number a title or prs.toml may give: nine digits.
+MAX_PR_NUMBER = 999_999_999
 # The longest title suffix TITLE_NUMBER_RE can match: "（#123456789）".
 _TITLE_NUMBER_MAX = 12
 # Labels the digest tool puts in front of a body; they are not advice text.
@@ -45,6 +47,11 @@ BODY_LABEL_RE = re.compile(r"^#{1,6}[ \t]*阅读建议[ \t]*")
 # What a seed file name may hold: any text a seed may hold, but no tab or
 # newline (the name is shown on one line of every page of its notes).
 _NAME_BAD_RE = chars.ONE_LINE_BAD_RE
+
+
+# How advice often opens; a block that opens so is not read as a title when
+# looking for the title that lacks its body.
+ADVICE_OPENINGS = ("值得", "建议", "推荐", "不必", "无需", "可以", "可跳过", "跳过", "略读", "速读", "精读", "必读", "Worth", "Skim", "Read")
 
 
 def is_repo(repo: str) -> bool:
@@ -148,6 +155,53 @@ def _blocks(lines: list[str], start: int) -> list[tuple[int, list[str]]]:
     return blocks
 
 
+def _reads_as_title(block: list[str]) -> bool:
+    """Whether a block looks like a title: one short line that ends no sentence
+    and does not open as advice does."""
+    line = block[0]
+    return (
+        len(block) == 1
+        and len(line) <= 120
+        and not line.endswith(("。", "！", "？", "；", ".", "!", "?", ";"))
+        and not line.startswith(ADVICE_OPENINGS)
+        and not BODY_LABEL_RE.match(line)
+    )
+
+
+def _title_likeness(block: list[str]) -> int:
+    """2 for a title with its PR number, 1 for a title-like block, 0 for a body-like one."""
+    if not _reads_as_title(block):
+        return 0
+    return 2 if TITLE_NUMBER_RE.search(block[0]) else 1
+
+
+def _title_without_body(blocks: list[tuple[int, list[str]]]) -> int | None:
+    """The index of the title that lacks its body, when an odd number of blocks says one does.
+
+    Titles and bodies alternate, so one missing body shifts every pair after
+    it: the next title would be read as a body, and the pairing would run out
+    only at the last block. Each title could be the one; the one blamed is
+    the one that leaves the most pairs looking right (a title-like block,
+    then a block that does not look like a title), the last one on a tie.
+    A title ending in its PR number looks most like a title.
+    """
+    n = len(blocks)
+    if n % 2 == 0:
+        return None
+    titled = [_title_likeness(block) for _, block in blocks]
+
+    def fits(j: int) -> int:  # the pair (j, j + 1) read as title and body
+        return titled[j] + 2 - titled[j + 1]
+
+    before = [0] * (n + 1)  # before[k]: pairs (0, 1) … (k - 2, k - 1)
+    for k in range(2, n + 1, 2):
+        before[k] = before[k - 2] + fits(k - 2)
+    after = [0] * (n + 2)  # after[k]: pairs (k + 1, k + 2) … (n - 2, n - 1)
+    for k in range(n - 3, -1, -2):
+        after[k] = after[k + 2] + fits(k + 1)
+    return max(range(0, n, 2), key=lambda k: (before[k] + after[k], k))
+
+
 def parse_seed(path: str, data: bytes) -> SeedFile:
     """Parse one seed file; raise :class:`InputError` listing every problem."""
     text = decode(path, data)
@@ -174,7 +228,9 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
     blocks = _blocks(lines, 1)
     if not blocks:
         problems.append(Diagnostic(path, 1, "no entries after the repository line"))
-    for i in range(0, len(blocks), 2):
+    missing = _title_without_body(blocks)
+    i = 0
+    while i < len(blocks):
         title_line, title_block = blocks[i]
         if len(title_block) > 1:
             problems.append(
@@ -185,13 +241,16 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
                     "followed by a blank line and its body",
                 )
             )
+            i += 2
             continue
-        if i + 1 >= len(blocks):
+        if i + 1 >= len(blocks) or i == missing:
             problems.append(
                 Diagnostic(path, title_line, f"title {title_block[0]!r} has no body")
             )
+            i += 1
             continue
-        body_line, body_block = blocks[i + 1]
+        i += 2
+        body_line, body_block = blocks[i - 1]
         title, number = split_title_number(title_block[0])
         first = BODY_LABEL_RE.sub("", body_block[0], count=1)
         body_lines = ([first] if _visible(first) else []) + body_block[1:]
@@ -416,6 +475,7 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
     problems: list[Diagnostic] = []
     out: dict[tuple[str, str], PrInfo] = {}
     key_lines = _key_lines(text)
+    numbered: dict[tuple[str, int], tuple[str, int]] = {}  # (repo, number) -> (title, line) that has it
     for repo, table in doc.items():
         repo_line = key_lines.get((None, repo), 1)
         if not is_repo(repo) or not isinstance(table, dict):
@@ -433,9 +493,14 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
             number = info.get("number")
             upstream = info.get("upstream_title", "")
             unknown = sorted(set(info) - {"number", "upstream_title"})
-            if not isinstance(number, int) or isinstance(number, bool) or number <= 0:
+            if not isinstance(number, int) or isinstance(number, bool) or not 0 < number <= MAX_PR_NUMBER:
                 problems.append(
-                    Diagnostic(path, line, f"{title!r}: number must be a positive integer")
+                    Diagnostic(path, line, f"{title!r}: number must be a whole number from 1 to {MAX_PR_NUMBER}")
+                )
+            elif (repo.lower(), number) in numbered:
+                first_title, first_line = numbered[(repo.lower(), number)]
+                problems.append(
+                    Diagnostic(path, line, f"{title!r}: #{number} is already the number of {first_title!r} (line {first_line})")
                 )
             elif not isinstance(upstream, str) or "\n" in upstream:
                 problems.append(
@@ -446,6 +511,7 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
                     Diagnostic(path, line, f"{title!r}: unknown keys {', '.join(unknown)}")
                 )
             else:
+                numbered[(repo.lower(), number)] = (title, line)
                 out[(repo, title)] = PrInfo(repo, title, number, upstream.strip(), path, line)
     if problems:
         raise InputError(problems)

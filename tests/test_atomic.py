@@ -154,3 +154,29 @@ def _pages(root: Path) -> dict[str, str]:
     from prnotes.render import render_site
 
     return render_site(load(root))
+
+
+@pytest.mark.parametrize("fail_at", [0, 3, -1], ids=["first", "fourth", "last"])
+def test_a_page_the_disk_will_not_replace_leaves_every_page_as_it_was(converted, monkeypatch, capsys, fail_at):
+    """Renaming the new pages into place fails for one of them (an immutable
+    file, say): the pages already replaced go back, and the new folders go."""
+    from prnotes import write
+
+    use_seeds(converted, NEW_SEEDS)
+    plan = write.plan(converted, _pages(converted))
+    assert len(plan.write) >= 5 and plan.remove
+    target = plan.write[fail_at]
+    before = tree(converted)
+    real_replace = os.replace
+
+    def refusing_replace(src, dst):
+        if Path(dst).relative_to(converted).as_posix() == target:
+            raise PermissionError(1, "Operation not permitted")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(write.os, "replace", refusing_replace)
+    assert convert(converted) == 1
+    monkeypatch.undo()
+    assert f"cannot replace {target}: Operation not permitted; every file is as it was" in capsys.readouterr().err
+    assert tree(converted) == before
+    assert not list(converted.rglob(f"*{write.TMP_SUFFIX}"))

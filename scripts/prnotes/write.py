@@ -2,7 +2,8 @@
 
 :func:`plan` compares the pages with the disk; :func:`apply` first writes
 every changed page to a temporary file next to it, and only when all of them
-are written renames them into place, so a full disk or a read-only folder
+are written renames them into place, keeping the old pages until all are in
+place. A full disk, a read-only folder or a page that cannot be replaced
 leaves every page as it was, and a page is never half old and half new. An
 unchanged page keeps its mtime (Sphinx then does not re-read it). Generated
 pages start with :data:`prnotes.contract.MARKER`; only such pages are ever
@@ -18,6 +19,7 @@ import errno
 import fcntl
 import os
 import secrets
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -165,18 +167,27 @@ def apply(root: Path, pages: dict[str, str], the_plan: Plan) -> None:
     except BaseException:
         _discard(staged, created)
         raise
-    # Every new page is on disk: put them in place. A rename within a folder
-    # this run has just written to does not fail for want of space or rights.
+    # Every new page is on disk: put them in place, keeping each old page
+    # under a second name (a hard link, no copy) until all are in place, so
+    # that a page the disk refuses to replace or remove puts every other page
+    # back as it was.
+    done: list[tuple[Path, Path | None]] = []  # (page, its old version or None if new)
     try:
         for tmp, target in staged:
             rel = target.relative_to(root).as_posix()
-            os.replace(tmp, target)
+            done.append(_step(target, lambda: os.replace(tmp, target)))
         for rel in the_plan.remove:
-            (root / rel).unlink()
-            _prune_empty_dirs((root / rel).parent, root)
+            target = root / rel
+            done.append(_step(target, target.unlink))
     except OSError as exc:
-        _discard(staged, [])
-        raise WriteError(f"cannot replace {rel}: {_reason(exc)}; run the conversion again") from None
+        _restore(done)
+        _discard(staged, created)
+        raise WriteError(f"cannot replace {rel}: {_reason(exc)}; every file is as it was") from None
+    for target, old in done:
+        if old is not None:
+            old.unlink(missing_ok=True)
+    for rel in the_plan.remove:
+        _prune_empty_dirs((root / rel).parent, root)
     # Temporary files left by a run that was killed between write and rename.
     # Runs take turns (see locked), so none of these belongs to a live run.
     leftovers = set((root / "notes").rglob(f"*{TMP_SUFFIX}")) if (root / "notes").is_dir() else set()
@@ -189,11 +200,47 @@ def apply(root: Path, pages: dict[str, str], the_plan: Plan) -> None:
             pass  # the next run tries again
 
 
+def _keep_old(target: Path) -> Path | None:
+    """A second name for the page at ``target`` (None if there is none yet)."""
+    if not os.path.lexists(target):
+        return None
+    old = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}{TMP_SUFFIX}")
+    try:
+        os.link(target, old, follow_symlinks=False)
+    except OSError:  # a file system without hard links: a copy
+        shutil.copyfile(target, old, follow_symlinks=False)
+    return old
+
+
+def _step(target: Path, change: Callable[[], None]) -> tuple[Path, Path | None]:
+    """Replace or remove the page at ``target``, keeping its old version; (target, old version)."""
+    old = _keep_old(target)
+    try:
+        change()
+    except BaseException:
+        if old is not None:
+            old.unlink(missing_ok=True)
+        raise
+    return target, old
+
+
+def _restore(done: list[tuple[Path, Path | None]]) -> None:
+    """Undo the second phase of :func:`apply`, last step first."""
+    for target, old in reversed(done):
+        try:
+            if old is None:
+                target.unlink(missing_ok=True)
+            else:
+                os.replace(old, target)
+        except OSError:
+            pass
+
+
 def _discard(staged: list[tuple[Path, Path]], created: list[Path]) -> None:
     """Undo the first phase of :func:`apply`: temporary files, then new folders."""
     for tmp, _ in staged:
         try:
-            tmp.unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)  # gone already if it was put in place
         except OSError:
             pass
     for folder in reversed(created):

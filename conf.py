@@ -19,9 +19,27 @@ extensions = [
 ]
 
 # Only the landing page and the generated notes are pages; everything else in
-# the repository (README, seeds, scripts, tests, .venv) is not.
+# the repository (README, seeds, scripts, tests, .venv) is not. Sphinx walks
+# every folder not excluded to find its sources: the excluded ones below are
+# the repository's other folders (.git grows with every commit), so a build
+# looks only where pages are. The list is fixed: a change to it is a change
+# of configuration, and rebuilds everything.
 include_patterns = ["index.md", "notes/**"]
-exclude_patterns = ["_build", ".venv"]
+exclude_patterns = [
+    ".ci",
+    ".git",
+    ".github",
+    ".venv",
+    "_build",
+    "_static",
+    "_templates",
+    "bench",
+    "node_modules",
+    "requirements",
+    "scripts",
+    "seeds",
+    "tests",
+]
 source_suffix = {".md": "markdown"}
 
 # Seed text is untrusted. The converter escapes it; these settings make sure

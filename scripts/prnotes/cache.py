@@ -2,7 +2,7 @@
 
 Three memos, all keyed by content, never by file times:
 
-- parsed seed files, by path and the hash of their bytes;
+- parsed seed files and prs.toml, by path and the hash of their bytes;
 - each entry's :class:`~prnotes.model.Analysis` (subsystem, verdict, pieces,
   follow-ups, symbols, summary), by the hash of its repository, titles and
   body;
@@ -47,7 +47,7 @@ def code_version(taxonomy: bytes) -> str:
 @dataclass
 class Cache:
     version: str
-    seeds: dict = field(default_factory=dict)  # (rel, sha1 of bytes) -> SeedFile
+    seeds: dict = field(default_factory=dict)  # (rel, sha1 of bytes) -> SeedFile, or prs.toml's entries
     analyses: dict = field(default_factory=dict)  # analysis key -> Analysis
     pages: dict = field(default_factory=dict)  # rel -> (page key, size, mtime_ns)
 

@@ -393,3 +393,12 @@ def test_lists_order_notes_as_the_model_does_across_repositories(tmp_path):
     page = article(html_of(proj, contract.subsystem_docname(sub.slug)))
     listed = ["/".join(href.removesuffix(".html").split("/")[-2:]) for href in re.findall(r'href="([^"#]+\.html)', page)]
     assert list(dict.fromkeys(d for d in listed if d in model)) == model
+
+
+
+def test_the_header_links_the_one_upstream_repository_with_its_icon(built_site):
+    proj, _ = built_site
+    page = html_of(proj, "index")
+    header = page.split('<ul class="navbar-icon-links"', 1)[1].split("</ul>", 1)[0]
+    assert re.findall(r'href="(https://github.com/[^"]+)"', header) == ["https://github.com/vllm-project/vllm"]
+    assert "prnotes-repos" not in page

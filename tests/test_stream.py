@@ -19,6 +19,7 @@ from prnotes.audit import audit
 from prnotes.project import load
 from prnotes.sphinxext import feed
 from tests.support import gitrepo
+from tests.support.pagechecks import nu_errors
 from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
 
 SEEDS = ROOTS / "stream" / "seeds"
@@ -155,13 +156,21 @@ def test_lists_link_every_pr_number(stream_site):
 
 
 def test_header_links_each_upstream_repository(stream_site):
+    """Several repositories: one GitHub icon that opens a list of them by
+    name, not a row of identical icons; valid HTML in both places the theme
+    puts it (the header and the phone's drawer)."""
     proj, _ = stream_site
     page = html(proj, "index")
-    header = page.split('<ul class="navbar-icon-links"', 1)[1].split("</ul>", 1)[0]
-    assert re.findall(r'href="(https://github.com/[^"]+)"', header) == [
-        "https://github.com/sgl-project/sglang",
-        "https://github.com/vllm-project/vllm",
-    ]
+    menus = re.findall(r'<div class="navbar-icon-links dropdown prnotes-repos">(.*?)</div>', page, re.S)
+    assert len(menus) == 2
+    for menu in menus:
+        assert len(re.findall(r'<i class="fa-brands fa-github', menu)) == 1
+        assert re.findall(r'<a class="dropdown-item" href="(https://github.com/[^"]+)" rel="noopener">([^<]+)</a>', menu) == [
+            ("https://github.com/sgl-project/sglang", "sgl-project/sglang"),
+            ("https://github.com/vllm-project/vllm", "vllm-project/vllm"),
+        ]
+    if shutil.which("java"):
+        assert [str(e) for e in nu_errors([proj / "_build/html/index.html"])] == []
 
 
 def test_source_link_is_small_at_the_bottom_and_nowhere_else(stream_site):

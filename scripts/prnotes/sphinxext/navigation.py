@@ -135,7 +135,7 @@ def _nav_docnames(app: Sphinx) -> frozenset[str]:
 def repository_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """The header's icon links: each upstream repository the notes come from."""
     context["theme_icon_links"] = [
-        {"name": f"{repo}（GitHub）", "url": contract.github_repo_url(repo), "icon": "fa-brands fa-github", "type": "fontawesome"}
+        {"name": f"{repo}（GitHub）", "url": contract.github_repo_url(repo), "icon": "fa-brands fa-github", "type": "fontawesome", "repo": repo}
         for repo in site_repositories(app)
     ]
 

@@ -157,6 +157,23 @@ def test_unused_prs_key_and_unclassified_entry_warn():
         # The earliest phrase decides: a condition after the verdict is not 按需.
         ("值得快速阅读：如果你负责平台抽象，可以学习这个模式。", "skim"),
         ("值得精读，尤其适合 CI/构建基础设施维护者。", "close"),
+        # Other words for each verdict, and English ones.
+        ("建议通读全部 diff。", "close"),
+        ("这个 PR 值得深入研究：缓存布局变了。", "close"),
+        ("速览即可，改动很小。", "skim"),
+        ("跳读即可。", "skim"),
+        ("无需细看，机械性改名。", "skim"),
+        ("可选阅读：只影响 TPU。", "optional"),
+        ("可读可不读。", "optional"),
+        ("建议跳过，纯依赖升级。", "optional"),
+        ("不要跳过测试部分，值得精读。", "close"),
+        ("Worth a close read: the scheduler rewrite.", "close"),
+        ("A must-read for scheduler folks.", "close"),
+        ("Read it carefully, the cache layout changes.", "close"),
+        ("Skim: a version bump.", "skim"),
+        ("A quick look is enough.", "skim"),
+        ("Optional: only if you work on TPU.", "optional"),
+        ("Skip unless you maintain ROCm.", "optional"),
     ],
 )
 def test_verdict_rules(body, verdict):

@@ -3,9 +3,11 @@
 Verdict (the first sentence of the advice, up to the first 。！？ or line end):
 every verdict phrase in it is found, and the earliest one decides.
 
-- 精读: 必读, 强烈推荐, 推荐精读, 值得精读, 值得细读, 仔细阅读, 值得一读 …
-- 速读: 值得快速浏览, 快速阅读, 略读即可, 扫一眼即可, 浏览即可, 了解即可 …
-- 按需: 按需阅读; a condition at the start of a clause that leads to a
+- 精读: 必读, 强烈推荐, 推荐精读, 值得精读, 值得细读, 仔细阅读, 值得一读,
+  通读, 深入研究 …; in English, must-read, worth a close read, read carefully;
+- 速读: 值得快速浏览, 快速阅读, 略读即可, 扫一眼即可, 浏览即可, 了解即可,
+  速览, 跳读 …; skim, a quick look, glance;
+- 按需: 按需阅读, 选读, 可选阅读, 可跳过; optional, skip, if you work on …; a condition at the start of a clause that leads to a
   recommendation (``若/如果 … 值得 …``, ``对 X 来说 …``); ``只有 … 需要关心``;
   a recommendation to an audience (``建议 X 阅读``, ``适合 X 的同学细读``,
   ``做 X 的读者可以看一看``); ``… 时再读``.
@@ -43,15 +45,20 @@ VERDICTS = (
 VERDICT_BY_SLUG = {v.slug: v for v in VERDICTS}
 
 _FIRST_SENTENCE_RE = re.compile(r"[^。！？!?\n]*")
-_CLOSE = r"必读|强烈推荐|精读|细读|深读|研读|(?:仔细|认真|逐行|逐段|深入|反复)(?:阅读|读|看)|值得一读|值得阅读|推荐阅读"
+_CLOSE = (
+    r"必读|强烈推荐|精读|细读|细看|深读|研读|通读|(?:仔细|认真|逐行|逐段|深入|反复)(?:阅读|读|看|研究|琢磨)|值得一读|值得阅读|推荐阅读"
+    r"|(?i:\bmust[- ]read\b|\bclose read|\bread (?:it )?(?:closely|carefully)|\bworth (?:a )?(?:careful |close |deep )?read(?:ing)?\b)"
+)
 _SKIM = (
     r"(?:快速|简单|粗略|大致|大概)(?:浏览|阅读|看看|过一遍|了解)|略读|粗读|速读|泛读|扫一眼|扫一遍|瞄一眼"
-    r"|看一眼|过一眼|浏览(?:即可|一下|一遍)|(?:了解|知道|知悉)[^。，；：]{0,12}?即可|有个印象|看个大概|值得一看"
+    r"|看一眼|过一眼|浏览(?:即可|一下|一遍)|(?:了解|知道|知悉)[^。，；：]{0,12}?即可|有个印象|看个大概|值得一看|速览|跳读|扫读"
+    r"|(?i:\bskim|\bquick (?:look|read)|\bglance\b)"
 )
 _AUDIENCE = r"者|人|同学|开发|团队|用户|读者|工程师|负责|维护|owner|maintainer|方向|领域"
 _READ = r"阅读|一读|看看|细读|精读|研读|浏览|关注|参考|读"
 _OPTIONAL = (
-    r"按需|视需要|酌情|选读|(?:时|的话)再(?:读|看|细看|阅读|查阅)"
+    r"按需|视需要|酌情|选读|可选阅读|可读可不读|可以?跳过|建议跳过|(?:时|的话)再(?:读|看|细看|阅读|查阅)"
+    r"|(?i:\boptional\b|\bskip\b|\bif you (?:work on|maintain|care about|use)\b)"
     r"|(?:只有|仅当|只在|仅在|只对|仅对|只需在)[^。；]{0,40}?才?(?:需要|值得|有必要|建议)"
     rf"|(?:建议|推荐|适合)[^。，；：]{{0,30}}?(?:{_AUDIENCE})[^。；：]{{0,12}}?(?:{_READ})"
     rf"|(?:读者|同学|开发者|用户|团队|工程师|维护者|负责人)(?:可以|值得|不妨|建议|应该|需要)[^。，；：]{{0,6}}?(?:{_READ}|看)"

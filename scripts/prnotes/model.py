@@ -135,6 +135,12 @@ class Site:
     mentioned_by: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
     digests: tuple[Digest, ...] = ()  # in file-name order, oldest first
     volumes: tuple[Volume, ...] = ()
+    # A book of some notes (prnotes.subset): (repo, number) -> the notes left
+    # out of it that mention that PR, as (repo, number or None, title, digest
+    # number); the book names them instead of linking to their pages.
+    mentioned_outside: dict[tuple[str, int], tuple[tuple[str, int | None, tuple[Inline, ...], int], ...]] = field(
+        default_factory=dict
+    )
 
     @cached_property
     def repos(self) -> tuple[str, ...]:

@@ -89,15 +89,19 @@ def parse_selection(verdicts: str, subsystems: str, taxonomy: Taxonomy) -> Selec
 
 
 def select(site: Site, selection: Selection) -> Site:
-    """The site with only the selected notes and the mentions among them."""
+    """The site with only the selected notes and the mentions among them; the
+    notes left out that mention one of them are named (``mentioned_outside``)."""
     notes = tuple(n for n in site.notes if selection.includes(n, site.volume_of(n)))
     kept = {n.docname for n in notes}
-    mentioned = {}
+    mentioned, outside = {}, {}
     for key, docnames in site.mentioned_by.items():
         left = tuple(d for d in docnames if d in kept)
         if left:
             mentioned[key] = left
-    return replace(site, notes=notes, mentioned_by=mentioned)
+        others = [site.by_docname[d] for d in docnames if d not in kept]
+        if others:
+            outside[key] = tuple((n.repo, n.number, n.title_pieces, site.digest_of(n).number) for n in others)
+    return replace(site, notes=notes, mentioned_by=mentioned, mentioned_outside=outside)
 
 
 def volume_selection(volume: Volume) -> Selection:

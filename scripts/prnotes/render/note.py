@@ -83,14 +83,19 @@ def _related(note: Note, site: Site) -> list[str]:
             elif ref.kind == "issues":
                 line += " （issue）"
             out.append(line)
-    backlinks = ()
+    backlinks, outside = (), ()
     if note.number is not None:
         backlinks = tuple(d for d in site.mentioned_by.get((note.repo, note.number), ()) if d != note.docname)
-    if backlinks:
+        outside = site.mentioned_outside.get((note.repo, note.number), ())
+    if backlinks or outside:
         notes = site.by_docname
         out += ["", "提到本篇的笔记：", ""]
         for doc in backlinks:
             out.append(f"- {note_link(notes[doc], note.docname)}")
+        # Notes this book leaves out: the PR on GitHub, the title, the digest.
+        for repo, number, title, digest in outside:
+            ref = f"{ref_role(_as_seen_from(Ref(f'#{number}', repo, number), note.repo))} " if number is not None else ""
+            out.append(f"- {ref}{inline(title, link_text=True)}（第 {digest} 期）")
     if not out:
         out = ["", "本篇没有提到其他 PR，也还没有笔记提到本篇。"]
     return out
@@ -133,6 +138,7 @@ def page_key(note: Note, site: Site) -> str:
         (digest.docname, digest.number, digest.volume, digest.path),
         tuple((t.docname, t.title_pieces) for t in targets if t is not None),
         tuple((d, site.by_docname[d].title_pieces) for d in backlinks),
+        site.mentioned_outside.get((note.repo, note.number), ()) if note.number is not None else (),
     )
     # pickle, not repr: many times faster. Without its memo ("fast" mode),
     # equal inputs give the same bytes whether or not they share objects (a

@@ -108,6 +108,16 @@ def _no_indexer_format(monkeypatch, tmp_path):
     monkeypatch.delattr(StandaloneHTMLBuilder, "indexer_format")
 
 
+def _prune_keeping_a_list(self, docnames):  # IndexBuilder.prune, were a release to filter differently
+    self._titles = {d: t for d, t in self._titles.items() if d in docnames}
+
+
+def _index_pruned_otherwise(monkeypatch, tmp_path):
+    from sphinx.search import IndexBuilder
+
+    monkeypatch.setattr(IndexBuilder, "prune", _prune_keeping_a_list)
+
+
 def _no_saved_error_report(monkeypatch, tmp_path):
     import sphinx._cli.util.errors as errors
 
@@ -211,6 +221,7 @@ REMOVERS = {
     "Search._index in searchtools.js": _searchtools_without("_index"),
     "sphinx.application.ENV_PICKLE_FILENAME": _no_env_pickle_name,
     "build_main's sphinx._cli.util.errors.handle_exception": _no_saved_error_report,
+    "IndexBuilder.prune(docnames) intersecting each word's pages": _index_pruned_otherwise,
     "Sphinx.parallel, read after env-before-read-docs": _parallel_decided_early,
     "Builder.write_documents: parallel - 1 workers, after write-started": _writing_counts_every_process,
     "MystParser.parse as in myst-parser 5.2": _myst_parse_changed,
@@ -362,3 +373,28 @@ def test_only_compat_touches_internals():
             if INTERNALS.search(code) or PRIVATE_ATTRIBUTE.search(code):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_the_index_is_pruned_with_a_set_to_the_same_result():
+    import copy
+    import random
+
+    from sphinx.search import IndexBuilder
+
+    rng = random.Random(7)
+    docs = {f"notes/o/r/pr-{i}": None for i in range(300)}
+    indexer = IndexBuilder.__new__(IndexBuilder)
+    indexer._titles = {d: d for d in docs}
+    indexer._all_titles = {d: [] for d in docs}
+    indexer._filenames = {d: f"{d}.md" for d in docs}
+    indexer._mapping = {f"w{i}": set(rng.sample(sorted(docs), 3)) for i in range(2000)}
+    indexer._title_mapping = {f"t{i}": set(rng.sample(sorted(docs), 2)) for i in range(500)}
+    kept = dict(list(docs.items())[:-40])  # as Sphinx passes it: env.all_docs, a dict
+    expected = copy.deepcopy(indexer)
+    getattr(IndexBuilder.prune, "__wrapped__", IndexBuilder.prune)(expected, kept)
+    _compat.prune_index_with_a_set()
+    assert hasattr(IndexBuilder.prune, "__wrapped__")
+    indexer.prune(kept)
+    for store in ("_titles", "_all_titles", "_filenames", "_mapping", "_title_mapping"):
+        assert getattr(indexer, store) == getattr(expected, store), store
+    assert list(indexer._titles) == list(expected._titles)  # the same order too

@@ -300,8 +300,10 @@ def _build(
         ["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", f"{TEX_NAME}.tex"],
         latex, env, "xelatex",
     )  # fmt: skip
+    # -z 6: on the 1,000-note book (912 pages) 2.8 s against 3.6 s at the
+    # default level 9, for a PDF 2 % larger.
     _run(
-        ["xdvipdfmx", "-q", "-E", "-s", page_order(log.read_text(encoding="utf-8", errors="replace")),
+        ["xdvipdfmx", "-q", "-E", "-z", "6", "-s", page_order(log.read_text(encoding="utf-8", errors="replace")),
          "-o", f"{TEX_NAME}.pdf", f"{TEX_NAME}.xdv"],
         latex, env, "xdvipdfmx",
     )  # fmt: skip

@@ -458,6 +458,13 @@ def test_a_sphinx_error_is_two_lines_and_the_paths_are_the_project_s(tmp_path):
     Path(report).unlink()
     full = command("build", "--root", str(proj), "--", "-q", "-T", "-b", "no-such-builder", ".", "_build/x")
     assert full.returncode == 2 and "Traceback" in full.stderr
+    # Arguments missing: said once, by Sphinx's parser or by ours.
+    missing = command("build", "--root", str(proj), "--", "-b", "html")
+    assert missing.returncode == 2 and missing.stderr.count("usage:") == 1, missing.stderr
+    none = command("build", "--root", str(proj))
+    assert none.returncode == 2 and none.stderr.splitlines() == [
+        "prnotes build: give sphinx-build's arguments after --, as in: prnotes build -- -b html . _build/html"
+    ]
 
     built = command("build", "--notes", "-q", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/html")
     assert built.returncode == 0, built.stderr

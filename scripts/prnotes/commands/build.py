@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
+import io
+import sys
 from pathlib import Path
 
 from .. import buildstamp, sphinx_build
@@ -25,7 +26,9 @@ def layout_of(argv: list[str]) -> buildstamp.Layout | None:
     from sphinx.cmd.build import get_parser
 
     try:
-        args, _ = get_parser().parse_known_args(argv)
+        # Quietly: Sphinx's own parse of the same arguments reports what is wrong.
+        with contextlib.redirect_stderr(io.StringIO()):
+            args, _ = get_parser().parse_known_args(argv)
     except SystemExit:
         return None
     if not getattr(args, "sourcedir", None) or not getattr(args, "outputdir", None):
@@ -48,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
     argv = list(args.sphinx_args)
     if argv[:1] == ["--"]:
         argv = argv[1:]
+    if not argv:
+        print(f"{args.tool}: give sphinx-build's arguments after --, as in: {args.tool} -- -b html . _build/html", file=sys.stderr)
+        return 2
     with contextlib.chdir(args.root):
         return _build(argv, args.tool)
 

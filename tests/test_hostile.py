@@ -584,6 +584,16 @@ def test_prs_toml_link_leaving_seeds_is_refused(tmp_path, capsys, outside):
     assert SECRET not in "\n".join(lines)
 
 
+@pytest.mark.parametrize("name", ["001.txt", "prs.toml"])
+def test_a_link_that_loops_is_refused(tmp_path, capsys, name):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    (proj / "seeds" / name).symlink_to(name)
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == [f"seeds/{name}:1: is a link that loops back on itself; a seed must be a text file"]
+    assert not (proj / "notes").exists()
+
+
 def test_link_within_seeds_is_followed(tmp_path, capsys):
     proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
     (proj / "seeds/sub").mkdir()

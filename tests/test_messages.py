@@ -486,3 +486,12 @@ def test_the_quick_exit_ends_child_processes_that_would_hold_the_output_open(tmp
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert done.returncode == 0, done.stderr
     assert list((tmp_path / "out").glob("*.tex")) != []
+
+
+def test_a_root_that_loops_is_named(tmp_path, capsys):
+    from prnotes.cli import main
+
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    assert main(["notes", "--root", str(loop)]) == 2
+    assert capsys.readouterr().err == f"prnotes notes: {loop} is a link that loops back on itself; pass a project folder\n"

@@ -46,10 +46,17 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _resolved(root: Path) -> Path:
+    try:
+        return root.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        raise NoProjectError(f"{root} is a link that loops back on itself; pass a project folder") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        args.root = args.root.resolve() if args.root else find_root()
+        args.root = _resolved(args.root) if args.root else find_root()
         return args.run(args)
     except NoProjectError as exc:
         print(f"{args.tool}: {exc}", file=sys.stderr)

@@ -533,7 +533,11 @@ def _check_inside(path: Path, real_seeds: Path, rel: str) -> None:
     comes before the file is opened, and its message says nothing of the
     target. A FIFO or device would block or never end.
     """
-    if not path.resolve().is_relative_to(real_seeds):
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # a loop of links: Python 3.12 raises RuntimeError
+        raise InputError([Diagnostic(rel, 1, "is a link that loops back on itself; a seed must be a text file")]) from None
+    if not real.is_relative_to(real_seeds):
         raise InputError(
             [Diagnostic(rel, 1, "is a link to a file outside seeds/; copy the file into seeds/ instead")]
         )
@@ -556,7 +560,11 @@ def read_seeds(
     """
     problems: list[Diagnostic] = []
     seeds: list[SeedFile] = []
-    real_seeds = seeds_dir.resolve()
+    try:
+        real_seeds = seeds_dir.resolve()
+    except (OSError, RuntimeError):
+        where = seeds_dir.relative_to(root).as_posix() + "/"
+        raise InputError([Diagnostic(where, 1, "is a link that loops back on itself; the site keeps its pages")]) from None
     # Name order is arrival order: digest files are named with a sequence prefix.
     for file in sorted(seeds_dir.glob("*.txt")):
         if file.name.startswith("."):

@@ -590,7 +590,7 @@ def test_a_link_that_loops_is_refused(tmp_path, capsys, name):
     (proj / "seeds" / name).symlink_to(name)
     code, lines = run(proj, capsys)
     assert code == 1
-    assert errors(lines) == [f"seeds/{name}:1: is a link that loops back on itself; a seed must be a text file"]
+    assert errors(lines) == [f"seeds/{name}:1: is a link that loops back on itself; replace it with the file"]
     assert not (proj / "notes").exists()
 
 

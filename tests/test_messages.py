@@ -234,11 +234,6 @@ def prs_errors(text: str) -> list[str]:
             '["o/r"]\n"t" = { number = 1234567890123456789012345 }\n',
             ["seeds/prs.toml:2: 't': number must be a whole number from 1 to 999999999"],
         ),
-        (
-            # Two titles given one number: prs.toml's second line says so, not a seed.
-            '["o/r"]\n"a" = { number = 7 }\n"b" = { number = 8 }\n"c" = { number = 7 }\n',
-            ["seeds/prs.toml:4: 'c': #7 is already the number of 'a' (line 2)"],
-        ),
     ],
     ids=[
         "syntax",
@@ -251,7 +246,6 @@ def prs_errors(text: str) -> list[str]:
         "upstream-type",
         "key-line",
         "huge",
-        "one-number-twice",
     ],
 )
 def test_prs_messages(text, expected):

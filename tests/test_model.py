@@ -89,6 +89,16 @@ def test_same_number_from_a_title_and_from_prs_toml_names_prs_toml():
     ]
 
 
+def test_a_stale_prs_toml_entry_sharing_a_number_only_warns():
+    # A title fixed in the seed, its old entry left in prs.toml with the same number.
+    prs = '["o/r"]\n"Fix teh scheduler" = { number = 12 }\n"Fix the scheduler" = { number = 12 }\n'
+    site = _site(("a.txt", "o/r\n\nFix the scheduler\n\n值得精读。\n"), prs=prs)
+    assert [n.number for n in site.notes] == [12]
+    assert [str(w) for w in site.warnings if "prs.toml" in str(w)] == [
+        "seeds/prs.toml:2: prs.toml entry 'Fix teh scheduler' of o/r matches no seed entry"
+    ]
+
+
 def test_title_number_contradicting_prs_toml():
     prs = '["o/r"]\n"A" = { number = 5, upstream_title = "x" }\n'
     assert _errors(("a.txt", "o/r\n\nA (#6)\n\n值得精读。\n"), prs=prs) == [
@@ -174,6 +184,22 @@ def test_unused_prs_key_and_unclassified_entry_warn():
         ("A quick look is enough.", "skim"),
         ("Optional: only if you work on TPU.", "optional"),
         ("Skip unless you maintain ROCm.", "optional"),
+        # ... and not where they are parts of other words, code, or negated.
+        ("普通读者略读即可。", "skim"),
+        ("对普通读者来说了解即可。", "skim"),
+        ("交通读数模块改动，略读即可。", "skim"),
+        ("没有可以跳过的部分，值得精读。", "close"),
+        ("将返回类型改为 `Optional[Tensor]`，值得精读。", "close"),
+        ("将返回类型改为 Optional[Tensor]，值得精读。", "close"),
+        ("新增 --skip-warmup 选项，值得精读。", "close"),
+        ("修复 skimage 兼容问题，值得精读。", "close"),
+        ("Not a must-read; skim the summary.", "skim"),
+        ("No need to read carefully, skim it.", "skim"),
+        ("Don't just skim it; read it carefully.", "close"),
+        ("Don't skip this one: worth a close read.", "close"),
+        ("Adds an optional cache layer. Worth a close read.", "close"),
+        ("Changes `utils.py`. Worth a close read.", "close"),
+        ("Just a refactor.", None),
     ],
 )
 def test_verdict_rules(body, verdict):

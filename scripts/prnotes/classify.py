@@ -7,7 +7,11 @@ every verdict phrase in it is found, and the earliest one decides.
   通读, 深入研究 …; in English, must-read, worth a close read, read carefully;
 - 速读: 值得快速浏览, 快速阅读, 略读即可, 扫一眼即可, 浏览即可, 了解即可,
   速览, 跳读 …; skim, a quick look, glance;
-- 按需: 按需阅读, 选读, 可选阅读, 可跳过; optional, skip, if you work on …; a condition at the start of a clause that leads to a
+- 按需: 按需阅读, 选读, 可选阅读, 可跳过; optional, skip, if you work on …;
+  (English phrases count only in advice whose first sentence has no Chinese;
+  there a sentence ends at ``.`` before a space or at ``;``, English
+  negations apply (not, no need to, don't …), and the first of the first
+  three sentences that says something decides. Code spans never count.) a condition at the start of a clause that leads to a
   recommendation (``若/如果 … 值得 …``, ``对 X 来说 …``); ``只有 … 需要关心``;
   a recommendation to an audience (``建议 X 阅读``, ``适合 X 的同学细读``,
   ``做 X 的读者可以看一看``); ``… 时再读``.
@@ -46,24 +50,49 @@ VERDICT_BY_SLUG = {v.slug: v for v in VERDICTS}
 
 _FIRST_SENTENCE_RE = re.compile(r"[^。！？!?\n]*")
 _CLOSE = (
-    r"必读|强烈推荐|精读|细读|细看|深读|研读|通读|(?:仔细|认真|逐行|逐段|深入|反复)(?:阅读|读|看|研究|琢磨)|值得一读|值得阅读|推荐阅读"
-    r"|(?i:\bmust[- ]read\b|\bclose read|\bread (?:it )?(?:closely|carefully)|\bworth (?:a )?(?:careful |close |deep )?read(?:ing)?\b)"
+    # 通读, but not across words: 普通读者 (ordinary readers), 交通读数.
+    r"必读|强烈推荐|精读|细读|细看|深读|研读|(?<![普交])通读(?![者数])"
+    r"|(?:仔细|认真|逐行|逐段|深入|反复)(?:阅读|读|看|研究|琢磨)|值得一读|值得阅读|推荐阅读"
 )
 _SKIM = (
     r"(?:快速|简单|粗略|大致|大概)(?:浏览|阅读|看看|过一遍|了解)|略读|粗读|速读|泛读|扫一眼|扫一遍|瞄一眼"
     r"|看一眼|过一眼|浏览(?:即可|一下|一遍)|(?:了解|知道|知悉)[^。，；：]{0,12}?即可|有个印象|看个大概|值得一看|速览|跳读|扫读"
-    r"|(?i:\bskim|\bquick (?:look|read)|\bglance\b)"
 )
 _AUDIENCE = r"者|人|同学|开发|团队|用户|读者|工程师|负责|维护|owner|maintainer|方向|领域"
 _READ = r"阅读|一读|看看|细读|精读|研读|浏览|关注|参考|读"
 _OPTIONAL = (
     r"按需|视需要|酌情|选读|可选阅读|可读可不读|可以?跳过|建议跳过|(?:时|的话)再(?:读|看|细看|阅读|查阅)"
-    r"|(?i:\boptional\b|\bskip\b|\bif you (?:work on|maintain|care about|use)\b)"
     r"|(?:只有|仅当|只在|仅在|只对|仅对|只需在)[^。；]{0,40}?才?(?:需要|值得|有必要|建议)"
     rf"|(?:建议|推荐|适合)[^。，；：]{{0,30}}?(?:{_AUDIENCE})[^。；：]{{0,12}}?(?:{_READ})"
     rf"|(?:读者|同学|开发者|用户|团队|工程师|维护者|负责人)(?:可以|值得|不妨|建议|应该|需要)[^。，；：]{{0,6}}?(?:{_READ}|看)"
 )
 PHRASES = (("close", re.compile(_CLOSE)), ("skim", re.compile(_SKIM)), ("optional", re.compile(_OPTIONAL)))
+# Advice written in English (a first sentence with no Chinese character): its
+# own phrases and negations. A period ends its sentence only before a space,
+# so file names (``utils.py``) do not.
+_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_EN_SENTENCE_RE = re.compile(r"(?:[^.!?;\n]|\.(?=\S))*")
+EN_PHRASES = (
+    (
+        "close",
+        re.compile(
+            r"\bmust[- ]read\b|\bclose read|\bread (?:it |this )?(?:closely|carefully)\b"
+            r"|\bworth (?:a )?(?:careful |close |deep |full )?read(?:ing)?\b",
+            re.I,
+        ),
+    ),
+    ("skim", re.compile(r"\bskim(?:s|med|ming)?\b|\bquick (?:look|read)\b", re.I)),
+    (
+        "optional",
+        re.compile(
+            r"^\s*(?:optional|skip)\b(?![-_\[])|\b(?:is|it's|reading is) optional\b|\bif you (?:work on|maintain|care about|use)\b",
+            re.I,
+        ),
+    ),
+)
+_EN_NEGATION_RE = re.compile(r"\b(?:not|no need to|don't|do not|never|without|nothing to)(?: just| a| an| to| the)?\s*$", re.I)
+# Code spans say nothing about the verdict (`Optional[Tensor]`, `--skip-warmup`).
+_CODE_SPAN_RE = re.compile(r"`[^`\n]*`")
 # A condition that opens a clause, and what must follow it for a verdict.
 _CONDITION_RE = re.compile(
     r"(?:^|(?<=[，,；;：:]))\s*(?:若|如果|假如|倘若|要是|如若|假使|如你|如您|当你|对于?[^，。；：]{1,30}?(?:来说|而言))"
@@ -71,31 +100,47 @@ _CONDITION_RE = re.compile(
 _RECOMMEND_RE = re.compile(r"值得|建议|推荐|可以|不妨|必读|再读|再看|一读|阅读|精读|细读|浏览|参考")
 # A negation, then what it negates: 不必, 不值得, 不太推荐, 谈不上值得, 别 …
 _NEGATION_RE = re.compile(
-    r"(?:不必|无需|无须|不需|没有?必要|没什么必要|用不着|犯不着|不用|而不是|而非|并非|不是|不宜|不要|别|非"
+    r"(?:不必|无需|无须|不需|没有?必要|没什么必要|没有|用不着|犯不着|不用|而不是|而非|并非|不是|不宜|不要|别|非"
     r"|不算|算不上|谈不上|称不上|未必|不(?:太|大|怎么|很)?)"
     r"(?:值得|建议|推荐|需要)?"
     r"(?:深度|深入|太|特别|完整|逐行|逐字|过多|去|再|专门)?$"
 )
 
 
-def _negated(sentence: str, start: int) -> bool:
-    return _NEGATION_RE.search(sentence, max(0, start - 8), start) is not None
+def _negated(sentence: str, start: int, negation: re.Pattern[str] = _NEGATION_RE) -> bool:
+    return negation.search(sentence, max(0, start - 12), start) is not None
 
 
 def verdict_of(body: str) -> str | None:
     """Verdict slug of an advice text, by the rules in the module docstring."""
-    sentence = _FIRST_SENTENCE_RE.match(body.lstrip()).group(0)
+    text = _CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), body.lstrip())
+    sentence = _FIRST_SENTENCE_RE.match(text).group(0)
+    if _CJK_RE.search(sentence):
+        return _verdict_of_sentence(sentence, PHRASES, _NEGATION_RE, conditions=True)
+    # English: the first of the first three sentences that says something.
+    start = 0
+    for _ in range(3):
+        match = _EN_SENTENCE_RE.match(text, start)
+        verdict = _verdict_of_sentence(match.group(0), EN_PHRASES, _EN_NEGATION_RE, conditions=False)
+        if verdict is not None or match.end() >= len(text):
+            return verdict
+        start = match.end() + 1
+    return None
+
+
+def _verdict_of_sentence(sentence: str, phrases, negation: re.Pattern[str], conditions: bool) -> str | None:
     found: list[tuple[int, int, str]] = []  # (start, -length, slug): earliest, then longest
     negated_close = False
-    for slug, pattern in PHRASES:
+    for slug, pattern in phrases:
         for m in pattern.finditer(sentence):
-            if _negated(sentence, m.start()):
+            if _negated(sentence, m.start(), negation):
                 negated_close |= slug == "close"
             else:
                 found.append((m.start(), m.start() - m.end(), slug))
-    for m in _CONDITION_RE.finditer(sentence):
-        if _RECOMMEND_RE.search(sentence, m.end()):
-            found.append((m.start(), m.start() - m.end(), "optional"))
+    if conditions:
+        for m in _CONDITION_RE.finditer(sentence):
+            if _RECOMMEND_RE.search(sentence, m.end()):
+                found.append((m.start(), m.start() - m.end(), "optional"))
     if found:
         return min(found)[2]
     return "skim" if negated_close else None

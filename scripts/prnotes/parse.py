@@ -52,7 +52,7 @@ _NAME_BAD_RE = chars.ONE_LINE_BAD_RE
 
 # How advice often opens; a block that opens so is not read as a title when
 # looking for the title that lacks its body.
-ADVICE_OPENINGS = ("值得", "建议", "推荐", "不必", "无需", "可以", "可跳过", "跳过", "略读", "速读", "精读", "必读", "Worth", "Skim", "Read")
+ADVICE_OPENING_RE = re.compile(r"值得|建议|推荐(?!系统)|不必|无需|可以|可跳过|跳过|略读|速读|精读|必读|(?:Worth|Skim|Read)\b")
 
 
 def is_repo(repo: str) -> bool:
@@ -164,7 +164,7 @@ def _reads_as_title(block: list[str]) -> bool:
         len(block) == 1
         and len(line) <= 120
         and not line.endswith(("。", "！", "？", "；", ".", "!", "?", ";"))
-        and not line.startswith(ADVICE_OPENINGS)
+        and not ADVICE_OPENING_RE.match(line)
         and not BODY_LABEL_RE.match(line)
     )
 
@@ -476,7 +476,6 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
     problems: list[Diagnostic] = []
     out: dict[tuple[str, str], PrInfo] = {}
     key_lines = _key_lines(text)
-    numbered: dict[tuple[str, int], tuple[str, int]] = {}  # (repo, number) -> (title, line) that has it
     for repo, table in doc.items():
         repo_line = key_lines.get((None, repo), 1)
         if not is_repo(repo) or not isinstance(table, dict):
@@ -498,11 +497,6 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: number must be a whole number from 1 to {MAX_PR_NUMBER}")
                 )
-            elif (repo.lower(), number) in numbered:
-                first_title, first_line = numbered[(repo.lower(), number)]
-                problems.append(
-                    Diagnostic(path, line, f"{title!r}: #{number} is already the number of {first_title!r} (line {first_line})")
-                )
             elif not isinstance(upstream, str) or "\n" in upstream:
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: upstream_title must be a one-line string")
@@ -512,7 +506,6 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
                     Diagnostic(path, line, f"{title!r}: unknown keys {', '.join(unknown)}")
                 )
             else:
-                numbered[(repo.lower(), number)] = (title, line)
                 out[(repo, title)] = PrInfo(repo, title, number, upstream.strip(), path, line)
     if problems:
         raise InputError(problems)
@@ -536,7 +529,7 @@ def _check_inside(path: Path, real_seeds: Path, rel: str) -> None:
     try:
         real = path.resolve()
     except (OSError, RuntimeError):  # a loop of links: Python 3.12 raises RuntimeError
-        raise InputError([Diagnostic(rel, 1, "is a link that loops back on itself; a seed must be a text file")]) from None
+        raise InputError([Diagnostic(rel, 1, "is a link that loops back on itself; replace it with the file")]) from None
     if not real.is_relative_to(real_seeds):
         raise InputError(
             [Diagnostic(rel, 1, "is a link to a file outside seeds/; copy the file into seeds/ instead")]

@@ -180,14 +180,18 @@ def apply(root: Path, pages: dict[str, str], the_plan: Plan) -> None:
             target = root / rel
             done.append(_step(target, target.unlink))
     except OSError as exc:
-        _restore(done)
+        restored = _restore(done)
         _discard(staged, created)
-        raise WriteError(f"cannot replace {rel}: {_reason(exc)}; every file is as it was") from None
+        outcome = "every file is as it was" if restored else "some pages could not be put back; run the conversion again"
+        raise WriteError(f"cannot replace {rel}: {_reason(exc)}; {outcome}") from None
     for target, old in done:
         if old is not None:
             old.unlink(missing_ok=True)
     for rel in the_plan.remove:
-        _prune_empty_dirs((root / rel).parent, root)
+        try:
+            _prune_empty_dirs((root / rel).parent, root)
+        except OSError:
+            pass  # every page is in place; an empty folder left behind is harmless
     # Temporary files left by a run that was killed between write and rename.
     # Runs take turns (see locked), so none of these belongs to a live run.
     leftovers = set((root / "notes").rglob(f"*{TMP_SUFFIX}")) if (root / "notes").is_dir() else set()
@@ -208,7 +212,11 @@ def _keep_old(target: Path) -> Path | None:
     try:
         os.link(target, old, follow_symlinks=False)
     except OSError:  # a file system without hard links: a copy
-        shutil.copyfile(target, old, follow_symlinks=False)
+        try:
+            shutil.copyfile(target, old, follow_symlinks=False)
+        except BaseException:
+            old.unlink(missing_ok=True)
+            raise
     return old
 
 
@@ -224,8 +232,9 @@ def _step(target: Path, change: Callable[[], None]) -> tuple[Path, Path | None]:
     return target, old
 
 
-def _restore(done: list[tuple[Path, Path | None]]) -> None:
-    """Undo the second phase of :func:`apply`, last step first."""
+def _restore(done: list[tuple[Path, Path | None]]) -> bool:
+    """Undo the second phase of :func:`apply`, last step first; False if a step could not be undone."""
+    restored = True
     for target, old in reversed(done):
         try:
             if old is None:
@@ -233,7 +242,8 @@ def _restore(done: list[tuple[Path, Path | None]]) -> None:
             else:
                 os.replace(old, target)
         except OSError:
-            pass
+            restored = False
+    return restored
 
 
 def _discard(staged: list[tuple[Path, Path]], created: list[Path]) -> None:

@@ -452,6 +452,16 @@ def test_a_sphinx_error_is_two_lines_and_the_paths_are_the_project_s(tmp_path):
     Path(report).unlink()
     full = command("build", "--root", str(proj), "--", "-q", "-T", "-b", "no-such-builder", ".", "_build/x")
     assert full.returncode == 2 and "Traceback" in full.stderr
+    # An error raised in conf.py: one line, naming the file and line, not the traceback Sphinx puts in its message.
+    conf = (proj / "conf.py").read_text(encoding="utf-8")
+    (proj / "conf.py").write_text(conf + "raise RuntimeError('boom')\n", encoding="utf-8")
+    raised = command("build", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/x")
+    lines = raised.stderr.splitlines()
+    assert raised.returncode == 2 and len(lines) == 2, raised.stderr
+    line = conf.count("\n") + 1
+    assert lines[0].endswith(f"RuntimeError: boom ({proj / 'conf.py'}:{line})"), lines[0]
+    Path(lines[1].rsplit(" ", 1)[1]).unlink()
+    (proj / "conf.py").write_text(conf, encoding="utf-8")
     # Arguments missing: said once, by Sphinx's parser or by ours.
     missing = command("build", "--root", str(proj), "--", "-b", "html")
     assert missing.returncode == 2 and missing.stderr.count("usage:") == 1, missing.stderr

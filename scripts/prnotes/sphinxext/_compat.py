@@ -486,10 +486,11 @@ def short_sphinx_errors(tool: str) -> Iterator[None]:
         context = {"use_pdb": use_pdb, "message_log": message_log, "extensions": extensions}
         if print_traceback or use_pdb or isinstance(exception, KeyboardInterrupt):
             return full(exception, stderr=stderr, print_traceback=print_traceback, **context)
+        what = _one_line(exception)
         if isinstance(exception, SphinxError):
-            what = f"{exception.category}: {exception}"
+            what = f"{exception.category}: {what}"
         else:
-            what = f"{type(exception).__name__}: {exception}"
+            what = f"{type(exception).__name__}: {what}"
         report = errors.save_traceback(exception, message_log=message_log, extensions=extensions)
         print(f"{tool}: Sphinx stopped. {what}", file=stderr)
         print(f"{tool}: Sphinx's full report, with its traceback, is in {report}", file=stderr)
@@ -500,6 +501,23 @@ def short_sphinx_errors(tool: str) -> Iterator[None]:
         yield
     finally:
         errors.handle_exception = full
+
+
+_FRAME_RE = re.compile(r'^\s*File "([^"]+)", line (\d+)')
+
+
+def _one_line(exception: BaseException) -> str:
+    """An exception's message on one line. A message that holds a traceback
+    (Sphinx's for an error raised in conf.py) becomes its first line, the
+    error it ends with, and the file and line of the last frame."""
+    lines = [line for line in str(exception).splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return lines[0].strip() if lines else ""
+    frames = [m for m in map(_FRAME_RE.match, lines) if m]
+    if not frames:
+        return " ".join(line.strip() for line in lines)
+    where = f" ({frames[-1].group(1)}:{frames[-1].group(2)})"
+    return f"{lines[0].strip()} {lines[-1].strip()}{where}"
 
 
 def quiet_opengraph_import() -> None:

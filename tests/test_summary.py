@@ -43,6 +43,13 @@ def test_every_seed_entry_has_its_summary():
         ("他说“好。”然后走了。", "他说“好。”"),
         ("  值得快速浏览。\n 先看 #12。", "先看 #12。"),
         ("", ""),
+        # English advice: a full stop before a space ends a sentence, but not
+        # in a file name, after a number or in e.g.; a bare verdict is skipped.
+        ("Worth a close read. The router now tracks hit rates. More.", "The router now tracks hit rates."),
+        ("Changes `utils.py` and config.yaml. More.", "Changes utils.py and config.yaml."),
+        ("Bumps to v0.6. Then more.", "Bumps to v0.6. Then more."),
+        ("Skim it, e.g. the tests. More.", "Skim it, e.g. the tests."),
+        ("重点看两点：1. 调度 2. 缓存。其他。", "重点看两点：1. 调度 2. 缓存。"),
     ],
 )
 def test_rules(advice, expected):

@@ -6,7 +6,8 @@ a clause keeps its code spans and its PR references exactly as the note has
 them; only plain text is ever cut.
 
 * A **sentence** ends after ``。！？`` (and any closing quote or bracket right
-  after it) or at the end of a seed line.
+  after it), after an English full stop followed by a space
+  (:data:`ENGLISH_PERIOD`), or at the end of a seed line.
 * A sentence splits into **clauses** at ``；``. When a ``：`` is followed by an
   enumerator (``一是``, ``①``, ``（1）``, ``1.``), the text before it is the
   **lead-in** and the clauses after it are the enumerated items; each item
@@ -24,6 +25,16 @@ from dataclasses import dataclass, field
 from .refs import Break, Inline, Text, plain_text
 
 SENTENCE_END = frozenset("。！？!?")
+# An English full stop: after a letter or a closing bracket or quote (not
+# after a digit, as in the enumerator "1. "), before white space, and not in
+# e.g., i.e., etc. or vs. A file name (utils.py) has no space after its dot.
+ENGLISH_PERIOD = r"(?:(?<=[A-Za-z)\]'\"`])|^)(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)\.(?=\s)"
+_ENGLISH_PERIOD_RE = re.compile(ENGLISH_PERIOD)
+
+
+def is_english_period(text: str, i: int) -> bool:
+    """Whether the ``.`` at ``text[i]`` ends an English sentence (see :data:`ENGLISH_PERIOD`)."""
+    return _ENGLISH_PERIOD_RE.match(text, i) is not None
 CLOSERS = frozenset("”’」』）)】")
 CLAUSE_END = frozenset("；;")
 LEAD_END = frozenset("：:")
@@ -92,7 +103,9 @@ def _text_of(atoms: list[Atom]) -> str:
     return "".join(a if isinstance(a, str) else a.text for a in atoms)
 
 
-_SENTENCE_END_RE = re.compile("[" + "".join(sorted(SENTENCE_END)) + "][" + "".join(sorted(CLOSERS)) + "]*")
+_SENTENCE_END_RE = re.compile(
+    "(?:[" + "".join(sorted(SENTENCE_END)) + "]|" + ENGLISH_PERIOD + ")[" + "".join(sorted(CLOSERS)) + "]*"
+)
 
 
 def sentence_spans(pieces: tuple[Inline, ...]) -> list[tuple[int, tuple[Inline, ...]]]:

@@ -16,10 +16,13 @@ from __future__ import annotations
 import re
 
 from .refs import Break, Inline, Text
-from .sentences import CLOSERS, SENTENCE_END
+from .sentences import CLOSERS, SENTENCE_END, is_english_period
 
 # A sentence made only of a verdict phrase, e.g. "值得精读。".
-VERDICT_ONLY_RE = re.compile(r"\s*(?:本\s*PR\s*)?值得(?:精读|深读|仔细阅读|快速浏览|快速阅读)[。！!]?\s*")
+VERDICT_ONLY_RE = re.compile(
+    r"\s*(?:(?:本\s*PR\s*)?值得(?:精读|深读|仔细阅读|快速浏览|快速阅读)[。！!]?"
+    r"|(?i:(?:worth a close read|a must[- ]read|skim(?: it)?|optional)[.!]?))\s*"
+)
 
 Segment = tuple[str, bool]  # (text, whether a sentence may end inside it)
 
@@ -39,7 +42,7 @@ def _ends(segs: list[Segment]) -> list[int]:
             while i < len(text):
                 ch = text[i]
                 i += 1
-                if ch == "\n" or ch in SENTENCE_END:
+                if ch == "\n" or ch in SENTENCE_END or (ch == "." and is_english_period(text, i - 1)):
                     while ch != "\n" and i < len(text) and text[i] in CLOSERS:
                         i += 1
                     ends.append(pos + i)

@@ -9,7 +9,8 @@ every verdict phrase in it is found, and the earliest one decides.
   速览, 跳读 …; skim, a quick look, glance;
 - 按需: 按需阅读, 选读, 可选阅读, 可跳过; optional, skip, if you work on …;
   (English phrases count only in advice whose first sentence has no Chinese;
-  there a sentence ends at ``.`` before a space or at ``;``, English
+  there a sentence ends at an English full stop (as in the reading lists'
+  summaries) or at ``;``, English
   negations apply (not, no need to, don't …), and the first of the first
   three sentences that says something decides. Code spans never count.) a condition at the start of a clause that leads to a
   recommendation (``若/如果 … 值得 …``, ``对 X 来说 …``); ``只有 … 需要关心``;
@@ -30,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .sentences import ENGLISH_PERIOD
 from .taxonomy import Taxonomy
 
 
@@ -68,10 +70,10 @@ _OPTIONAL = (
 )
 PHRASES = (("close", re.compile(_CLOSE)), ("skim", re.compile(_SKIM)), ("optional", re.compile(_OPTIONAL)))
 # Advice written in English (a first sentence with no Chinese character): its
-# own phrases and negations. A period ends its sentence only before a space,
-# so file names (``utils.py``) do not.
+# own phrases and negations. Its sentences end at ! ? ; or an English full
+# stop (prnotes.sentences.ENGLISH_PERIOD, as the reading lists' summaries).
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_EN_SENTENCE_RE = re.compile(r"(?:[^.!?;\n]|\.(?=\S))*")
+_EN_END_RE = re.compile(rf"[!?;\n]|{ENGLISH_PERIOD}")
 EN_PHRASES = (
     (
         "close",
@@ -120,11 +122,12 @@ def verdict_of(body: str) -> str | None:
     # English: the first of the first three sentences that says something.
     start = 0
     for _ in range(3):
-        match = _EN_SENTENCE_RE.match(text, start)
-        verdict = _verdict_of_sentence(match.group(0), EN_PHRASES, _EN_NEGATION_RE, conditions=False)
-        if verdict is not None or match.end() >= len(text):
+        end_mark = _EN_END_RE.search(text, start)
+        end = end_mark.start() if end_mark else len(text)
+        verdict = _verdict_of_sentence(text[start:end], EN_PHRASES, _EN_NEGATION_RE, conditions=False)
+        if verdict is not None or end >= len(text):
             return verdict
-        start = match.end() + 1
+        start = end + 1
     return None
 
 

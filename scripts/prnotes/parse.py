@@ -24,7 +24,7 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -542,6 +542,20 @@ def _check_inside(path: Path, real_seeds: Path, rel: str) -> None:
         raise InputError([Diagnostic(rel, 1, "is not a regular file; a seed must be a text file")])
 
 
+def _parsed(path: Path, real_seeds: Path, rel: str, parse: Callable[[str, bytes], Any], memo: MutableMapping | None) -> Any:
+    """``parse(rel, bytes)`` of a file in ``seeds/``, checked first, and kept in
+    ``memo`` by path and content (a seed file or ``prs.toml``)."""
+    _check_inside(path, real_seeds, rel)
+    data = read_file(path, rel)
+    key = (rel, hashlib.sha1(data).hexdigest())
+    parsed = memo.get(key) if memo is not None else None
+    if parsed is None:
+        parsed = parse(rel, data)
+        if memo is not None:
+            memo[key] = parsed
+    return parsed
+
+
 def read_seeds(
     seeds_dir: Path, root: Path, memo: MutableMapping[tuple[str, str], Any] | None = None
 ) -> tuple[list[SeedFile], dict[tuple[str, str], PrInfo]]:
@@ -570,32 +584,15 @@ def read_seeds(
             problems.append(Diagnostic(chars.shown(rel), 1, f"the file name has {chars.kind(match.group())}; {NAME_RULE}"))
             continue
         try:
-            _check_inside(file, real_seeds, rel)
-            data = read_file(file, rel)
-            key = (rel, hashlib.sha1(data).hexdigest())
-            parsed = memo.get(key) if memo is not None else None
-            if parsed is None:
-                parsed = parse_seed(rel, data)
-                if memo is not None:
-                    memo[key] = parsed
-            seeds.append(parsed)
+            seeds.append(_parsed(file, real_seeds, rel, parse_seed, memo))
         except InputError as exc:
             problems.extend(exc.problems)
     prs: dict[tuple[str, str], PrInfo] = {}
     prs_file = seeds_dir / "prs.toml"
     if prs_file.exists() or prs_file.is_symlink():
         try:
-            rel = prs_file.relative_to(root).as_posix()
-            _check_inside(prs_file, real_seeds, rel)
-            data = read_file(prs_file, rel)
-            key = (rel, hashlib.sha1(data).hexdigest())
-            parsed_prs = memo.get(key) if memo is not None else None
-            if parsed_prs is None:
-                # It grows with the archive (about 36 ms at 1,000 entries): parsed once per content.
-                parsed_prs = parse_prs(rel, data)
-                if memo is not None:
-                    memo[key] = parsed_prs
-            prs = parsed_prs
+            # It grows with the archive (about 36 ms at 1,000 entries): parsed once per content.
+            prs = _parsed(prs_file, real_seeds, prs_file.relative_to(root).as_posix(), parse_prs, memo)
         except InputError as exc:
             problems.extend(exc.problems)
     if not seeds and not problems:

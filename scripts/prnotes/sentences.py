@@ -29,12 +29,6 @@ SENTENCE_END = frozenset("。！？!?")
 # after a digit, as in the enumerator "1. "), before white space, and not in
 # e.g., i.e., etc. or vs. A file name (utils.py) has no space after its dot.
 ENGLISH_PERIOD = r"(?:(?<=[A-Za-z)\]'\"`])|^)(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)\.(?=\s)"
-_ENGLISH_PERIOD_RE = re.compile(ENGLISH_PERIOD)
-
-
-def is_english_period(text: str, i: int) -> bool:
-    """Whether the ``.`` at ``text[i]`` ends an English sentence (see :data:`ENGLISH_PERIOD`)."""
-    return _ENGLISH_PERIOD_RE.match(text, i) is not None
 CLOSERS = frozenset("”’」』）)】")
 CLAUSE_END = frozenset("；;")
 LEAD_END = frozenset("：:")
@@ -106,6 +100,8 @@ def _text_of(atoms: list[Atom]) -> str:
 _SENTENCE_END_RE = re.compile(
     "(?:[" + "".join(sorted(SENTENCE_END)) + "]|" + ENGLISH_PERIOD + ")[" + "".join(sorted(CLOSERS)) + "]*"
 )
+# The same, or a line break: where a summary's sentence ends in plain text (prnotes.summary).
+SENTENCE_BREAK_RE = re.compile("\n|" + _SENTENCE_END_RE.pattern)
 
 
 def sentence_spans(pieces: tuple[Inline, ...]) -> list[tuple[int, tuple[Inline, ...]]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from .refs import Break, Inline, Text
-from .sentences import CLOSERS, SENTENCE_END, is_english_period
+from .sentences import SENTENCE_BREAK_RE
 
 # A sentence made only of a verdict phrase, e.g. "值得精读。".
 VERDICT_ONLY_RE = re.compile(
@@ -38,14 +38,7 @@ def _ends(segs: list[Segment]) -> list[int]:
     pos = 0
     for text, cuttable in segs:
         if cuttable:
-            i = 0
-            while i < len(text):
-                ch = text[i]
-                i += 1
-                if ch == "\n" or ch in SENTENCE_END or (ch == "." and is_english_period(text, i - 1)):
-                    while ch != "\n" and i < len(text) and text[i] in CLOSERS:
-                        i += 1
-                    ends.append(pos + i)
+            ends += [pos + m.end() for m in SENTENCE_BREAK_RE.finditer(text)]
         pos += len(text)
     ends.append(pos)
     return ends

@@ -203,13 +203,15 @@ class PageLocalFollowUpAnchors(SphinxTransform):
     default_priority = 840  # before SphinxDomains (850) collects the labels
 
     def apply(self, **kwargs) -> None:
-        for node in self.document.findall(nodes.inline):
-            if contract.FOLLOWUP_CLASS not in node["classes"]:
+        # The document's names, not its nodes: a note has a handful of names.
+        document = self.document
+        for name, node_id in list(document.nameids.items()):
+            node = document.ids.get(node_id)
+            if node is None or contract.FOLLOWUP_CLASS not in node.get("classes", ()):
                 continue
-            for name in node["names"]:
-                self.document.nameids.pop(name, None)
-                self.document.nametypes.pop(name, None)
-            node["names"] = []
+            del document.nameids[name]
+            document.nametypes.pop(name, None)
+            node["names"] = [n for n in node["names"] if n != name]
 
 
 def setup(app: Sphinx) -> None:

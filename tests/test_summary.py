@@ -50,6 +50,14 @@ def test_every_seed_entry_has_its_summary():
         ("Bumps to v0.6. Then more.", "Bumps to v0.6. Then more."),
         ("Skim it, e.g. the tests. More.", "Skim it, e.g. the tests."),
         ("重点看两点：1. 调度 2. 缓存。其他。", "重点看两点：1. 调度 2. 缓存。"),
+        # Any sentence that is only a verdict, in any wording, is skipped.
+        ("建议精读。调度器的改动。", "调度器的改动。"),
+        ("扫一眼即可。只改了阈值。", "只改了阈值。"),
+        ("不必深究，无需精读。响应带 error 字段。", "响应带 error 字段。"),
+        ("可跳过。纯依赖升级。", "纯依赖升级。"),
+        ("Highly recommended. The allocator changes.", "The allocator changes."),
+        ("快速浏览即可，收藏备用。更多。", "快速浏览即可，收藏备用。"),
+        ("值得精读，设计很好。更多。", "值得精读，设计很好。"),
     ],
 )
 def test_rules(advice, expected):

@@ -1,27 +1,30 @@
 """Derive a note's verdict, audiences, subsystem and tags from its text.
 
-Verdict (the first sentence of the advice, up to the first 。！？ or line end):
-every verdict phrase in it is found, and the earliest one decides.
+Verdict: the first of the advice's first three sentences that holds a
+verdict phrase decides (a question, ``值得精读吗？``, holds none); in it,
+every verdict phrase is found, and the earliest one decides. A sentence ends
+at 。！？!? or a line end, and at ``;`` or an English full stop (as in the
+reading lists' summaries). Code spans never count.
 
 - 精读: 必读, 强烈推荐, 推荐精读, 值得精读, 值得细读, 仔细阅读, 值得一读,
-  通读, 深入研究 …; in English, must-read, worth a close read, read carefully;
+  通读, 深入研究, 重点阅读, 深究 …; in English, must-read, worth a close
+  read, read carefully, highly recommended;
 - 速读: 值得快速浏览, 快速阅读, 略读即可, 扫一眼即可, 浏览即可, 了解即可,
-  速览, 跳读 …; skim, a quick look, glance;
-- 按需: 按需阅读, 选读, 可选阅读, 可跳过; optional, skip, if you work on …;
-  (English phrases count only in advice whose first sentence has no Chinese;
-  there a sentence ends at an English full stop (as in the reading lists'
-  summaries) or at ``;``, English
-  negations apply (not, no need to, don't …), and the first of the first
-  three sentences that says something decides. Code spans never count.) a condition at the start of a clause that leads to a
+  粗看, 速览, 跳读 …; skim, a quick look, glance;
+- 按需: 按需阅读, 选读, 可选阅读, 可跳过, 可略过; optional, skip, you can
+  skip, if you work on …; a condition at the start of a clause that leads to a
   recommendation (``若/如果 … 值得 …``, ``对 X 来说 …``); ``只有 … 需要关心``;
   a recommendation to an audience (``建议 X 阅读``, ``适合 X 的同学细读``,
   ``做 X 的读者可以看一看``); ``… 时再读``.
 
-A phrase after a negation (不必精读, 不需要深度精读, 而不是精读, 非必读,
-不建议精读, 不太值得精读, 谈不上必读) is not
-that verdict. When the sentence holds nothing but negated 精读 phrases, the
-verdict is 速读: "no need to read closely". Without any phrase the verdict is
-``None`` and the conversion warns.
+English phrases count in Chinese sentences too (``Worth a close read：…``),
+but a bare ``Optional``/``Skip`` opens a verdict only in English advice or
+before a colon. A phrase after a negation (不必精读, 不需要深度精读, 而不是精读,
+非必读, 不建议精读, 不太值得精读, 谈不上必读; not, no need to, don't …) or
+before one (精读价值不大, 精读的必要不大) is not that verdict. When the
+sentence holds nothing but negated 精读 phrases, the verdict is 速读: "no need
+to read closely". Without any phrase the verdict is ``None`` and the
+conversion warns.
 
 Subsystem: see :mod:`prnotes.filing`.
 """
@@ -50,47 +53,50 @@ VERDICTS = (
 )
 VERDICT_BY_SLUG = {v.slug: v for v in VERDICTS}
 
-_FIRST_SENTENCE_RE = re.compile(r"[^。！？!?\n]*")
 _CLOSE = (
     # 通读, but not across words: 普通读者 (ordinary readers), 交通读数.
     r"必读|强烈推荐|精读|细读|细看|深读|研读|(?<![普交])通读(?![者数])"
     r"|(?:仔细|认真|逐行|逐段|深入|反复)(?:阅读|读|看|研究|琢磨)|值得一读|值得阅读|推荐阅读"
+    r"|重点(?:阅读|研读)|深究|细究"
 )
 _SKIM = (
     r"(?:快速|简单|粗略|大致|大概)(?:浏览|阅读|看看|过一遍|了解)|略读|粗读|速读|泛读|扫一眼|扫一遍|瞄一眼"
-    r"|看一眼|过一眼|浏览(?:即可|一下|一遍)|(?:了解|知道|知悉)[^。，；：]{0,12}?即可|有个印象|看个大概|值得一看|速览|跳读|扫读"
+    r"|看一眼|过一眼|浏览(?:即可|一下|一遍)|(?:了解|知道|知悉)[^。，；：]{0,50}?即可|有个印象|看个大概|值得一看|速览|跳读|扫读"
+    r"|粗看|略看|大致看|简单看|瞄一下|扫一下"
 )
 _AUDIENCE = r"者|人|同学|开发|团队|用户|读者|工程师|负责|维护|owner|maintainer|方向|领域"
 _READ = r"阅读|一读|看看|细读|精读|研读|浏览|关注|参考|读"
 _OPTIONAL = (
-    r"按需|视需要|酌情|选读|可选阅读|可读可不读|可以?跳过|建议跳过|(?:时|的话)再(?:读|看|细看|阅读|查阅)"
+    r"按需|视需要|酌情|选读|可选阅读|可读可不读|(?:可以?|建议|直接)(?:跳过|略过)|(?:跳过|略过)即可|^\s*(?:跳过|略过)|(?:时|的话)再(?:读|看|细看|阅读|查阅)"
     r"|(?:只有|仅当|只在|仅在|只对|仅对|只需在)[^。；]{0,40}?才?(?:需要|值得|有必要|建议)"
     rf"|(?:建议|推荐|适合)[^。，；：]{{0,30}}?(?:{_AUDIENCE})[^。；：]{{0,12}}?(?:{_READ})"
     rf"|(?:读者|同学|开发者|用户|团队|工程师|维护者|负责人)(?:可以|值得|不妨|建议|应该|需要)[^。，；：]{{0,6}}?(?:{_READ}|看)"
 )
 PHRASES = (("close", re.compile(_CLOSE)), ("skim", re.compile(_SKIM)), ("optional", re.compile(_OPTIONAL)))
-# Advice written in English (a first sentence with no Chinese character): its
-# own phrases and negations. Its sentences end at ! ? ; or an English full
-# stop (prnotes.sentences.ENGLISH_PERIOD, as the reading lists' summaries).
+# English phrases and negations; they count in any sentence.
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_EN_END_RE = re.compile(rf"[!?;\n]|{ENGLISH_PERIOD}")
+_SENTENCE_RE = re.compile(rf"[。！？!?;\n]|{ENGLISH_PERIOD}")
+_EN_CLOSE = re.compile(
+    r"\bmust[- ]read\b|\bclose read|\bread (?:it |this |this one |this PR )?(?:closely|carefully|in full)\b"
+    r"|\bworth (?:a )?(?:careful |close |closer |deep |detailed |thorough |full )?(?:read(?:ing)?|look)\b"
+    r"|\bhighly recommended\b|\brecommended read(?:ing)?\b|\bin[- ]depth read",
+    re.I,
+)
+_EN_SKIM = re.compile(r"\bskim(?:s|med|ming)?\b|\bquick (?:look|read|scan)\b|\bglanc(?:e|ing)\b", re.I)
+_EN_OPTIONAL = (
+    r"\b(?:is|it's|reading is) optional\b|\bif you (?:work on|maintain|care about|use)\b"
+    r"|\b(?:you can|safe to|feel free to) skip\b"
+)
 EN_PHRASES = (
-    (
-        "close",
-        re.compile(
-            r"\bmust[- ]read\b|\bclose read|\bread (?:it |this )?(?:closely|carefully)\b"
-            r"|\bworth (?:a )?(?:careful |close |deep |full )?read(?:ing)?\b",
-            re.I,
-        ),
-    ),
-    ("skim", re.compile(r"\bskim(?:s|med|ming)?\b|\bquick (?:look|read)\b", re.I)),
-    (
-        "optional",
-        re.compile(
-            r"^\s*(?:optional|skip)\b(?![-_\[])|\b(?:is|it's|reading is) optional\b|\bif you (?:work on|maintain|care about|use)\b",
-            re.I,
-        ),
-    ),
+    ("close", _EN_CLOSE),
+    ("skim", _EN_SKIM),
+    ("optional", re.compile(rf"^\s*(?:optional|skip)\b(?![-_\[])|{_EN_OPTIONAL}", re.I)),
+)
+# In a Chinese sentence a leading ``Optional``/``Skip`` may be a name (``Optional 类型``).
+_EN_PHRASES_AMID_CHINESE = (
+    ("close", _EN_CLOSE),
+    ("skim", _EN_SKIM),
+    ("optional", re.compile(rf"^\s*(?:optional|skip)\s*[:：]|{_EN_OPTIONAL}", re.I)),
 )
 _EN_NEGATION_RE = re.compile(r"\b(?:not|no need to|don't|do not|never|without|nothing to)(?: just| a| an| to| the)?\s*$", re.I)
 # Code spans say nothing about the verdict (`Optional[Tensor]`, `--skip-warmup`).
@@ -109,34 +115,58 @@ _NEGATION_RE = re.compile(
 )
 
 
-def _negated(sentence: str, start: int, negation: re.Pattern[str] = _NEGATION_RE) -> bool:
-    return negation.search(sentence, max(0, start - 12), start) is not None
+# ... or what follows a phrase and takes it back: 精读价值不大, 精读的必要不大.
+_NEGATED_AFTER_RE = re.compile(
+    r"(?:的)?(?:价值|必要性?|意义|收益|需要)(?:并|也)?(?:不大|不高|有限|不多|较小|一般|不强)|(?:就)?(?:不必|没必要)了"
+)
+
+
+def _negated(sentence: str, start: int, end: int, negation: re.Pattern[str]) -> bool:
+    return (
+        negation.search(sentence, max(0, start - 12), start) is not None
+        or _NEGATED_AFTER_RE.match(sentence, end) is not None
+    )
 
 
 def verdict_of(body: str) -> str | None:
     """Verdict slug of an advice text, by the rules in the module docstring."""
     text = _CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), body.lstrip())
-    sentence = _FIRST_SENTENCE_RE.match(text).group(0)
-    if _CJK_RE.search(sentence):
-        return _verdict_of_sentence(sentence, PHRASES, _NEGATION_RE, conditions=True)
-    # English: the first of the first three sentences that says something.
     start = 0
     for _ in range(3):
-        end_mark = _EN_END_RE.search(text, start)
+        end_mark = _SENTENCE_RE.search(text, start)
         end = end_mark.start() if end_mark else len(text)
-        verdict = _verdict_of_sentence(text[start:end], EN_PHRASES, _EN_NEGATION_RE, conditions=False)
-        if verdict is not None or end >= len(text):
-            return verdict
+        sentence = text[start:end]
+        if not (end_mark and end_mark.group() in "？?"):  # a question says no verdict
+            verdict = verdict_of_sentence(sentence)
+            if verdict is not None:
+                return verdict
+        if end >= len(text):
+            return None
         start = end + 1
     return None
 
 
-def _verdict_of_sentence(sentence: str, phrases, negation: re.Pattern[str], conditions: bool) -> str | None:
+def verdict_of_sentence(sentence: str) -> str | None:
+    """The verdict one sentence states, or ``None``."""
+    if _CJK_RE.search(sentence):
+        rules = [(slug, p, _NEGATION_RE) for slug, p in PHRASES]
+        rules += [(slug, p, _EN_NEGATION_RE) for slug, p in _EN_PHRASES_AMID_CHINESE]
+        return _verdict_of_sentence(sentence, rules, conditions=True)
+    return _verdict_of_sentence(sentence, [(slug, p, _EN_NEGATION_RE) for slug, p in EN_PHRASES], conditions=False)
+
+
+def verdict_phrases(sentence: str) -> list[tuple[int, int]]:
+    """Spans of every verdict phrase in a sentence, negated or not."""
+    patterns = [p for _, p in PHRASES] + [p for _, p in EN_PHRASES] if _CJK_RE.search(sentence) else [p for _, p in EN_PHRASES]
+    return [m.span() for p in patterns for m in p.finditer(sentence) if m.end() > m.start()]
+
+
+def _verdict_of_sentence(sentence: str, rules, conditions: bool) -> str | None:
     found: list[tuple[int, int, str]] = []  # (start, -length, slug): earliest, then longest
     negated_close = False
-    for slug, pattern in phrases:
+    for slug, pattern, negation in rules:
         for m in pattern.finditer(sentence):
-            if _negated(sentence, m.start(), negation):
+            if _negated(sentence, m.start(), m.end(), negation):
                 negated_close |= slug == "close"
             else:
                 found.append((m.start(), m.start() - m.end(), slug))

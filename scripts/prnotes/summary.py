@@ -1,7 +1,11 @@
 """The first sentence of an advice text: what a reading list shows of a note.
 
-A sentence that is only the verdict (``值得精读。``) says nothing a badge does
-not, so the summary is the first sentence with more to it. Sentences end as in
+A sentence that is only the verdict (``值得精读。``, ``建议精读。``,
+``扫一眼即可。``, ``Skim it.``) says nothing a badge does not, so the summary
+is the first sentence with more to it. "Only the verdict" is what is left of a
+sentence that states a verdict (:func:`prnotes.classify.verdict_of_sentence`)
+once its verdict phrases and filler words are taken out: fewer than three
+characters. Sentences end as in
 :mod:`prnotes.sentences`.
 
 The reading lists do not copy this text: they hold a placeholder that the
@@ -15,14 +19,26 @@ from __future__ import annotations
 
 import re
 
+from .classify import verdict_of_sentence, verdict_phrases
 from .refs import Break, Inline, Text
 from .sentences import SENTENCE_BREAK_RE
 
-# A sentence made only of a verdict phrase, e.g. "值得精读。".
-VERDICT_ONLY_RE = re.compile(
-    r"\s*(?:(?:本\s*PR\s*)?值得(?:精读|深读|仔细阅读|快速浏览|快速阅读)[。！!]?"
-    r"|(?i:(?:worth a close read|a must[- ]read|skim(?: it)?|optional)[.!]?))\s*"
+# What a verdict sentence may hold besides its phrases and still say nothing more.
+_FILLER_RE = re.compile(
+    r"(?:本|这个|这|该|此)\s*(?:PR|篇|个)|建议|推荐|可以|可|值得|即可|就好|就行|一下|一遍|一眼|无需|不必|不需要|不用"
+    r"|非常|很|了|吧|的|[\W_]|\b(?:it|this|one|the|PR|is|a|an|just)\b",
+    re.I,
 )
+
+
+def verdict_only(sentence: str) -> bool:
+    """Whether a sentence says nothing but its verdict (see the module docstring)."""
+    if verdict_of_sentence(sentence) is None:
+        return False
+    chars = list(sentence)
+    for start, end in verdict_phrases(sentence):
+        chars[start:end] = " " * (end - start)
+    return len(_FILLER_RE.sub("", "".join(chars))) < 3
 
 Segment = tuple[str, bool]  # (text, whether a sentence may end inside it)
 
@@ -55,7 +71,7 @@ def first_sentence_span(segs: list[Segment]) -> tuple[int, int]:
         start = end
     if not spans:
         return (0, 0)
-    chosen = next((s for s in spans if not VERDICT_ONLY_RE.fullmatch(full[s[0] : s[1]])), spans[0])
+    chosen = next((s for s in spans if not verdict_only(full[s[0] : s[1]])), spans[0])
     start, end = chosen
     while start < end and full[start].isspace():
         start += 1

@@ -16,6 +16,10 @@ def note_link(note: Note, from_doc: str) -> str:
 
 
 def verdict_counts(notes: tuple[Note, ...] | list[Note]) -> str:
-    """``精读 3 篇，速读 2 篇``: verdicts in their fixed order, zero counts left out."""
+    """``精读 3 篇，速读 2 篇，未注明 1 篇``: verdicts in their fixed order, zero counts left out.
+
+    Notes whose advice states no verdict are counted as 未注明, so the counts add up.
+    """
     counts = [(v.title, sum(1 for n in notes if n.verdict == v.slug)) for v in VERDICTS]
+    counts.append(("未注明", sum(1 for n in notes if n.verdict is None)))
     return "，".join(f"{title} {count} 篇" for title, count in counts if count)

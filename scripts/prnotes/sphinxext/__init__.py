@@ -30,4 +30,4 @@ def setup(app: Sphinx) -> dict:
     metatags.setup(app)
     search.setup(app)
     stale.setup(app)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 10}
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 11}

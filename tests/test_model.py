@@ -230,3 +230,14 @@ def test_verdict_rules(body, verdict):
     from prnotes.classify import verdict_of
 
     assert verdict_of(body) == verdict
+
+
+def test_a_project_of_the_archive_named_in_a_clause_owns_its_number():
+    """``vLLM #52326`` in an sglang digest is vLLM's pull request, once the archive holds vLLM notes."""
+    site = _site(
+        ("a.txt", "vllm-project/vllm\n\n修复调度 (#52326)\n\n值得精读。\n"),
+        ("b.txt", "sgl-project/sglang\n\n路由改动 (#9102)\n\n值得精读。写法跟 vLLM #52326 类似。本仓库 #9000 也改过。\n"),
+    )
+    (note,) = [n for n in site.notes if n.repo == "sgl-project/sglang"]
+    refs = [p for p in note.pieces if hasattr(p, "number")]
+    assert [(r.repo, r.number) for r in refs] == [("vllm-project/vllm", 52326), ("sgl-project/sglang", 9000)]

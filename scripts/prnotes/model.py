@@ -207,9 +207,27 @@ class Analysis:
     summary: str
 
 
-def analyse(repo: str, title: str, upstream: str, body: str, taxonomy: Taxonomy) -> Analysis:
+def archive_aliases(repos: set[str] | frozenset[str], taxonomy: Taxonomy) -> tuple[tuple[str, str], ...]:
+    """The taxonomy's aliases, plus each repository of the archive by its name.
+
+    A note that writes ``vLLM #52326`` or ``sglang 的 #9102`` means that
+    project's pull request whichever digest it stands in; the taxonomy's own
+    ``[aliases]`` win where they name the same word. A name shorter than three
+    characters is no alias: it would be a word or a letter in the text.
+    """
+    aliases = dict(taxonomy.aliases)
+    for repo in sorted(repos, key=str.lower):
+        name = repo.split("/", 1)[1].lower()
+        if len(name) >= 3:
+            aliases.setdefault(name, repo)
+    return tuple(sorted(aliases.items()))
+
+
+def analyse(
+    repo: str, title: str, upstream: str, body: str, taxonomy: Taxonomy, aliases: tuple[tuple[str, str], ...] | None = None
+) -> Analysis:
     filing = file_note(title, upstream, body, taxonomy, repo)
-    pieces = segment(body, repo, taxonomy.aliases)
+    pieces = segment(body, repo, taxonomy.aliases if aliases is None else aliases)
     title_pieces = _title_pieces(title, repo)
     return Analysis(
         subsystem=filing.subsystem,
@@ -226,9 +244,10 @@ def analyse(repo: str, title: str, upstream: str, body: str, taxonomy: Taxonomy)
     )
 
 
-def analysis_key(repo: str, title: str, upstream: str, body: str) -> str:
+def analysis_key(repo: str, title: str, upstream: str, body: str, aliases: tuple[tuple[str, str], ...] = ()) -> str:
     """What an :class:`Analysis` depends on besides the taxonomy and the code."""
-    return hashlib.sha1("\0".join((repo, title, upstream, body)).encode("utf-8", "surrogatepass")).hexdigest()
+    words = "\1".join(f"{word}={target}" for word, target in aliases)
+    return hashlib.sha1("\0".join((repo, title, upstream, body, words)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def build_site(
@@ -252,6 +271,7 @@ def build_site(
     digests: list[Digest] = []
     digest_docnames: dict[str, str] = {}
     seq = 0
+    aliases = archive_aliases({seed.repo for seed in seeds}, taxonomy)
     for seed in seeds:
         digest_doc = contract.digest_docname(seed.path)
         if digest_doc in digest_docnames:
@@ -298,10 +318,10 @@ def build_site(
                 continue
             docnames[docname] = entry
             upstream = info.upstream_title if info else ""
-            akey = analysis_key(entry.repo, entry.title, upstream, entry.body)
+            akey = analysis_key(entry.repo, entry.title, upstream, entry.body, aliases)
             found = memo.get(akey) if memo is not None else None
             if found is None:
-                found = analyse(entry.repo, entry.title, upstream, entry.body, taxonomy)
+                found = analyse(entry.repo, entry.title, upstream, entry.body, taxonomy, aliases)
                 if memo is not None:
                     memo[akey] = found
             subsystem, matched, verdict = found.subsystem, found.matched, found.verdict

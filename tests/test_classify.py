@@ -14,6 +14,7 @@ import pytest
 from tests.support.classifyeval import load_rows, run, scores
 from tests.support.sandbox import ROOT
 from prnotes.filing import _signals, code_subsystem, file_note, prefixes_of
+from prnotes.diagnostics import InputError
 from prnotes.taxonomy import load_taxonomy
 
 EVAL = ROOT / "tests/classify_eval.tsv"
@@ -153,15 +154,40 @@ def test_another_repository_gets_shared_words_but_not_vllms_rules(taxonomy):
 
 def test_a_repository_section_adds_rules_without_touching_vllms(tmp_path):
     text = (ROOT / "taxonomy.toml").read_text(encoding="utf-8") + (
-        '\n[[repo]]\nname = "sgl-project/sglang"\n\n'
-        '[[repo.rule]]\nsubsystem = "lora"\nprefixes = ["LoRA"]\ncode = ["python/sglang/srt/lora/"]\n'
+        '\n[[repo]]\nname = "example-org/engine"\n\n'
+        '[[repo.rule]]\nsubsystem = "lora"\nprefixes = ["LoRA"]\ncode = ["src/engine/lora/"]\n'
     )
     (tmp_path / "taxonomy.toml").write_text(text, encoding="utf-8")
     both = load_taxonomy(tmp_path / "taxonomy.toml")
-    filing = file_note("标题", "[LoRA] x", "看 `python/sglang/srt/lora/mem.py`。", both, "sgl-project/sglang")
+    filing = file_note("标题", "[LoRA] x", "看 `src/engine/lora/mem.py`。", both, "example-org/engine")
     assert (filing.subsystem, filing.evidence[0].prefix > 0, filing.evidence[0].code > 0) == ("lora", True, True)
     original = load_taxonomy(ROOT / "taxonomy.toml")
     for row in load_rows(EVAL)[:20]:
         a = file_note(row.title, row.upstream, row.advice, original, VLLM)
         b = file_note(row.title, row.upstream, row.advice, both, VLLM)
         assert a == b
+
+
+def test_the_every_repository_section_holds_for_a_repository_without_rules(taxonomy):
+    """A model's name files a note of any repository under 模型支持, weakly."""
+    filing = file_note("新增 Gemma 3 文本模型（#36511）", "", "在 modeling 里新增了实现。值得快速浏览。", taxonomy, "huggingface/transformers")
+    assert filing.subsystem == "models"
+    # Weakly: a stronger signal of another subsystem still wins.
+    assert file_note("Qwen3 的 LoRA 适配器热加载", "", "正文。", taxonomy, "huggingface/transformers").subsystem == "lora"
+
+
+def test_sglang_rules_read_its_prefixes_and_paths(taxonomy):
+    router = file_note("router 的 cache-aware 负载均衡改用近似前缀树", "[router] approximate tree", "看 `sgl-router/src/policies/cache_aware.rs`。", taxonomy, "sgl-project/sglang")
+    assert router.subsystem == "frontend"
+    radix = file_note("前缀复用修正", "", "改动在 `python/sglang/srt/mem_cache/radix_cache.py`。", taxonomy, "sgl-project/sglang")
+    assert radix.subsystem == "kv-cache"
+    # In vLLM a router is the MoE's.
+    assert file_note("修复 router 的 top-k", "[MoE] Fix router top-k", "正文。", taxonomy, VLLM).subsystem == "moe"
+
+
+def test_an_every_repository_section_is_accepted_but_not_a_bad_name(tmp_path):
+    text = (ROOT / "taxonomy.toml").read_text(encoding="utf-8") + '\n[[repo]]\nname = "**"\n'
+    (tmp_path / "taxonomy.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_taxonomy(tmp_path / "taxonomy.toml")
+    assert "'name' must be an owner/repo string, or \"*\" for every repository" in str(info.value.problems[0])

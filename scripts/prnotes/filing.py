@@ -268,7 +268,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
         if hit and counted.get(hit[0], 0) < w.code_cap:
             counted[hit[0]] = counted.get(hit[0], 0) + 1
             add(hit[0], "code", w.code * hit[1])
-    if taxonomy.repo_rules(repo):
+    if signals.prefixes:
         # The prefixes were read as prefixes; the words are the rest.
         title, upstream_title = _strip_prefixes(title), _strip_prefixes(upstream_title)
     first: dict[str, int] = {}  # where a subsystem's first title word starts: the title, then the upstream title

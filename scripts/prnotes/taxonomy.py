@@ -18,6 +18,7 @@ from .parse import load_toml, read_file
 
 _WORD_RE = re.compile(r"[A-Za-z0-9_-]+")
 REPO_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
+EVERY_REPO = "*"  # a [[repo]] section by this name holds for every repository
 _REGEX_META_RE = re.compile(r"[.^$*+?{}\[\]\\|()]")
 # One recipe for every slug: slugs become file names and URLs.
 SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -183,9 +184,11 @@ class Taxonomy:
         return {r.name.lower(): r for r in self.repos}
 
     def repo_rules(self, repo: str) -> tuple[RepoRule, ...]:
-        """The ``[[repo.rule]]`` tables of a repository (none if it has no section)."""
+        """The ``[[repo.rule]]`` tables that apply to a repository: those of the
+        ``name = "*"`` section, which hold for every repository, then its own."""
+        shared = self._repos.get(EVERY_REPO)
         found = self._repos.get(repo.lower())
-        return found.rules if found else ()
+        return (shared.rules if shared else ()) + (found.rules if found and repo != EVERY_REPO else ())
 
 
 # --- loading and checking -------------------------------------------------
@@ -361,8 +364,8 @@ def _repos(check: _Checker, doc: dict, slugs: set[str]) -> list[Repo]:
         first_rule, rule_index = rule_index, rule_index + len(rules_raw)
         check.known_keys("repo", r, item, ("name", "rule"))
         name = item.get("name")
-        if not isinstance(name, str) or not REPO_NAME_RE.fullmatch(name):
-            check.add("repo", r, "'name' must be an owner/repo string", "name")
+        if not isinstance(name, str) or not (name == EVERY_REPO or REPO_NAME_RE.fullmatch(name)):
+            check.add("repo", r, "'name' must be an owner/repo string, or \"*\" for every repository", "name")
             continue
         if name.lower() in seen:
             check.add("repo", r, f"{name!r} has a section already (line {seen[name.lower()]})", "name")

@@ -23,7 +23,10 @@ from prnotes.sphinxext.search.tokens import STOPWORDS, fold, normalize, tokens
         ("run_ci_command.py", ["run_ci_command.py", "run", "ci", "command", "py"]),
         # An identifier stays whole; its parts fold like words.
         ("MambaHybridModelState", ["mambahybridmodelstate", "mamba", "hybrid", "model", "stat"]),
-        ("all-reduce", ["all-reduce", "all", "reduc"]),
+        # Letters joined by hyphens also give the word written solid.
+        ("all-reduce", ["all-reduce", "allreduc", "all", "reduc"]),
+        ("block-wise blockwise", ["block-wise", "blockwis", "block", "wis"]),
+        ("fp8-e4m3", ["fp8-e4m3", "fp8", "e4m3"]),
         ("#52810 与 52810", ["#52810", "与"]),
         ("拆 3 个", ["拆", "个"]),
         ("ＲＯＣｍ（#4770）", ["rocm", "#4770"]),

@@ -18,6 +18,7 @@ const PRNOTES_RUN = new RegExp(
 const PRNOTES_PART_SEP = /[._\-]+/;
 const PRNOTES_CAMEL = /(?<=[a-z0-9])(?=[A-Z][a-z])/;
 const PRNOTES_DIGITS = /^[0-9]+$/;
+const PRNOTES_HYPHENATED = /^[A-Za-z]+(?:-[A-Za-z]+)+$/;
 // Words of a question that are not what the reader looks for.
 const PRNOTES_QUESTION_WORDS = /怎么样|怎么|怎样|如何|为什么|为何|什么|哪些|哪个|哪里|是否|有没有|相关的?|关于/g;
 
@@ -37,6 +38,7 @@ const prnotesTokens = (text) => {
     } else {
       const parts = run.split(PRNOTES_PART_SEP);
       terms.push(prnotesWordTerm(run, parts.length === 1 && run.split(PRNOTES_CAMEL).length === 1));
+      if (PRNOTES_HYPHENATED.test(run)) terms.push(prnotesWordTerm(parts.join(""), true));
       for (const part of parts) {
         const pieces = part.split(PRNOTES_CAMEL);
         terms.push(prnotesWordTerm(part, pieces.length === 1));

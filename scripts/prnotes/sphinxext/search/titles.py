@@ -1,10 +1,13 @@
-"""Count a note's upstream English title and PR number as title terms.
+"""Count a note's upstream English title, PR number and repository name as title terms.
 
 A note page shows the upstream title and the PR number in its field list
 (``render/note.py``), which the index leaves out with the rest of the field
 list (:mod:`.derived`). Readers who type words of the upstream title or the
 number look for that note, so the words go into the index's title terms,
-where the search ranks them like words of the page title.
+where the search ranks them like words of the page title. Of the repository
+only its name counts (``sglang`` of ``sgl-project/sglang``): ``sglang 8812``
+finds sglang's #8812 before another repository's; the owner would put a
+word such as ``project`` on every note.
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ def title_field_text(doctree: nodes.document) -> list[str]:
     fields = contract.title_fields()
     for field in doctree.findall(nodes.field):
         name, body = field.children[:2]
-        if name.astext().strip() in fields:
+        label = name.astext().strip()
+        if label in fields:
             out.append(body.astext())
+        elif label == contract.REPO_FIELD:
+            out.append(body.astext().strip().rpartition("/")[2])
     return out
 
 

@@ -284,6 +284,13 @@ def test_every_page_points_to_the_feed(built_site):
     assert ET.parse(proj / "_build/html/feed.xml").getroot().tag == f"{ATOM}feed"
 
 
+def test_the_footer_is_in_chinese(built_site):
+    proj, _ = built_site
+    html = html_of(proj, "notes/vllm-project/vllm/pr-52822")
+    assert '<p class="copyright">© PR 精读笔记</p>' in html
+    assert "Copyright" not in html
+
+
 def test_sitemap_lists_every_page_once(built_site):
     proj, app = built_site
     root = ET.parse(proj / "_build/html/sitemap.xml").getroot()
@@ -376,8 +383,8 @@ def test_a_marked_first_sentence_is_summarised_without_its_mark(tmp_path):
 
 def test_lists_order_notes_as_the_model_does_across_repositories(tmp_path):
     """Notes without a PR number, and equal numbers, in two repositories: the
-    subsystem's list, its previous/next links and the model agree (newest
-    number first, then title, then repository)."""
+    subsystem's list, its previous/next links and the model agree (by
+    repository, then newest number first, then title), and the page says so."""
     seeds = {
         # By title 丁 < 丙 < 乙 < 甲; by repository alpha < zeta.
         "000_a.txt": "o/zeta\n\n丁：修复调度 A\n\n值得精读。\n\n丙：修复调度 C (#7)\n\n值得精读。\n",
@@ -389,8 +396,9 @@ def test_lists_order_notes_as_the_model_does_across_repositories(tmp_path):
     site = load(proj)
     (sub,) = [s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
     model = ["/".join(n.docname.split("/")[-2:]) for n in site.in_subsystem(sub.slug)]
-    assert [n.title for n in site.in_subsystem(sub.slug)] == ["丙：修复调度 C", "乙：修复调度 D", "丁：修复调度 A", "甲：修复调度 B"]
+    assert [n.title for n in site.in_subsystem(sub.slug)] == ["乙：修复调度 D", "甲：修复调度 B", "丙：修复调度 C", "丁：修复调度 A"]
     page = article(html_of(proj, contract.subsystem_docname(sub.slug)))
+    assert "按仓库分组（仓库名的字母顺序），组内按 PR 编号从新到旧排列" in page
     listed = ["/".join(href.removesuffix(".html").split("/")[-2:]) for href in re.findall(r'href="([^"#]+\.html)', page)]
     assert list(dict.fromkeys(d for d in listed if d in model)) == model
 

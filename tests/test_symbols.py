@@ -65,6 +65,10 @@ def test_index_groups_notes_per_symbol(site):
         ("setup.py", Symbol(P, "setup.py")),
         ("__init__.py", Symbol(P, "__init__.py")),
         ("Dockerfile.rocm", Symbol(P, "Dockerfile.rocm")),
+        # Hidden folders and files are paths too.
+        (".github/workflows/pr-test.yml", Symbol(P, ".github/workflows/pr-test.yml")),
+        (".buildkite/test-pipeline.yaml", Symbol(P, ".buildkite/test-pipeline.yaml")),
+        (".pre-commit-config.yaml", Symbol(P, ".pre-commit-config.yaml")),
         ("CUDA_VISIBLE_DEVICES=0,1", Symbol(E, "CUDA_VISIBLE_DEVICES")),
         ("envs.VLLM_USE_V1", Symbol(E, "VLLM_USE_V1")),
         ("NONE_HASH", Symbol(C, "NONE_HASH")),  # a constant: no value, no known prefix

@@ -65,9 +65,10 @@ class Note:
 
     @property
     def sort_key(self) -> tuple:
-        # Newest PR first; notes without a number after, by title. The repo
-        # breaks ties between equal numbers from different repositories.
-        return (self.number is None, -(self.number or 0), self.title, self.repo)
+        # By repository (PR numbers of two repositories say nothing about
+        # which is newer), then newest PR first; notes without a number
+        # after, by title.
+        return (self.repo.lower(), self.number is None, -(self.number or 0), self.title, self.repo)
 
 
 # A volume (卷) gathers consecutive digests; it closes once it holds this many

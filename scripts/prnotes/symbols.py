@@ -102,7 +102,7 @@ class Symbol:
 def symbol_of(span: str) -> Symbol:
     """The kind and name of one code span, by the rules in the module docstring."""
     text = span.strip()
-    if PATH_RE.fullmatch(text) and not text.startswith("."):
+    if PATH_RE.fullmatch(text):
         return Symbol("path", text)
     env = ENV_RE.fullmatch(text)
     if env and (env.group("value") or env.group("name").startswith(ENV_PREFIXES)):

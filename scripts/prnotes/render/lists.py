@@ -23,3 +23,10 @@ def verdict_counts(notes: tuple[Note, ...] | list[Note]) -> str:
     counts = [(v.title, sum(1 for n in notes if n.verdict == v.slug)) for v in VERDICTS]
     counts.append(("未注明", sum(1 for n in notes if n.verdict is None)))
     return "，".join(f"{title} {count} 篇" for title, count in counts if count)
+
+
+def list_order(notes: tuple[Note, ...] | list[Note]) -> str:
+    """How a list of notes is ordered (:attr:`prnotes.model.Note.sort_key`), in words."""
+    if len({n.repo.lower() for n in notes}) < 2:
+        return "按 PR 编号从新到旧排列；没有 PR 编号的笔记排在最后，按标题排序"
+    return "按仓库分组（仓库名的字母顺序），组内按 PR 编号从新到旧排列，没有 PR 编号的笔记排在组末，按标题排序"

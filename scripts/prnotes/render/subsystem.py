@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import contract
 from ..model import Note, Site, Volume
 from ..taxonomy import Subsystem
-from .lists import verdict_counts
+from .lists import list_order, verdict_counts
 from .myst import escape, hidden_toctree, marker, relative
 from .paging import list_directive, paged
 
@@ -24,7 +24,7 @@ def render_subsystem(site: Site, sub: Subsystem, notes: tuple[Note, ...], book: 
     """The pages of one subsystem. In a book its page opens a chapter (本章) and
     lists nothing; the site's page does the same when the whole book is built from it."""
     docname = contract.subsystem_docname(sub.slug)
-    counts = f"共 {len(notes)} 篇笔记（{verdict_counts(notes)}），按 PR 编号从新到旧排列；没有 PR 编号的笔记排在最后，按标题排序。"
+    counts = f"共 {len(notes)} 篇笔记（{verdict_counts(notes)}），{list_order(notes)}。"
     head = [
         marker("taxonomy.toml and seeds/"),
         "",

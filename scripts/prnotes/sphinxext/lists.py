@@ -231,7 +231,7 @@ class Builder:
         return found
 
     def note_order(self, note: tuple[str, NoteFacts]) -> tuple:
-        """The model's order (:attr:`prnotes.model.Note.sort_key`): newest number, title, repository."""
+        """The model's order (:attr:`prnotes.model.Note.sort_key`): repository, newest number, title."""
         docname, facts = note
         return (*facts.sort_key, self.title_text(docname, facts), facts.repo, docname)
 

@@ -58,9 +58,9 @@ class NoteFacts:
 
     @property
     def sort_key(self) -> tuple:
-        """Newest PR first; notes without a number after. The lists break ties by
-        title, then repository, as :attr:`prnotes.model.Note.sort_key` does."""
-        return (self.number is None, -(self.number or 0))
+        """By repository, then newest PR first; notes without a number after. The
+        lists break ties by title, as :attr:`prnotes.model.Note.sort_key` does."""
+        return (self.repo.lower(), self.number is None, -(self.number or 0))
 
 
 FACTS = DocData("prnotes_note_facts")

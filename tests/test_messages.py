@@ -93,7 +93,7 @@ SLUG_RECIPE = "must be lower-case letters and digits joined by single hyphens, a
         ),
         (
             MINIMAL + '\n[[repo]]\nname = "vllm"\n',
-            ["taxonomy.toml:6: [[repo]] #1: 'name' must be an owner/repo string"],
+            ["taxonomy.toml:6: [[repo]] #1: 'name' must be an owner/repo string, or \"*\" for every repository"],
         ),
         (
             MINIMAL + '\n[[repo]]\nname = "o/r"\n\n[[repo]]\nname = "O/R"\n',

@@ -132,6 +132,8 @@ def test_unused_prs_key_and_unclassified_entry_warn():
         ("改动集中在 `x.py`。值得精读的是 review 里的讨论。", "close"),
         ("一。二。三。值得精读。", None),
         ("这个 PR 值得精读吗？不必，扫一眼即可。", "skim"),
+        ("值得精读，建议跟踪 #7 何时合入？后面还有一句。", "close"),
+        ("Worth a close read? Not really; skim it.", "skim"),
         # The phrasings of issue 14, each family.
         ("必读：读懂它就能理解新后端的接入方式。", "close"),
         ("强烈推荐。改动牵涉引擎主循环。", "close"),

@@ -1,7 +1,7 @@
 """Derive a note's verdict, audiences, subsystem and tags from its text.
 
 Verdict: the first of the advice's first three sentences that holds a
-verdict phrase decides (a question, ``值得精读吗？``, holds none); in it,
+verdict phrase decides (a phrase asked about, ``值得精读吗？``, is none); in it,
 every verdict phrase is found, and the earliest one decides. A sentence ends
 at 。！？!? or a line end, and at ``;`` or an English full stop (as in the
 reading lists' summaries). Code spans never count.
@@ -121,6 +121,10 @@ _NEGATED_AFTER_RE = re.compile(
 )
 
 
+# A phrase asked about rather than stated.
+_ASKED_RE = re.compile(r"\s*(?:吗|么|嘛|[？?])")
+
+
 def _negated(sentence: str, start: int, end: int, negation: re.Pattern[str]) -> bool:
     return (
         negation.search(sentence, max(0, start - 12), start) is not None
@@ -135,11 +139,9 @@ def verdict_of(body: str) -> str | None:
     for _ in range(3):
         end_mark = _SENTENCE_RE.search(text, start)
         end = end_mark.start() if end_mark else len(text)
-        sentence = text[start:end]
-        if not (end_mark and end_mark.group() in "？?"):  # a question says no verdict
-            verdict = verdict_of_sentence(sentence)
-            if verdict is not None:
-                return verdict
+        verdict = verdict_of_sentence(text[start : end + 1 if end_mark else end])
+        if verdict is not None:
+            return verdict
         if end >= len(text):
             return None
         start = end + 1
@@ -166,6 +168,8 @@ def _verdict_of_sentence(sentence: str, rules, conditions: bool) -> str | None:
     negated_close = False
     for slug, pattern, negation in rules:
         for m in pattern.finditer(sentence):
+            if _ASKED_RE.match(sentence, m.end()):
+                continue  # asked, not stated: 值得精读吗？
             if _negated(sentence, m.start(), m.end(), negation):
                 negated_close |= slug == "close"
             else:

@@ -392,6 +392,41 @@ def test_missing_glyph_fails_the_build(tmp_path):
     assert not (proj / "_build/latex/prnotes.pdf").exists()
 
 
+def test_long_unbroken_words_are_typeset_whole(tmp_path):
+    """A word of a thousand letters (XeTeX crashed on it), a long URL and a long
+    code span print, line-broken, with every character; nothing is added."""
+    word, url, code = "x" * 1100, "https://example.com/" + "a?b&c/" * 180, "y" * 500
+    proj = copy_project(tmp_path / "p", {"000.txt": f"o/r\n\nLong {'L' * 300} (#1)\n\n值得精读：{word} 以及 {url} 还有 `{code}` 结束。\n"})
+    proc = run_build_pdf(proj, tmp_path / "tmp")
+    assert proc.returncode == 0, proc.stderr
+    text = "".join(pdftotext(proj / "_build/latex/prnotes.pdf", body_only=True).split())
+    for part in (word, url, code, "L" * 300):
+        assert part in text
+
+
+def test_break_points_only_where_nothing_breaks():
+    from prnotes.sphinxext.latex_print import BREAK, SOURCE_BREAK, break_points
+
+    assert break_points("a" * 39) == [] and break_points("ab " * 100) == [] and break_points("汉" * 3000) == []
+    assert [at for at, raw in break_points("x" * 100) if raw == BREAK] == [20, 40, 60, 80]
+    assert [raw for _, raw in break_points("汉" * 9000)] == [SOURCE_BREAK, SOURCE_BREAK]
+
+
+def test_a_tex_limit_names_the_entry(tmp_path):
+    """A paragraph too long for TeX's memory: the error names the seed entry, not the log."""
+    from prnotes.pdf import tex_error
+
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读。\n\nB (#2)\n\n值得精读。\n"})
+    latex = tmp_path / "latex"
+    latex.mkdir()
+    (latex / f"{TEX_NAME}.tex").write_text(
+        "\\label{\\detokenize{notes/o/r/pr-1:x}}\nA\n\\label{\\detokenize{notes/o/r/pr-2:x}}\nB\nB\n", encoding="utf-8"
+    )
+    (latex / f"{TEX_NAME}.log").write_text("junk\n./prnotes.tex:5: TeX capacity exceeded, sorry [main memory size=5000000].\n", encoding="utf-8")
+    problem = tex_error(latex, load(proj))
+    assert str(problem) == "seeds/000.txt:7: xelatex cannot typeset this entry: TeX capacity exceeded, sorry [main memory size=5000000]. (prnotes.tex:5)"
+
+
 def test_an_unchanged_book_is_not_typeset_again(tmp_path):
     """Sphinx writes the whole book's LaTeX again on every run; when it is
     what the PDF was made from, xelatex is not run and the PDF stays."""

@@ -19,10 +19,19 @@
   would report each as missing; here text is printed as
   :func:`prnotes.chars.for_print` says: the invisible ones dropped, the
   spaces plain.
+- Long words and long lines. XeTeX crashes or never ends on a word of a
+  thousand letters (a pasted URL, a run of ``x``), and TeX reads a source
+  line of at most 200,000 characters. Text gets a break opportunity every
+  :data:`BREAK_EVERY` characters inside a run of :data:`LONG_RUN` characters
+  that has no space and no Chinese (where the line may break anyway), and a
+  source line break that TeX does not see (``%`` and a newline) every
+  :data:`SOURCE_LINE` characters. Neither prints anything: the text, and
+  what a reader copies from it, stays as written.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from docutils import nodes
@@ -121,15 +130,56 @@ class PrintNotes(SphinxPostTransform):
             node.parent.replace(node, meta_lines(node))
 
 
+LONG_RUN = 40
+BREAK_EVERY = 20
+SOURCE_LINE = 4000
+# A run where nothing lets TeX break the line: no space, no CJK character or punctuation.
+_UNBREAKABLE_RE = re.compile(rf"[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]{{{LONG_RUN},}}")
+# Printed as nothing; in a title, nothing in the PDF's bookmarks either.
+BREAK = "\\texorpdfstring{\\allowbreak}{}%\n"
+SOURCE_BREAK = "%\n"
+
+
+def break_points(text: str) -> list[tuple[int, str]]:
+    """``(offset, raw LaTeX)`` to insert into ``text``: break opportunities in long unbroken runs, source line ends."""
+    points: dict[int, str] = {}
+    for m in _UNBREAKABLE_RE.finditer(text):
+        for at in range(m.start() + BREAK_EVERY, m.end() - BREAK_EVERY // 2, BREAK_EVERY):
+            points[at] = BREAK
+    last = 0
+    for at in sorted(set(points) | set(range(SOURCE_LINE, len(text), SOURCE_LINE))):
+        if at - last >= SOURCE_LINE and at not in points:
+            points[at] = SOURCE_BREAK
+        if at in points:
+            last = at
+    return sorted(points.items())
+
+
+def printable(text: str) -> list[nodes.Node] | None:
+    """``text`` as print nodes, or None when it prints as it is."""
+    printed = for_print(text)
+    points = break_points(printed)
+    if not points:
+        return None if printed == text else [nodes.Text(printed)]
+    out: list[nodes.Node] = []
+    start = 0
+    for at, raw in points:
+        out += [nodes.Text(printed[start:at]), nodes.raw("", raw, format="latex")]
+        start = at
+    return out + [nodes.Text(printed[start:])]
+
+
 class PrintableText(SphinxPostTransform):
     default_priority = 900  # last: after every transform that adds text
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
         for node in list(self.document.findall(nodes.Text)):
-            printed = for_print(str(node))
-            if printed != str(node):
-                node.parent.replace(node, nodes.Text(printed))
+            if isinstance(node.parent, (nodes.FixedTextElement, nodes.raw, nodes.math)):
+                continue  # verbatim: every character prints
+            pieces = printable(str(node))
+            if pieces is not None:
+                node.parent.replace(node, pieces)
 
 
 STYLE = Path(__file__).with_name("prnotes-book.sty")

@@ -193,6 +193,16 @@ def test_real_pdf(tmp_path):
     assert check_pdf_text(seed_entries(proj), pages, "PDF") == [Finding("seeds/a.txt", 3, "advice text", "PDF")]
 
 
+@pytest.mark.parametrize("damage", [b"\x80\x05", b"garbage that is no pickle"], ids=["truncated", "garbage"])
+def test_command_with_a_damaged_sphinx_environment(tampered, capsys, damage):
+    proj, build = tampered
+    (build / "doctrees/environment.pickle").write_bytes(damage)
+    assert audit_main(["--root", str(proj), "--build", str(build)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"prnotes audit: {build}/doctrees/environment.pickle: cannot read Sphinx's saved environment (")
+    assert err.endswith("); build the HTML again (make clean html)\n") and "Traceback" not in err
+
+
 def test_command_without_sphinx_environment(tampered, capsys):
     proj, build = tampered
     (build / "doctrees/environment.pickle").unlink()

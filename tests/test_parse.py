@@ -153,3 +153,24 @@ def test_a_title_without_body_leaves_the_other_entries_paired():
     lines = "o/r\n\nA (#1)\n\nB (#2)\n\n值得精读。\n\nC (#3)\n\n值得精读。\n".split("\n")
     assert _title_without_body(_blocks(lines, 1)) == 0
     assert _title_without_body(_blocks(lines[:-3], 1)) is None  # an even count: nothing to find
+
+
+def test_a_seed_file_name_too_long_for_its_pages_is_refused(tmp_path):
+    """The digest page and its temporary file are named after the seed: a name
+    the file system would refuse there is refused here, at the file."""
+    from prnotes.parse import MAX_NAME_BYTES, read_seeds
+    from prnotes.diagnostics import InputError
+
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    ok = "0" * (MAX_NAME_BYTES - 4) + ".txt"
+    (seeds / ok).write_text("o/r\n\nT (#5)\n\n值得精读。\n", encoding="utf-8")
+    assert [s.path for s in read_seeds(seeds, tmp_path)[0]] == [f"seeds/{ok}"]
+    long = "长" * 80 + ".txt"  # 244 bytes
+    (seeds / long).write_text("o/r\n\nU (#6)\n\n值得精读。\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        read_seeds(seeds, tmp_path)
+    assert [str(p) for p in info.value.problems] == [
+        f"seeds/{long}:1: the file name is 244 bytes long; rename the file: a seed file name may have at most "
+        f"{MAX_NAME_BYTES} bytes in UTF-8 (its digest page and the build's files are named after it)"
+    ]

@@ -410,3 +410,15 @@ def test_the_header_links_the_one_upstream_repository_with_its_icon(built_site):
     header = page.split('<ul class="navbar-icon-links"', 1)[1].split("</ul>", 1)[0]
     assert re.findall(r'href="(https://github.com/[^"]+)"', header) == ["https://github.com/vllm-project/vllm"]
     assert "prnotes-repos" not in page
+
+
+def test_notes_titled_like_a_notes_sections_keep_their_advice(tmp_path):
+    """A note titled 相关 or 阅读建议: its advice is still searched and summarised."""
+    proj = copy_project(tmp_path / "p", {
+        "000.txt": "o/r\n\n相关 (#1)\n\n值得精读。甲乙丙丁戊。\n\n阅读建议 (#2)\n\n值得精读。庚辛壬癸。\n",
+    })
+    assert convert(proj) == 0
+    _build(proj)
+    index = (proj / "_build/html/searchindex.js").read_text(encoding="utf-8")
+    assert "甲乙" in index and "庚辛" in index
+    assert '<meta name="description" content="庚辛壬癸。"' in html_of(proj, "notes/o/r/pr-2")

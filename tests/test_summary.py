@@ -58,6 +58,10 @@ def test_every_seed_entry_has_its_summary():
         ("Highly recommended. The allocator changes.", "The allocator changes."),
         ("快速浏览即可，收藏备用。更多。", "快速浏览即可，收藏备用。"),
         ("值得精读，设计很好。更多。", "值得精读，设计很好。"),
+        # ASCII ! and ? end a sentence only before a space, a closer or the end.
+        ("值得精读。参考 https://example.com/search?q=1 的实现。更多。", "参考 https://example.com/search?q=1 的实现。"),
+        ("值得精读。注释 <!-- x --> 留着。更多。", "注释 <!-- x --> 留着。"),
+        ("值得精读。Really? Yes.", "Really?"),
     ],
 )
 def test_rules(advice, expected):

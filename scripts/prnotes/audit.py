@@ -156,7 +156,15 @@ def section_text(html: str, heading: str) -> str | None:
 
 def toctree_parents(doctree_dir: Path) -> dict[str, list[str]]:
     """Document -> the documents whose toctrees list it, from Sphinx's environment."""
-    env = _compat.saved_environment(doctree_dir)
+    try:
+        env = _compat.saved_environment(doctree_dir)
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # a truncated or foreign pickle fails in many ways
+        raise BuildUnreadable(
+            f"{_compat.environment_file(doctree_dir)}: cannot read Sphinx's saved environment "
+            f"({type(exc).__name__}); build the HTML again (make clean html)"
+        ) from None
     parents: dict[str, list[str]] = {}
     for parent, children in sorted(env.toctree_includes.items()):
         for child in children:
@@ -217,7 +225,11 @@ def check_stale(entries: list[Entry], html_dir: Path) -> list[Stale]:
 # --- PDF --------------------------------------------------------------------
 
 
-class PdfUnreadable(Exception):
+class BuildUnreadable(Exception):
+    """A file of the build that the audit cannot read; the message names it."""
+
+
+class PdfUnreadable(BuildUnreadable):
     """A built PDF that pdftotext cannot read; the message names it."""
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .sentences import ENGLISH_PERIOD
+from .sentences import ASCII_END, ENGLISH_PERIOD
 from .taxonomy import Taxonomy
 
 
@@ -75,7 +75,7 @@ _OPTIONAL = (
 PHRASES = (("close", re.compile(_CLOSE)), ("skim", re.compile(_SKIM)), ("optional", re.compile(_OPTIONAL)))
 # English phrases and negations; they count in any sentence.
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_SENTENCE_RE = re.compile(rf"[。！？!?;\n]|{ENGLISH_PERIOD}")
+_SENTENCE_RE = re.compile(rf"[。！？;\n]|{ASCII_END}|{ENGLISH_PERIOD}")
 _EN_CLOSE = re.compile(
     r"\bmust[- ]read\b|\bclose read|\bread (?:it |this |this one |this PR )?(?:closely|carefully|in full)\b"
     r"|\bworth (?:a )?(?:careful |close |closer |deep |detailed |thorough |full )?(?:read(?:ing)?|look)\b"

@@ -518,6 +518,12 @@ NAME_RULE = (
 )
 
 
+# Pages and build files are named after a seed file (its digest page, the
+# page's temporary file while it is written: 30 bytes more); file systems
+# allow 255 bytes a name.
+MAX_NAME_BYTES = 160
+
+
 def _check_inside(path: Path, real_seeds: Path, rel: str) -> None:
     """Refuse a file that is not a regular file inside ``seeds/``.
 
@@ -582,6 +588,15 @@ def read_seeds(
             # would start a new line of MyST there, a direction control would
             # reorder the line, and a name that is not UTF-8 cannot be written.
             problems.append(Diagnostic(chars.shown(rel), 1, f"the file name has {chars.kind(match.group())}; {NAME_RULE}"))
+            continue
+        if (size := len(file.name.encode("utf-8", "surrogateescape"))) > MAX_NAME_BYTES:
+            problems.append(
+                Diagnostic(
+                    rel, 1,
+                    f"the file name is {size} bytes long; rename the file: a seed file name may have at most "
+                    f"{MAX_NAME_BYTES} bytes in UTF-8 (its digest page and the build's files are named after it)",
+                )
+            )  # fmt: skip
             continue
         try:
             seeds.append(_parsed(file, real_seeds, rel, parse_seed, memo))

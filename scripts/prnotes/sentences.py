@@ -6,8 +6,9 @@ a clause keeps its code spans and its PR references exactly as the note has
 them; only plain text is ever cut.
 
 * A **sentence** ends after ``。！？`` (and any closing quote or bracket right
-  after it), after an English full stop followed by a space
-  (:data:`ENGLISH_PERIOD`), or at the end of a seed line.
+  after it), after ``!``, ``?`` or an English full stop
+  (:data:`ENGLISH_PERIOD`) followed by a space, a closing quote or bracket,
+  or the end (not in ``search?q=1`` or ``<!--``), or at the end of a seed line.
 * A sentence splits into **clauses** at ``；``. When a ``：`` is followed by an
   enumerator (``一是``, ``①``, ``（1）``, ``1.``), the text before it is the
   **lead-in** and the clauses after it are the enumerated items; each item
@@ -24,7 +25,8 @@ from dataclasses import dataclass, field
 
 from .refs import Break, Inline, Text, plain_text
 
-SENTENCE_END = frozenset("。！？!?")
+SENTENCE_END = frozenset("。！？")
+ASCII_END = r"[!?](?=[\s”’」』）)】]|$)"
 # An English full stop: after a letter or a closing bracket or quote (not
 # after a digit, as in the enumerator "1. "), before white space, and not in
 # e.g., i.e., etc. or vs. A file name (utils.py) has no space after its dot.
@@ -98,7 +100,7 @@ def _text_of(atoms: list[Atom]) -> str:
 
 
 _SENTENCE_END_RE = re.compile(
-    "(?:[" + "".join(sorted(SENTENCE_END)) + "]|" + ENGLISH_PERIOD + ")[" + "".join(sorted(CLOSERS)) + "]*"
+    "(?:[" + "".join(sorted(SENTENCE_END)) + "]|" + ASCII_END + "|" + ENGLISH_PERIOD + ")[" + "".join(sorted(CLOSERS)) + "]*"
 )
 # The same, or a line break: where a summary's sentence ends in plain text (prnotes.summary).
 SENTENCE_BREAK_RE = re.compile("\n|" + _SENTENCE_END_RE.pattern)

@@ -17,14 +17,14 @@ from .spec import Command, argument
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: it loads Sphinx and BeautifulSoup, which no other subcommand needs to start.
-    from ..audit import PdfUnreadable, audit
+    from ..audit import BuildUnreadable, audit
 
     try:
         report = audit(args.root, args.build.resolve() if args.build else None)
     except InputError as exc:
         exc.outcome = "the seeds do not parse; nothing checked"
         raise
-    except (FileNotFoundError, PdfUnreadable) as exc:
+    except (FileNotFoundError, BuildUnreadable) as exc:
         raise CommandError(str(exc)) from None
     for finding in report.findings:
         print(f"missing: {finding}", file=sys.stderr)

@@ -127,7 +127,11 @@ class NoteDirective(SphinxDirective):
 
 
 def section_titled(doctree: nodes.document, title: str) -> nodes.section | None:
+    """A page's section of that title: a part of the page, never the page's own
+    title section (a note may be titled 相关 or 阅读建议)."""
     for section in doctree.findall(nodes.section):
+        if isinstance(section.parent, nodes.document):
+            continue
         if section.children and isinstance(section[0], nodes.title) and section[0].astext() == title:
             return section
     return None

@@ -243,3 +243,38 @@ def test_a_project_of_the_archive_named_in_a_clause_owns_its_number():
     (note,) = [n for n in site.notes if n.repo == "sgl-project/sglang"]
     refs = [p for p in note.pieces if hasattr(p, "number")]
     assert [(r.repo, r.number) for r in refs] == [("vllm-project/vllm", 52326), ("sgl-project/sglang", 9000)]
+
+
+def test_two_prs_may_share_a_title_when_each_gives_its_number():
+    site = _site(("a.txt", "o/r\n\nFix flaky test (#5)\n\n值得精读。\n\nFix flaky test (#6)\n\n值得精读。\n"))
+    assert sorted(n.number for n in site.notes) == [5, 6]
+    assert len({n.docname for n in site.notes}) == 2
+    # Without a number in each title, the title names the note: still a duplicate.
+    assert _errors(("a.txt", "o/r\n\nFix flaky test (#5)\n\n值得精读。\n\nFix flaky test\n\n值得精读。\n")) == [
+        "a.txt:7: duplicate title 'Fix flaky test' in o/r (first at a.txt:3)"
+    ]
+
+
+@pytest.mark.parametrize("suffix", ["(#0)", "(#00012)", "(#1234567890)", "（# 12 ）"])
+def test_a_title_number_that_is_no_pr_number_warns(suffix):
+    site = _site(("a.txt", f"o/r\n\n修复 CI {suffix}\n\n值得精读。\n"))
+    assert site.notes[0].number is None
+    assert [str(w) for w in site.warnings if "PR number" in str(w)] == [
+        f"a.txt:3: title ends in {suffix!r}, which is not a PR number (1 to 999999999, no leading zero); "
+        "the note gets no PR number or link"
+    ]
+
+
+def test_full_width_digits_are_a_pr_number():
+    site = _site(("a.txt", "o/r\n\n修复 CI（＃１２）\n\n值得精读。\n"))
+    assert (site.notes[0].title, site.notes[0].number) == ("修复 CI", 12)
+
+
+def test_a_paragraph_read_as_a_title_warns():
+    """Three paragraphs of advice: the second reads as the next entry's title, and says so."""
+    text = "o/r\n\nT (#5)\n\n值得精读。第一段。\n\n另外，第二段讲实现细节。\n\n最后一段讲测试。\n\nU (#6)\n\n值得精读。\n"
+    site = _site(("a.txt", text))
+    assert [str(w) for w in site.warnings if "sentence" in str(w)] == [
+        "a.txt:7: title '另外，第二段讲实现细节。' ends like a sentence: if it is a paragraph of the advice above, "
+        "join it to that paragraph (a blank line starts the next entry)"
+    ]

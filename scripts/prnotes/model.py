@@ -17,7 +17,7 @@ from .classify import audiences_of, tags_of, verdict_of
 from .filing import file_note
 from .diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
-from .parse import PrInfo, RawEntry, SeedFile
+from .parse import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
 from .refs import Inline, Ref, Text, segment
 from .summary import first_sentence
 from .symbols import Symbol, symbols_in, sort_key as symbol_sort_key
@@ -285,13 +285,31 @@ def build_site(
         for entry in seed.entries:
             seq += 1
             key = (entry.repo, entry.title)
-            if key in titles:
-                first = titles[key]
+            first = titles.get(key)
+            if first is not None and (entry.number is None or first.number is None or entry.number == first.number):
+                # Two PRs may share a title when each title gives its own
+                # number; otherwise the title is what names the note.
                 problems.append(Diagnostic.at(entry, f"duplicate title {entry.title!r} in {entry.repo} (first at {place(first)})"))
                 continue
-            titles[key] = entry
+            titles.setdefault(key, entry)
             info = prs.get(key)
             number = entry.number
+            if entry.title.rstrip().endswith(("。", "！", "？")):
+                warnings.append(
+                    Diagnostic.at(
+                        entry,
+                        f"title {entry.title!r} ends like a sentence: if it is a paragraph of the advice above, "
+                        "join it to that paragraph (a blank line starts the next entry)",
+                    )
+                )
+            if number is None and info is None and (near := NEAR_NUMBER_RE.search(entry.title.rstrip())):
+                warnings.append(
+                    Diagnostic.at(
+                        entry,
+                        f"title ends in {near.group()!r}, which is not a PR number (1 to {MAX_PR_NUMBER}, "
+                        "no leading zero); the note gets no PR number or link",
+                    )
+                )
             if info is not None:
                 used_prs.add(key)
                 if number is not None and number != info.number:

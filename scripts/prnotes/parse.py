@@ -38,7 +38,10 @@ REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 _PATH_STEPS = frozenset({".", ".."})
 # A trailing PR number in a title, with ASCII or full-width parentheses.
 # ASCII digits only (int() would also read other scripts' digits), no #0.
-TITLE_NUMBER_RE = re.compile(r"[(（]#([1-9][0-9]{0,8})[)）]$")
+# Full-width digits and ＃ count as ASCII ones: （＃１２） is #12.
+TITLE_NUMBER_RE = re.compile(r"[(（][#＃]([1-9１-９][0-9０-９]{0,8})[)）]$")
+# A title suffix that looks like a PR number but is not one: (#0), (#00012), (#1234567890).
+NEAR_NUMBER_RE = re.compile(r"[(（]\s*[#＃]\s*[0-9０-９]+\s*[)）]$")
 # The largest PR number a title or prs.toml may give: nine digits.
 MAX_PR_NUMBER = 999_999_999
 # The longest title suffix TITLE_NUMBER_RE can match: "（#123456789）".

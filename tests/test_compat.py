@@ -150,6 +150,12 @@ def _design_without_passthrough(monkeypatch, tmp_path):
     monkeypatch.delattr(shared, "PassthroughTextElement")
 
 
+def _texescape_without_its_map(monkeypatch, tmp_path):
+    from sphinx.util import texescape
+
+    monkeypatch.delattr(texescape, "_tex_escape_map_without_unicode")
+
+
 def _read_deciding_before_the_event(self):  # Builder.read, were -j decided before the event
     parallel = self._app.parallel > 1
     self.events.emit('env-before-read-docs', self.env, [])
@@ -231,6 +237,7 @@ REMOVERS = {
     "the app.sitemap_links queue": _sitemap_without_queue,
     "<meta> tags from make_tag with only double quotes escaped": _opengraph_escaping_everything,
     "PassthroughTextElement around a card's stretched link": _design_without_passthrough,
+    "texescape._tex_escape_map_without_unicode, used by escape()": _texescape_without_its_map,
 }
 
 

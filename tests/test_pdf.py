@@ -404,6 +404,17 @@ def test_long_unbroken_words_are_typeset_whole(tmp_path):
         assert part in text
 
 
+def test_symbols_sphinx_would_replace_print_as_written(tmp_path):
+    """✔ ✕ ✖ ⎽ ℯ ⅈ: Sphinx's LaTeX escaping prints them as ✓ × _ e i (✔ as
+    three ✓ drawn over each other); the book prints them as the seed has them."""
+    symbols = "✓ ✔ ✕ ✖ ⎽ ℯ ⅈ"
+    proj = copy_project(tmp_path / "p", {"000.txt": f"o/r\n\n标题 {symbols} (#1)\n\n值得精读：{symbols}。\n"})
+    proc = run_build_pdf(proj, tmp_path / "tmp")
+    assert proc.returncode == 0, proc.stderr
+    text = pdftotext(proj / "_build/latex/prnotes.pdf", body_only=True)
+    assert text.count(symbols) == 3  # the table of contents, the title, the advice
+
+
 def test_break_points_only_where_nothing_breaks():
     from prnotes.sphinxext.latex_print import BREAK, SOURCE_BREAK, break_points
 

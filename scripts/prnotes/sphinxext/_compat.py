@@ -383,6 +383,37 @@ def _sphinx_error_report() -> bool:
     ) and hasattr(errors, "save_traceback")
 
 
+# Characters Sphinx's LaTeX writer prints as others, even for xelatex
+# (sphinx.util.texescape.tex_replacements: ✔ as a bold ✓ drawn three times,
+# ✕ as ×, ⎽ as _, ℯ as e), because a font may lack them. The book prints
+# them as written: :func:`print_as_written` replaces their entries in the
+# map Sphinx escapes text with for xelatex.
+SUBSTITUTED = "✓✔✕✖⎽ℯⅈ"
+
+
+def _escape_map_for_xelatex() -> bool:
+    from sphinx.util import texescape
+
+    table = getattr(texescape, "_tex_escape_map_without_unicode", None)
+    substituted = {ch for ch, _ in getattr(texescape, "tex_replacements", ())}
+    return (
+        isinstance(table, dict)
+        and "_tex_escape_map_without_unicode" in _names(texescape.escape)
+        and set(SUBSTITUTED) <= substituted
+    )
+
+
+def print_as_written(latex_for: Callable[[str], str]) -> None:
+    """Escape each character of :data:`SUBSTITUTED` as ``latex_for(ch)`` for xelatex.
+
+    Call it once the LaTeX builder is set up (``builder-inited``): its set-up
+    fills the map from ``tex_replacements`` again."""
+    from sphinx.util import texescape
+
+    for ch in SUBSTITUTED:
+        texescape._tex_escape_map_without_unicode[ord(ch)] = latex_for(ch)
+
+
 def _environment_pickle() -> bool:
     import sphinx.application
 
@@ -423,6 +454,7 @@ RELIANCES = (
     Reliance("the app.sitemap_links queue", "sphinx-sitemap", "sitemap.py", _sitemap_queue),
     Reliance("<meta> tags from make_tag with only double quotes escaped", "sphinxext-opengraph", "metatags.py", _opengraph_tags),
     Reliance("PassthroughTextElement around a card's stretched link", "sphinx-design", "latex_print.py", _design_stretched_link),
+    Reliance("texescape._tex_escape_map_without_unicode, used by escape()", "sphinx", "latex_print.py", _escape_map_for_xelatex),
 )
 
 

@@ -19,6 +19,10 @@
   would report each as missing; here text is printed as
   :func:`prnotes.chars.for_print` says: the invisible ones dropped, the
   spaces plain.
+- Symbols Sphinx would print as others (✔ as a bold ✓, ✕ as ×, ⎽ as _, ℯ
+  as e: :data:`prnotes.sphinxext._compat.SUBSTITUTED`) print as written:
+  ✓ from the Noto fonts, the others from FreeSerif (``\\prnotessymbol``),
+  the one font of the book's packages that has them.
 - Long words and long lines. XeTeX crashes or never ends on a word of a
   thousand letters (a pasted URL, a run of ``x``), and TeX reads a source
   line of at most 200,000 characters. Text gets a break opportunity every
@@ -268,7 +272,17 @@ def add_keywords(app: Sphinx, builder) -> None:
     builder.context["preamble"] += f"\\def\\prnotesscope{{{scope}}}\n"
 
 
+def _symbol_latex(ch: str) -> str:
+    return ch if ch == "✓" else f"\\prnotessymbol{{{ch}}}"
+
+
+def print_symbols(app: Sphinx) -> None:
+    if app.builder.format == "latex":
+        _compat.print_as_written(_symbol_latex)
+
+
 def setup(app: Sphinx) -> None:
+    app.connect("builder-inited", print_symbols)
     app.add_config_value("prnotes_book_scope", "全部笔记", "", str)
     app.connect("config-inited", add_style)
     app.add_post_transform(UnlinkOutsideBook)

@@ -20,11 +20,12 @@ NOTES_FLAGS ?=
 # -W: a warning is a bug. -j auto: the extension is parallel-safe.
 STRICT      := -W --keep-going -j auto
 
-.PHONY: help html notes check-notes test check-pages pdf latexpdf serve bench audit clean apt-browser apt-pdf Makefile
+.PHONY: help html publish notes check-notes test check-pages pdf latexpdf serve bench audit clean apt-browser apt-pdf Makefile
 
 help:
 	@echo "make html         convert seeds/ into notes/ and build the site in $(BUILDDIR)/html"
 	@echo "make test         every test, then the strict site, the PDF book and the audit"
+	@echo "make publish      make html and the whole book (make pdf BOOK=whole), typeset while the pages are written"
 	@echo "make notes        only the conversion: seeds/ -> notes/ and index.md"
 	@echo "make check-notes  exit 1 if notes/ is out of date"
 	@echo "make check-pages  axe-core and the Nu HTML checker on every kind of page (make test runs them too)"
@@ -55,6 +56,13 @@ check-notes: $(VENV)/.installed-site
 # changed since its last successful run (prnotes/buildstamp.py).
 html: $(VENV)/.installed-site
 	$(PRNOTES) build --notes $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
+	@echo "site: $(BUILDDIR)/html/index.html"
+
+# The site and the whole book in one command, as Read the Docs and GitHub
+# Pages publish them: the book's build starts once the HTML build has read
+# the sources, and uses the core the writing of the pages leaves idle.
+publish: $(VENV)/.installed-site apt-pdf
+	$(PRNOTES) build --notes --pdf $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"
 
 apt-browser:

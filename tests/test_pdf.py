@@ -415,6 +415,37 @@ def test_symbols_sphinx_would_replace_print_as_written(tmp_path):
     assert text.count(symbols) == 3  # the table of contents, the title, the advice
 
 
+def run_publish(project: Path, tmpdir: Path) -> subprocess.CompletedProcess:
+    """`make publish`: the site, and the whole book typeset alongside."""
+    tmpdir.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(
+        [sys.executable, "-m", "prnotes.cli", "build", "--root", str(project), "--notes", "--pdf", "--",
+         "-W", "-q", "-b", "html", "-d", "_build/doctrees", ".", "_build/html"],
+        env=dict(os.environ, TMPDIR=str(tmpdir)), capture_output=True, text=True,
+    )  # fmt: skip
+
+
+def test_publish_builds_the_site_and_the_whole_book(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\n标题 (#1)\n\n值得精读：一段话。\n"})
+    proc = run_publish(proj, tmp_path / "tmp")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (proj / "_build/html/notes/o/r/pr-1.html").exists()
+    assert "一段话" in pdftotext(proj / "_build/latex/prnotes.pdf")
+    assert re.search(r"^prnotes pdf: 1 notes -> _build/latex/prnotes\.pdf", proc.stdout, re.MULTILINE)
+    # Nothing changed: the site is left as it is, and so is the book.
+    again = run_publish(proj, tmp_path / "tmp")
+    assert again.returncode == 0 and "unchanged since its last build" in again.stdout
+
+
+def test_publish_fails_with_the_book_naming_the_seed_line(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读：\U00013000。\n"})
+    proc = run_publish(proj, tmp_path / "tmp")
+    assert proc.returncode == 1
+    assert "error: seeds/000.txt:5: the book's fonts have no glyph for \U00013000 (U+13000)" in proc.stdout
+    assert (proj / "_build/html/notes/o/r/pr-1.html").exists()  # the site is built all the same
+    assert not (proj / "_build/latex/prnotes.pdf").exists()
+
+
 def test_break_points_only_where_nothing_breaks():
     from prnotes.sphinxext.latex_print import BREAK, SOURCE_BREAK, break_points
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import sys
 from pathlib import Path
 
@@ -55,7 +56,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.tool}: give sphinx-build's arguments after --, as in: {args.tool} -- -b html . _build/html", file=sys.stderr)
         return 2
     with contextlib.chdir(args.root):
-        return _build(argv, args.tool)
+        if not args.pdf:
+            return _build(argv, args.tool)
+        from ..sphinxext import alongside
+
+        os.environ[alongside.ENV_VAR] = "1"
+        status = 1
+        try:
+            status = _build(argv, args.tool)
+        finally:
+            del os.environ[alongside.ENV_VAR]
+            book = alongside.finish(stop=status != 0)
+        if status != 0:
+            return status
+        if book is None:  # the site was current, or its build wrote no HTML: the book on its own
+            alongside.start(Path(args.root))
+            book = alongside.finish(stop=False)
+        code, output = book
+        # The book's own conversion repeats the warnings this one printed.
+        print("".join(line for line in output.splitlines(keepends=True) if not line.startswith("warning: ")), end="")
+        return code
 
 
 def _build(argv: list[str], tool: str) -> int:
@@ -78,6 +98,11 @@ COMMAND = Command(
     run,
     options=(
         flag("--notes", help="first convert seeds/ as `prnotes notes` does, and stop there on bad input (make html)"),
+        flag(
+            "--pdf",
+            help="also the whole book (prnotes pdf --whole), typeset while the HTML pages are written "
+            "(make publish; how Read the Docs and GitHub Pages build)",
+        ),
         *notes.CONVERSION_OPTIONS,
         argument("sphinx_args", nargs=argparse.REMAINDER, help="sphinx-build's arguments, after --; paths in them are read from the project folder"),
     ),

@@ -1,12 +1,12 @@
 """Sphinx side of prnotes: PR roles, sidebar, reading-list summaries, previous/next links,
-feed, sitemap, meta tags, print tweaks, the Chinese search, and how a build uses
-processes and memory."""
+feed, sitemap, meta tags, print tweaks, the book typeset alongside the site, the
+Chinese search, and how a build uses processes and memory."""
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import _compat, badgerefs, batching, buildtime, collector, doclinks, feed, latex_print, lists, metatags, navigation, notefacts, pagetoc, prevnext, prlinks, search, sitemap, stale, summaries, templatecache
+from . import _compat, alongside, badgerefs, batching, buildtime, collector, doclinks, feed, latex_print, lists, metatags, navigation, notefacts, pagetoc, prevnext, prlinks, search, sitemap, stale, summaries, templatecache
 
 
 def setup(app: Sphinx) -> dict:
@@ -22,6 +22,7 @@ def setup(app: Sphinx) -> dict:
     navigation.setup(app)
     pagetoc.setup(app)
     latex_print.setup(app)
+    alongside.setup(app)
     summaries.setup(app)
     lists.setup(app)
     prevnext.setup(app)

@@ -87,17 +87,19 @@ _EN_OPTIONAL = (
     r"\b(?:is|it's|reading is) optional\b|\bif you (?:work on|maintain|care about|use)\b"
     r"|\b(?:you can|safe to|feel free to) skip\b"
 )
-EN_PHRASES = (
-    ("close", _EN_CLOSE),
-    ("skim", _EN_SKIM),
-    ("optional", re.compile(rf"^\s*(?:optional|skip)\b(?![-_\[])|{_EN_OPTIONAL}", re.I)),
-)
+
+
+def _en_phrases(leading_optional: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return (
+        ("close", _EN_CLOSE),
+        ("skim", _EN_SKIM),
+        ("optional", re.compile(rf"{leading_optional}|{_EN_OPTIONAL}", re.I)),
+    )
+
+
+EN_PHRASES = _en_phrases(r"^\s*(?:optional|skip)\b(?![-_\[])")
 # In a Chinese sentence a leading ``Optional``/``Skip`` may be a name (``Optional 类型``).
-_EN_PHRASES_AMID_CHINESE = (
-    ("close", _EN_CLOSE),
-    ("skim", _EN_SKIM),
-    ("optional", re.compile(rf"^\s*(?:optional|skip)\s*[:：]|{_EN_OPTIONAL}", re.I)),
-)
+_EN_PHRASES_AMID_CHINESE = _en_phrases(r"^\s*(?:optional|skip)\s*[:：]")
 _EN_NEGATION_RE = re.compile(r"\b(?:not|no need to|don't|do not|never|without|nothing to)(?: just| a| an| to| the)?\s*$", re.I)
 # Code spans say nothing about the verdict (`Optional[Tensor]`, `--skip-warmup`).
 _CODE_SPAN_RE = re.compile(r"`[^`\n]*`")
@@ -148,19 +150,26 @@ def verdict_of(body: str) -> str | None:
     return None
 
 
+# (verdict, phrase, the negation that takes it back) for a sentence with Chinese, and one without.
+_CHINESE_RULES = tuple((slug, p, _NEGATION_RE) for slug, p in PHRASES) + tuple(
+    (slug, p, _EN_NEGATION_RE) for slug, p in _EN_PHRASES_AMID_CHINESE
+)
+_ENGLISH_RULES = tuple((slug, p, _EN_NEGATION_RE) for slug, p in EN_PHRASES)
+
+
+def _rules(sentence: str):
+    return _CHINESE_RULES if _CJK_RE.search(sentence) else _ENGLISH_RULES
+
+
 def verdict_of_sentence(sentence: str) -> str | None:
     """The verdict one sentence states, or ``None``."""
-    if _CJK_RE.search(sentence):
-        rules = [(slug, p, _NEGATION_RE) for slug, p in PHRASES]
-        rules += [(slug, p, _EN_NEGATION_RE) for slug, p in _EN_PHRASES_AMID_CHINESE]
-        return _verdict_of_sentence(sentence, rules, conditions=True)
-    return _verdict_of_sentence(sentence, [(slug, p, _EN_NEGATION_RE) for slug, p in EN_PHRASES], conditions=False)
+    rules = _rules(sentence)
+    return _verdict_of_sentence(sentence, rules, conditions=rules is _CHINESE_RULES)
 
 
 def verdict_phrases(sentence: str) -> list[tuple[int, int]]:
     """Spans of every verdict phrase in a sentence, negated or not."""
-    patterns = [p for _, p in PHRASES] + [p for _, p in EN_PHRASES] if _CJK_RE.search(sentence) else [p for _, p in EN_PHRASES]
-    return [m.span() for p in patterns for m in p.finditer(sentence) if m.end() > m.start()]
+    return [m.span() for _, p, _ in _rules(sentence) for m in p.finditer(sentence) if m.end() > m.start()]
 
 
 def _verdict_of_sentence(sentence: str, rules, conditions: bool) -> str | None:

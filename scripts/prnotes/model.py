@@ -245,10 +245,15 @@ def analyse(
     )
 
 
-def analysis_key(repo: str, title: str, upstream: str, body: str, aliases: tuple[tuple[str, str], ...] = ()) -> str:
-    """What an :class:`Analysis` depends on besides the taxonomy and the code."""
-    words = "\1".join(f"{word}={target}" for word, target in aliases)
-    return hashlib.sha1("\0".join((repo, title, upstream, body, words)).encode("utf-8", "surrogatepass")).hexdigest()
+def aliases_key(aliases: tuple[tuple[str, str], ...]) -> str:
+    """The aliases as :func:`analysis_key` takes them: once per conversion, not per entry."""
+    return "\1".join(f"{word}={target}" for word, target in aliases)
+
+
+def analysis_key(repo: str, title: str, upstream: str, body: str, aliases: str = "") -> str:
+    """What an :class:`Analysis` depends on besides the taxonomy and the code
+    (``aliases``: :func:`aliases_key` of the archive's aliases)."""
+    return hashlib.sha1("\0".join((repo, title, upstream, body, aliases)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def build_site(
@@ -273,6 +278,7 @@ def build_site(
     digest_docnames: dict[str, str] = {}
     seq = 0
     aliases = archive_aliases({seed.repo for seed in seeds}, taxonomy)
+    alias_words = aliases_key(aliases)
     for seed in seeds:
         digest_doc = contract.digest_docname(seed.path)
         if digest_doc in digest_docnames:
@@ -337,7 +343,7 @@ def build_site(
                 continue
             docnames[docname] = entry
             upstream = info.upstream_title if info else ""
-            akey = analysis_key(entry.repo, entry.title, upstream, entry.body, aliases)
+            akey = analysis_key(entry.repo, entry.title, upstream, entry.body, alias_words)
             found = memo.get(akey) if memo is not None else None
             if found is None:
                 found = analyse(entry.repo, entry.title, upstream, entry.body, taxonomy, aliases)

@@ -41,10 +41,6 @@ def start(root: Path) -> None:
         )
 
 
-def started() -> bool:
-    return bool(_running)
-
-
 def finish(stop: bool) -> tuple[int, str] | None:
     """The book's exit status and output, once it has ended (``stop``: end it now); None if none was started."""
     if not _running:

@@ -189,3 +189,36 @@ def test_build_with_notes_converts_first_and_stops_on_bad_input_with_the_convers
     assert re.match(r"error: seeds/\S+\.txt:\d+: ", problems[0]) and problems[-1].startswith("prnotes notes: ")
     assert problems[-1].endswith("error(s); nothing written")
     assert {p: p.stat().st_mtime_ns for p in (proj / "_build" / "html").rglob("*.html")} == before
+
+
+def test_the_conversion_runs_in_a_child_and_reports_its_status_and_its_output(tmp_path, capfd, monkeypatch):
+    # `prnotes build --notes` converts in a child process while it imports Sphinx.
+    import os
+
+    from prnotes.commands.build import _started
+
+    def convert(status: int):
+        def run() -> int:
+            (tmp_path / "pid").write_text(str(os.getpid()), encoding="utf-8")
+            print("converted")
+            return status
+
+        return run
+
+    assert _started(convert(3))() == 3
+    assert int((tmp_path / "pid").read_text(encoding="utf-8")) != os.getpid()
+    assert capfd.readouterr().out == "converted\n"
+
+    def broken() -> int:
+        raise ValueError("a bug")
+
+    assert _started(broken)() == 1
+    assert "ValueError: a bug" in capfd.readouterr().err  # the traceback, as the interpreter prints it
+
+    # Output captured in memory would not reach it from a child: then it runs here.
+    import io
+
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert _started(convert(0))() == 0
+    assert int((tmp_path / "pid").read_text(encoding="utf-8")) == os.getpid()
+    assert sys.stdout.getvalue() == "converted\n"

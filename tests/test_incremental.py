@@ -109,3 +109,36 @@ def test_neighbours_of_an_added_or_deleted_note_are_rewritten(tmp_path):
     assert convert(clean) == 0
     build(clean, freshenv=True)
     assert index == (clean / "_build/html/searchindex.js").read_text(encoding="utf-8")
+
+
+def test_neighbours_follow_a_title_not_a_body(tmp_path):
+    """A page read again under the same title leaves its neighbours alone; a new title rewrites their buttons."""
+    proj = copy_project(tmp_path / "p")
+    assert convert(proj) == 0
+    app, _ = build(proj, freshenv=True)
+    _, prev, nxt = app.builder.relations[NOTE]
+    assert prev and nxt
+    html = proj / "_build/html"
+
+    def written() -> list[str]:
+        pages: list[str] = []
+        app = sphinx_build(proj, listeners=[("html-page-context", lambda app, name, *rest: pages.append(name))])
+        assert app.warning.getvalue() == ""
+        return pages
+
+    edit_body(proj, "重点关注 `git_fetch_with_timeout`", "重点关注 `git_fetch_with_timeout`（补充）")
+    assert convert(proj) == 0
+    pages = written()
+    assert NOTE in pages and prev not in pages and nxt not in pages
+
+    old, new = "禁用 Git 自动维护，修复 ROCm CI 浅克隆 fetch 竞态", "禁用 Git 自动维护，修复 ROCm CI 浅克隆 fetch 竞态问题"
+    for name in ("seeds/000_50c46ef36472ac24.txt", "seeds/prs.toml"):
+        path = proj / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    assert convert(proj) == 0
+    pages = written()
+    assert prev in pages and nxt in pages
+    for neighbour in (prev, nxt):
+        assert new in (html / f"{neighbour}.html").read_text(encoding="utf-8"), neighbour

@@ -461,6 +461,10 @@ def test_a_sphinx_error_is_two_lines_and_the_paths_are_the_project_s(tmp_path):
     line = conf.count("\n") + 1
     assert lines[0].endswith(f"RuntimeError: boom ({proj / 'conf.py'}:{line})"), lines[0]
     Path(lines[1].rsplit(" ", 1)[1]).unlink()
+    # The same with the conversion first, though conf.py is also read ahead of the build then.
+    converted = command("build", "--notes", "-q", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/x")
+    assert converted.returncode == 2 and converted.stderr.splitlines()[0] == lines[0], converted.stderr
+    Path(converted.stderr.splitlines()[1].rsplit(" ", 1)[1]).unlink()
     (proj / "conf.py").write_text(conf, encoding="utf-8")
     # Arguments missing: said once, by Sphinx's parser or by ours.
     missing = command("build", "--root", str(proj), "--", "-b", "html")

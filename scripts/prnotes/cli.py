@@ -55,9 +55,18 @@ def _resolved(root: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    try:
+
+    def run() -> int:
         args.root = _resolved(args.root) if args.root else find_root()
         return args.run(args)
+
+    return reporting(args, run)
+
+
+def reporting(args: argparse.Namespace, function: Callable[[], int]) -> int:
+    """``function()``'s exit status; the problems it raises are said as every subcommand says them."""
+    try:
+        return function()
     except NoProjectError as exc:
         print(f"{args.tool}: {exc}", file=sys.stderr)
         return 2

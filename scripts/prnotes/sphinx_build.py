@@ -14,8 +14,10 @@ this way.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def run(argv: Sequence[str], tool: str = "sphinx-build") -> int:
@@ -26,6 +28,32 @@ def run(argv: Sequence[str], tool: str = "sphinx-build") -> int:
 
     with short_sphinx_errors(tool):
         return main(list(argv))
+
+
+def preload(root: Path) -> None:
+    """Import Sphinx, and the extensions and theme that ``root``'s conf.py names, ahead of a build.
+
+    Only a head start, taken while the conversion runs: the build imports
+    them itself, and whatever fails here (a broken conf.py, a missing
+    extension) is left for Sphinx to report.
+    """
+    import importlib
+    import runpy
+
+    try:
+        import sphinx.application  # noqa: F401
+        import sphinx.builders.html  # noqa: F401
+        import sphinx.cmd.build  # noqa: F401
+
+        from .sphinxext import _compat
+
+        _compat.quiet_opengraph_import()
+        with contextlib.chdir(root):
+            conf = runpy.run_path("conf.py")
+        for name in [*conf.get("extensions", ()), conf.get("html_theme", "")]:
+            importlib.import_module(name)
+    except Exception:  # noqa: BLE001 - see above: Sphinx says what is wrong
+        pass
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import contextlib
 import io
 import os
 import sys
+import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import buildstamp, sphinx_build
@@ -41,12 +43,7 @@ def layout_of(argv: list[str]) -> buildstamp.Layout | None:
 
 def run(args: argparse.Namespace) -> int:
     if args.notes:
-        # The conversion first, in this process (`make html`): one start of
-        # Python and of the modules both need, instead of two. Its messages
-        # and its failures are `prnotes notes`'s own.
-        args.tool, tool = "prnotes notes", args.tool
-        status = notes.run(argparse.Namespace(**{**vars(args), "check": False}))
-        args.tool = tool
+        status = _convert(args)
         if status:
             return status
     argv = list(args.sphinx_args)
@@ -76,6 +73,59 @@ def run(args: argparse.Namespace) -> int:
         # The book's own conversion repeats the warnings this one printed.
         print("".join(line for line in output.splitlines(keepends=True) if not line.startswith("warning: ")), end="")
         return code
+
+
+def _convert(args: argparse.Namespace) -> int:
+    """The conversion first (`make html`), its messages and failures `prnotes notes`'s own.
+
+    One start of Python for both, and the two overlap: the conversion runs
+    in a child process while this one imports Sphinx and what ``conf.py``
+    names (:func:`prnotes.sphinx_build.preload`), which the build would
+    otherwise start on only after the conversion. A day's build waits for
+    the longer of the two instead of both.
+    """
+    from ..cli import reporting
+
+    conversion = argparse.Namespace(**{**vars(args), "check": False, "tool": "prnotes notes"})
+    finished = _started(lambda: reporting(conversion, lambda: notes.run(conversion)))
+    sphinx_build.preload(args.root)
+    return finished()
+
+
+def _started(function: Callable[[], int]) -> Callable[[], int]:
+    """Start ``function`` in a child process; return what waits for its exit status.
+
+    It runs here and now where the system cannot fork, or where the output
+    streams are not files of the process (captured in memory, the child's
+    messages would be lost).
+    """
+    try:
+        sys.stdout.fileno(), sys.stderr.fileno()
+        forks = hasattr(os, "fork")
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both of the last two
+        forks = False
+    if not forks:
+        status = function()
+        return lambda: status
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: the function, then out, without the parent's clean-up
+        status = 1
+        try:
+            status = function()
+        except BaseException:  # as the interpreter would say it, Ctrl-C included
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+
+    def wait() -> int:
+        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        return code if code >= 0 else 1  # ended by a signal
+
+    return wait
 
 
 def _build(argv: list[str], tool: str) -> int:

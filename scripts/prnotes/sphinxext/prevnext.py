@@ -14,7 +14,8 @@ for a note, 上一期/下一期 for a digest, 上一页/下一页 for any other 
 ``_templates/components/prev-next.html``).
 
 A page whose neighbours changed is written again though its source did not
-change (:func:`neighbours_changed`): the pages beside a note added or deleted.
+change (:func:`neighbours_changed`): the pages beside a note added or deleted,
+or beside a page whose title changed.
 """
 
 from __future__ import annotations
@@ -85,30 +86,39 @@ def _page_before_notes(app: Sphinx, docname: str, relations: dict) -> str | None
 RELATIONS = "prnotes_relations"
 
 
+def _title(env, docname: str) -> str | None:
+    """What a button to ``docname`` shows of it: its title, as a tree (markup included)."""
+    title = env.titles.get(docname)
+    return title.pformat() if title is not None else None
+
+
 def remember_read(app: Sphinx, env, docnames: list[str]) -> None:
-    app._prnotes_read = set(docnames)
+    """Before reading: the titles of the pages about to be read again, as they were."""
+    app._prnotes_read = {docname: _title(env, docname) for docname in docnames}
 
 
 def neighbours_changed(app: Sphinx, env) -> list[str]:
     """After reading: the pages to write again though Sphinx did not read them.
 
     Those whose parent, previous or next page changed, and those whose
-    previous or next page was read again (the button shows its title).
-    Without this, a note beside one added or deleted keeps a button to its
-    old neighbour, or to a page that is gone. A parent read again is a list
-    page, read again with most digests; its children are not rewritten."""
+    previous or next page was read again with another title (the button
+    shows it). Without this, a note beside one added or deleted keeps a
+    button to its old neighbour, or to a page that is gone. A page read
+    again under the same title (a list page, read again with most digests)
+    leaves its neighbours alone, and a parent's children are not rewritten."""
     relations = _compat.page_tree(env)
     old = getattr(env, RELATIONS, None)
     setattr(env, RELATIONS, relations)
     if old is None:
         return []
-    read = getattr(app, "_prnotes_read", set())
+    read: dict[str, str | None] = getattr(app, "_prnotes_read", {})
+    retitled = {docname for docname, title in read.items() if _title(env, docname) != title}
     return sorted(
         docname
         for docname, links in relations.items()
         if docname in env.all_docs
         and docname not in read
-        and (old.get(docname) != links or any(link in read for link in links[1:]))
+        and (old.get(docname) != links or any(link in retitled for link in links[1:]))
     )
 
 

@@ -52,7 +52,7 @@ def preload(root: Path) -> None:
             conf = runpy.run_path("conf.py")
         for name in [*conf.get("extensions", ()), conf.get("html_theme", "")]:
             importlib.import_module(name)
-    except Exception:  # noqa: BLE001 - see above: Sphinx says what is wrong
+    except (Exception, SystemExit):  # noqa: BLE001 - see above: Sphinx says what is wrong (conf.py may even exit)
         pass
 
 

@@ -114,7 +114,9 @@ def _started(function: Callable[[], int]) -> Callable[[], int]:
         status = 1
         try:
             status = function()
-        except BaseException:  # as the interpreter would say it, Ctrl-C included
+        except KeyboardInterrupt:  # Ctrl-C reaches both processes: the parent says it
+            status = 130
+        except BaseException:  # as the interpreter would say it
             traceback.print_exc()
         finally:
             sys.stdout.flush()

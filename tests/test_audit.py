@@ -193,6 +193,30 @@ def test_real_pdf(tmp_path):
     assert check_pdf_text(seed_entries(proj), pages, "PDF") == [Finding("seeds/a.txt", 3, "advice text", "PDF")]
 
 
+@pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("xelatex", "xdvipdfmx", "pdftotext")),
+    reason="needs the TeX and poppler packages (scripts/bootstrap.sh apt pdf)",
+)
+def test_real_pdf_with_advice_across_pages_under_running_heads(tmp_path):
+    """Advice that runs over several pages, each with a running head of several words: still found whole."""
+    import subprocess
+
+    from prnotes.audit import pdf_pages
+
+    advice = "值得精读。" + "".join(f"第 {i} 句讲调度器的抢占路径与重算开销，结合测试一起看。" for i in range(400))
+    seed = {"a.txt": f"o/r\n\n为 Stage D 门禁新增 15 个 ROCm mirror，扩展 AMD CI 覆盖与调度器抢占路径 (#1)\n\n{advice}\n"}
+    proj = copy_project(tmp_path / "p", seed)
+    assert convert(proj) == 0
+    sphinx_build(proj, "latex")
+    latex = proj / "_build/latex"
+    subprocess.run(
+        ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "prnotes.tex"], cwd=latex, check=True, capture_output=True
+    )
+    pages = pdf_pages(latex / "prnotes.pdf")
+    assert sum("调度器" in page for page in pages) >= 3  # the advice runs over pages
+    assert check_pdf_text(seed_entries(proj), pages, "PDF") == []
+
+
 @pytest.mark.parametrize("damage", [b"\x80\x05", b"garbage that is no pickle"], ids=["truncated", "garbage"])
 def test_command_with_a_damaged_sphinx_environment(tampered, capsys, damage):
     proj, build = tampered

@@ -701,4 +701,4 @@ def test_audit_of_an_unreadable_pdf_is_one_line(tmp_path):
     proc = cli(proj, "audit")
     assert proc.returncode == 1
     lines = proc.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"prnotes audit: {proj}/_build/latex/prnotes.pdf: pdftotext cannot read it ("), lines
+    assert len(lines) == 1 and lines[0].startswith(f"prnotes audit: {proj}/_build/latex/prnotes.pdf: pdfinfo cannot read it ("), lines

@@ -233,13 +233,31 @@ class PdfUnreadable(BuildUnreadable):
     """A built PDF that pdftotext cannot read; the message names it."""
 
 
+# The book's running heads sit about 35-45 pt below the top of the page and
+# its page numbers about 40-50 pt above the bottom; its text, from 1 in
+# below the top to 1 in above the bottom (Sphinx's margins, prnotes-book.sty).
+# The text is read from between the two, so a paragraph that runs over a page
+# break reads on, however pdftotext splits a running head into lines.
+FURNITURE_PT = 56
+
+
 def pdf_pages(pdf: Path) -> list[str]:
-    """Text of each page of a PDF, by ``pdftotext`` (poppler-utils)."""
-    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True)
-    if out.returncode != 0:
-        reason = out.stderr.decode("utf-8", errors="replace").strip().splitlines()
-        raise PdfUnreadable(f"{pdf}: pdftotext cannot read it ({reason[-1] if reason else f'exit {out.returncode}'})")
-    return out.stdout.decode("utf-8", errors="replace").split("\f")
+    """Text of each page of a PDF, by ``pdftotext`` (poppler-utils), without its running heads and page numbers."""
+
+    def run(tool: str, *options: str) -> str:
+        command = [tool, *options, str(pdf), *(["-"] if tool == "pdftotext" else [])]
+        out = subprocess.run(command, capture_output=True)
+        if out.returncode != 0:
+            reason = out.stderr.decode("utf-8", errors="replace").strip().splitlines()
+            raise PdfUnreadable(f"{pdf}: {tool} cannot read it ({reason[-1] if reason else f'exit {out.returncode}'})")
+        return out.stdout.decode("utf-8", errors="replace")
+
+    size = re.search(r"^Page size:\s+([0-9.]+) x ([0-9.]+) pts", run("pdfinfo"), re.M)
+    if size is None:
+        raise PdfUnreadable(f"{pdf}: pdfinfo gives no page size")
+    width, height = (float(value) for value in size.groups())
+    band = ["-x", "0", "-y", str(FURNITURE_PT), "-W", str(int(width) + 1), "-H", str(int(height) - 2 * FURNITURE_PT)]
+    return run("pdftotext", "-enc", "UTF-8", *band).split("\f")
 
 
 def pdf_squash(text: str) -> str:

@@ -136,6 +136,17 @@ def test_disagreeing_signals_go_to_the_strongest_and_the_rest_become_tags(taxono
     assert filing.runners_up(taxonomy) == ("rocm",)
 
 
+def test_routing_requests_is_not_routing_tokens_to_experts(taxonomy):
+    # "路由"/router/routing alone: a request router, a gateway, a load balancer as often as MoE.
+    body = "Worth a close read: a cache-aware routing policy for the router, with a per-worker radix tree."
+    for repo in (VLLM, "sgl-project/sglang", "o/r"):
+        assert file_note("Router 支持按 prefix 亲和性路由到 DP rank", "", body, taxonomy, repo).subsystem != "moe", repo
+    assert file_note("Router 支持按 prefix 亲和性路由到 DP rank", "", body, taxonomy, "sgl-project/sglang").subsystem == "frontend"
+    # Expert routing still is MoE: named as such, or by its code.
+    assert file_note("修复专家路由的负载统计", "", "值得精读。", taxonomy, VLLM).subsystem == "moe"
+    assert file_note("路由 kernel 提速", "", "值得精读。重点看 `fused_topk` 与 `router_logits`。", taxonomy, VLLM).subsystem == "moe"
+
+
 def test_generic_prefixes_say_nothing(taxonomy):
     for prefix in ("[Bugfix]", "[Misc]", "[Perf]", "[Feature]"):
         assert not file_note("标题", f"{prefix} Something", "正文。", taxonomy, VLLM).matched

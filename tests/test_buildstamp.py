@@ -205,20 +205,56 @@ def test_the_conversion_runs_in_a_child_and_reports_its_status_and_its_output(tm
 
         return run
 
-    assert _started(convert(3))() == 3
+    assert _started(convert(3), "prnotes notes")() == 3
     assert int((tmp_path / "pid").read_text(encoding="utf-8")) != os.getpid()
     assert capfd.readouterr().out == "converted\n"
 
     def broken() -> int:
         raise ValueError("a bug")
 
-    assert _started(broken)() == 1
+    assert _started(broken, "prnotes notes")() == 1
     assert "ValueError: a bug" in capfd.readouterr().err  # the traceback, as the interpreter prints it
 
     # Output captured in memory would not reach it from a child: then it runs here.
     import io
 
     monkeypatch.setattr(sys, "stdout", io.StringIO())
-    assert _started(convert(0))() == 0
+    assert _started(convert(0), "prnotes notes")() == 0
     assert int((tmp_path / "pid").read_text(encoding="utf-8")) == os.getpid()
     assert sys.stdout.getvalue() == "converted\n"
+
+
+def test_a_conversion_child_killed_or_left_behind(tmp_path, capfd, monkeypatch):
+    import os
+    import signal
+    import time
+
+    from prnotes.commands.build import _started
+
+    # Killed by a signal (the out-of-memory killer, say): said, with the shell's status.
+    assert _started(lambda: os.kill(os.getpid(), signal.SIGKILL) or 0, "prnotes notes")() == 128 + signal.SIGKILL
+    assert capfd.readouterr().err == "prnotes notes: stopped by signal 9 (SIGKILL)\n"
+
+    # This process stops while waiting (Ctrl-C): the child is ended, not left writing.
+    marker = tmp_path / "written"
+
+    def slow() -> int:
+        time.sleep(3)
+        marker.write_text("late", encoding="utf-8")
+        return 0
+
+    real_waitpid, calls = os.waitpid, []
+
+    def interrupted(pid: int, options: int):
+        calls.append(pid)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real_waitpid(pid, options)
+
+    finished = _started(slow, "prnotes notes")
+    monkeypatch.setattr(os, "waitpid", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        finished()
+    monkeypatch.undo()
+    time.sleep(3.5)
+    assert not marker.exists()

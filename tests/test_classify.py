@@ -142,6 +142,8 @@ def test_routing_requests_is_not_routing_tokens_to_experts(taxonomy):
     for repo in (VLLM, "sgl-project/sglang", "o/r"):
         assert file_note("Router 支持按 prefix 亲和性路由到 DP rank", "", body, taxonomy, repo).subsystem != "moe", repo
     assert file_note("Router 支持按 prefix 亲和性路由到 DP rank", "", body, taxonomy, "sgl-project/sglang").subsystem == "frontend"
+    # Nor does a [Router] prefix (vLLM's PR titles have no MoE router of that name).
+    assert file_note("Router 支持按 prefix 亲和性路由", "[Router] Prefix-affinity routing to DP ranks", body, taxonomy, VLLM).subsystem != "moe"
     # Expert routing still is MoE: named as such, or by its code.
     assert file_note("修复专家路由的负载统计", "", "值得精读。", taxonomy, VLLM).subsystem == "moe"
     assert file_note("路由 kernel 提速", "", "值得精读。重点看 `fused_topk` 与 `router_logits`。", taxonomy, VLLM).subsystem == "moe"

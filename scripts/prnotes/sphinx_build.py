@@ -38,22 +38,27 @@ def preload(root: Path) -> None:
     extension) is left for Sphinx to report.
     """
     import importlib
+    import io
     import runpy
+    import warnings
 
-    try:
-        import sphinx.application  # noqa: F401
-        import sphinx.builders.html  # noqa: F401
-        import sphinx.cmd.build  # noqa: F401
+    # Quietly, beside the conversion's messages: conf.py says whatever it says
+    # again when Sphinx reads it, and what an extension prints or warns on
+    # import (sphinxext-opengraph's notice without matplotlib) tells the
+    # reader of a build nothing.
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            import sphinx.application  # noqa: F401
+            import sphinx.builders.html  # noqa: F401
+            import sphinx.cmd.build  # noqa: F401
 
-        from .sphinxext import _compat
-
-        _compat.quiet_opengraph_import()
-        with contextlib.chdir(root):
-            conf = runpy.run_path("conf.py")
-        for name in [*conf.get("extensions", ()), conf.get("html_theme", "")]:
-            importlib.import_module(name)
-    except (Exception, SystemExit):  # noqa: BLE001 - see above: Sphinx says what is wrong (conf.py may even exit)
-        pass
+            with contextlib.chdir(root):
+                conf = runpy.run_path("conf.py")
+            for name in [*conf.get("extensions", ()), conf.get("html_theme", "")]:
+                importlib.import_module(name)
+        except (Exception, SystemExit):  # noqa: BLE001 - see above: Sphinx says what is wrong (conf.py may even exit)
+            pass
 
 
 if __name__ == "__main__":

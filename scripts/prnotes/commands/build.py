@@ -11,9 +11,11 @@ or the one holding the current folder), as ``make html`` gives them.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import io
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -87,17 +89,20 @@ def _convert(args: argparse.Namespace) -> int:
     from ..cli import reporting
 
     conversion = argparse.Namespace(**{**vars(args), "check": False, "tool": "prnotes notes"})
-    finished = _started(lambda: reporting(conversion, lambda: notes.run(conversion)))
+    finished = _started(lambda: reporting(conversion, lambda: notes.run(conversion)), conversion.tool)
     sphinx_build.preload(args.root)
     return finished()
 
 
-def _started(function: Callable[[], int]) -> Callable[[], int]:
+def _started(function: Callable[[], int], tool: str) -> Callable[[], int]:
     """Start ``function`` in a child process; return what waits for its exit status.
 
     It runs here and now where the system cannot fork, or where the output
     streams are not files of the process (captured in memory, the child's
-    messages would be lost).
+    messages would be lost). A child ended by a signal is said as ``tool``'s
+    failure, with the shell's status for it (128 + the signal). Should this
+    process stop before the child has ended (an exception, Ctrl-C), the
+    child is ended with it rather than left writing on its own.
     """
     try:
         sys.stdout.fileno(), sys.stderr.fileno()
@@ -123,9 +128,29 @@ def _started(function: Callable[[], int]) -> Callable[[], int]:
             sys.stderr.flush()
             os._exit(status)
 
+    def end_child() -> None:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+            os.waitpid(pid, 0)
+
+    atexit.register(end_child)  # this process stops early: the child with it
+
     def wait() -> int:
-        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-        return code if code >= 0 else 1  # ended by a signal
+        try:
+            code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        except BaseException:
+            end_child()
+            raise
+        finally:
+            atexit.unregister(end_child)
+        if code < 0:
+            try:
+                name = f" ({signal.Signals(-code).name})"
+            except ValueError:
+                name = ""
+            print(f"{tool}: stopped by signal {-code}{name}", file=sys.stderr)
+            return 128 - code
+        return code
 
     return wait
 

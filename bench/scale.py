@@ -66,8 +66,12 @@ docutils_settings = {"report_level": 5}
 suppress_warnings = ["toc", "ref", "myst"]
 """
 START, END = "<!-- scale-table -->", "<!-- /scale-table -->"
+# An ordinary day's digest: its notes join subsystems the archive already has
+# (the corpus's KV cache), so the site's navigation stays as it was. (The
+# first note of a new subsystem adds it to every page's navigation, and every
+# page is written again: a rare day, not this one.)
 DIGEST = "vllm-project/vllm\n\n" + "\n\n".join(
-    f"新增调度路径 {i} 的抢占统计 (#{99000 + i})\n\n值得精读。重点看 `Scheduler._preempt_{i}` 的重算路径，结合 #{99000 + (i + 1) % 10} 看。后续跟进 `vllm/v1/core/sched/` 的拆分。"
+    f"新增前缀缓存路径 {i} 的命中统计 (#{99000 + i})\n\n值得精读。重点看 `KVCacheManager.evict_{i}` 的回收顺序，结合 #{99000 + (i + 1) % 10} 看。后续跟进 `vllm/v1/core/kv_cache_utils.py` 的拆分。"
     for i in range(10)
 ) + "\n"
 
@@ -206,7 +210,7 @@ def bench_size(n: int, work: Path, runs: int, per_file: int) -> Row:
     # added and removed again, ``runs`` times.
     volumes_before = len(load(proj).volumes)
     opening = proj / "seeds" / "zzy_opening.txt"
-    opening.write_text(DIGEST.replace("#990", "#980").replace("调度路径", "预取路径"), encoding="utf-8")
+    opening.write_text(DIGEST.replace("#990", "#980").replace("前缀缓存路径", "预取路径"), encoding="utf-8")
     start = time.perf_counter()
     opening_out = make(proj, "html")
     add_opening_s = time.perf_counter() - start
@@ -233,7 +237,7 @@ def bench_size(n: int, work: Path, runs: int, per_file: int) -> Row:
     shutil.rmtree(proj / "_build" / "latex", ignore_errors=True)
     pdf_s = median(lambda: make(proj, "pdf"), 1)
     volumes = len(list((proj / "_build" / "latex").glob("prnotes*.pdf")))
-    (proj / "seeds" / "zzz_pdf_day.txt").write_text(DIGEST.replace("#990", "#970").replace("调度路径", "回收路径"), encoding="utf-8")
+    (proj / "seeds" / "zzz_pdf_day.txt").write_text(DIGEST.replace("#990", "#970").replace("前缀缓存路径", "回收路径"), encoding="utf-8")
     make(proj, "html")
     pdf_day_s = median(lambda: make(proj, "pdf"), 1)
     # The whole book in one PDF, from nothing, as Read the Docs builds it.

@@ -142,3 +142,39 @@ def test_neighbours_follow_a_title_not_a_body(tmp_path):
     assert prev in pages and nxt in pages
     for neighbour in (prev, nxt):
         assert new in (html / f"{neighbour}.html").read_text(encoding="utf-8"), neighbour
+
+
+def test_a_renamed_subsystem_is_renamed_on_every_page(tmp_path):
+    """Every page's header and sidebar name the subsystems, and a subsystem page's
+    上一页 leads back over the previous subsystem's notes to its page: a subsystem
+    renamed in taxonomy.toml is renamed on all of them, not only on the pages read again."""
+    proj = copy_project(tmp_path / "p")
+    assert convert(proj) == 0
+    app, _ = build(proj, freshenv=True)
+    relations = app.builder.relations
+    # A subsystem page whose previous page is a note of the subsystem before it.
+    page, before = next(
+        (doc, links[1])
+        for doc, links in sorted(relations.items())
+        if doc.startswith("notes/subsystem/") and links[1] and links[1].startswith("notes/vllm-project/")
+    )
+    while not before.startswith("notes/subsystem/"):
+        before = relations[before][1]
+    slug = before.rsplit("/", 1)[1]
+    taxonomy = proj / "taxonomy.toml"
+    text = taxonomy.read_text(encoding="utf-8")
+    old = re.search(rf'slug = "{slug}"\ntitle = "([^"]+)"', text).group(1)
+    taxonomy.write_text(text.replace(f'slug = "{slug}"\ntitle = "{old}"', f'slug = "{slug}"\ntitle = "{old}（新名）"'), encoding="utf-8")
+    assert convert(proj) == 0
+    read = build(proj)[1]
+    html = proj / "_build/html"
+    assert f"{old}（新名）" in (html / f"{page}.html").read_text(encoding="utf-8")
+    assert page not in read  # written again, not read again
+    stale = sorted(p.name for p in html.rglob("*.html") if f">{old}<" in p.read_text(encoding="utf-8"))
+    assert stale == []
+    # A day's digest leaves the navigation alone: only what it changes is written.
+    (proj / "seeds/002_new.txt").write_text("vllm-project/vllm\n\n新的 CI 修复 (#60001)\n\n值得精读。\n", encoding="utf-8")
+    assert convert(proj) == 0
+    written: list[str] = []
+    sphinx_build(proj, listeners=[("html-page-context", lambda app, name, *rest: written.append(name))])
+    assert 0 < len(written) < len(relations) // 2

@@ -148,6 +148,21 @@ def repos_changed(app: Sphinx, env) -> list[str]:
     return sorted(env.all_docs) if before is not None and before != now else []
 
 
+def navigation_changed(app: Sphinx, env) -> list[str]:
+    """Every page shows the navigation: write them all again when its groups, pages or titles change.
+
+    A subsystem renamed in taxonomy.toml, say: its page is read again under
+    the new title, and every other page's header and sidebar would keep the
+    old one. A day's digest leaves the navigation as it was."""
+    now = [
+        (caption, [(d, env.titles[d].astext() if d in env.titles else d) for d in docnames])
+        for caption, docnames in _toctrees(env)
+    ]
+    before = getattr(env, "prnotes_navigation", None)
+    env.prnotes_navigation = now
+    return sorted(env.all_docs) if before is not None and before != now else []
+
+
 def check_language(app: Sphinx, config) -> None:
     """The site is Chinese; a ``-D language=…`` from a host (Read the Docs passes
     its dashboard's language) would turn its labels English, so say so."""
@@ -172,5 +187,6 @@ def setup(app: Sphinx) -> None:
     app.connect("html-page-context", add_nav)
     app.connect("html-page-context", repository_links)
     app.connect("env-updated", repos_changed)
+    app.connect("env-updated", navigation_changed)
     app.connect("builder-inited", reset)
     app.connect("config-inited", check_language)

@@ -9,8 +9,9 @@ writes ``/tmp/corpus/seeds/NNN_<id>.txt`` (digest files of up to
 
 The notes look like the real ones: Chinese advice of varying length with code
 spans and identifiers, the three verdict styles, ``#N`` references to other
-generated PRs and to unknown ones, every subsystem of ``taxonomy.toml``, and
-two to three repositories. Some titles carry ``(#N)``, most get their number
+generated PRs and to unknown ones, ten topics that the taxonomy files under
+fourteen of its subsystems (not all of them: none under 调度与引擎核心, for
+one), and two to three repositories. Some titles carry ``(#N)``, most get their number
 from ``prs.toml``, and a few have none.
 """
 

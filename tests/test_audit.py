@@ -167,17 +167,19 @@ def test_pdf_losses_are_found(tmp_path, old, new, what):
     assert findings == [Finding("seeds/a.txt", line, what, "PDF book.pdf")]
 
 
-@pytest.mark.skipif(
+needs_tex = pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("xelatex", "xdvipdfmx", "pdftotext")),
     reason="needs the TeX and poppler packages (scripts/bootstrap.sh apt pdf)",
 )
-def test_real_pdf(tmp_path):
-    """A tiny book through LaTeX and pdftotext: complete, then a seed it lacks."""
+
+
+def typeset(tmp_path, seeds: dict[str, str]) -> tuple[Path, list[str]]:
+    """A tiny book of ``seeds`` through LaTeX and pdftotext: the project and its pages' text."""
     import subprocess
 
     from prnotes.audit import pdf_pages
 
-    proj = copy_project(tmp_path / "p", PDF_SEED)
+    proj = copy_project(tmp_path / "p", seeds)
     assert convert(proj) == 0
     sphinx_build(proj, "latex")
     latex = proj / "_build/latex"
@@ -186,33 +188,25 @@ def test_real_pdf(tmp_path):
         ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "prnotes.tex"], cwd=latex, check=True, capture_output=True
     )
     (pdf,) = latex.glob("*.pdf")
-    pages = pdf_pages(pdf)
+    return proj, pdf_pages(pdf)
+
+
+@needs_tex
+def test_real_pdf(tmp_path):
+    """A tiny book through LaTeX and pdftotext: complete, then a seed it lacks."""
+    proj, pages = typeset(tmp_path, PDF_SEED)
     assert check_pdf_text(seed_entries(proj), pages, "PDF") == []
     seed = proj / "seeds/a.txt"
     seed.write_text(seed.read_text(encoding="utf-8").replace("第二段。", "第二段，后来加长了。"), encoding="utf-8")
     assert check_pdf_text(seed_entries(proj), pages, "PDF") == [Finding("seeds/a.txt", 3, "advice text", "PDF")]
 
 
-@pytest.mark.skipif(
-    not all(shutil.which(tool) for tool in ("xelatex", "xdvipdfmx", "pdftotext")),
-    reason="needs the TeX and poppler packages (scripts/bootstrap.sh apt pdf)",
-)
+@needs_tex
 def test_real_pdf_with_advice_across_pages_under_running_heads(tmp_path):
     """Advice that runs over several pages, each with a running head of several words: still found whole."""
-    import subprocess
-
-    from prnotes.audit import pdf_pages
-
     advice = "值得精读。" + "".join(f"第 {i} 句讲调度器的抢占路径与重算开销，结合测试一起看。" for i in range(400))
     seed = {"a.txt": f"o/r\n\n为 Stage D 门禁新增 15 个 ROCm mirror，扩展 AMD CI 覆盖与调度器抢占路径 (#1)\n\n{advice}\n"}
-    proj = copy_project(tmp_path / "p", seed)
-    assert convert(proj) == 0
-    sphinx_build(proj, "latex")
-    latex = proj / "_build/latex"
-    subprocess.run(
-        ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "prnotes.tex"], cwd=latex, check=True, capture_output=True
-    )
-    pages = pdf_pages(latex / "prnotes.pdf")
+    proj, pages = typeset(tmp_path, seed)
     assert sum("调度器" in page for page in pages) >= 3  # the advice runs over pages
     assert check_pdf_text(seed_entries(proj), pages, "PDF") == []
 

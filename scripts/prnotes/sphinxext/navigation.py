@@ -140,12 +140,16 @@ def repository_links(app: Sphinx, pagename: str, templatename: str, context: dic
     ]
 
 
+def _every_page_if_changed(env, store: str, now) -> list[str]:
+    """Every page, when what every page shows (kept in ``env.<store>``) differs from the last build's."""
+    before = getattr(env, store, None)
+    setattr(env, store, now)
+    return sorted(env.all_docs) if before is not None and before != now else []
+
+
 def repos_changed(app: Sphinx, env) -> list[str]:
     """Every page shows the repositories: write them all again when the set changes."""
-    now = repositories(env)
-    before = getattr(env, "prnotes_repositories", None)
-    env.prnotes_repositories = now
-    return sorted(env.all_docs) if before is not None and before != now else []
+    return _every_page_if_changed(env, "prnotes_repositories", repositories(env))
 
 
 def navigation_changed(app: Sphinx, env) -> list[str]:
@@ -158,9 +162,7 @@ def navigation_changed(app: Sphinx, env) -> list[str]:
         (caption, [(d, env.titles[d].astext() if d in env.titles else d) for d in docnames])
         for caption, docnames in _toctrees(env)
     ]
-    before = getattr(env, "prnotes_navigation", None)
-    env.prnotes_navigation = now
-    return sorted(env.all_docs) if before is not None and before != now else []
+    return _every_page_if_changed(env, "prnotes_navigation", now)
 
 
 def check_language(app: Sphinx, config) -> None:

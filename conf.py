@@ -156,7 +156,9 @@ prnotes_source_url = (
     )
     or os.environ.get("READTHEDOCS_GIT_CLONE_URL", "")
 )
-prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "main")
+# The branch or tag they point at: PRNOTES_SOURCE_BRANCH, else the one being
+# built (Read the Docs' and GitHub Actions' variables, else git's current branch).
+prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "")
 sitemap_url_scheme = "{link}"
 sitemap_excludes = ["404.html", "search.html", "notes/book.html"]
 ogp_site_url = html_baseurl

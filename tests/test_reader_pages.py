@@ -78,41 +78,41 @@ def squash(fragment: str) -> str:
 
 # The fixture site's watch list, section by section: each item's label, then
 # what it names, the note and the digest. The copy is no git repository, so
-# no digest has a date yet.
+# no digest has a known date (日期未知).
 WATCH_LIST = {
     "spec-decode": [
         ("mgoin 提到的“draft 与 target attention 不同”的模型是否出现回归",
-         "未指明 PR 或 issue · 出自 DSpark 未指定 backend 时继承 target，修复 DSV4 缓存崩溃 #52288 · 第 2 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 DSpark 未指定 backend 时继承 target，修复 DSV4 缓存崩溃 #52288 · 第 2 期 · 日期未知"),
         ("为 load_dspark_model 补充“显式继承/显式覆盖”的配置语义与回归测试",
-         "未指明 PR 或 issue · 出自 DSpark 未指定 backend 时继承 target，修复 DSV4 缓存崩溃 #52288 · 第 2 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 DSpark 未指定 backend 时继承 target，修复 DSV4 缓存崩溃 #52288 · 第 2 期 · 日期未知"),
     ],
     "parallel": [
         ("dense MHA 路径 PCP 支持的跟进 PR，以及 PCP+DCP 组合下的数值一致性测试",
-         "未指明 PR 或 issue · 出自 DSV3.2 接入 PCP 分片，fused kernel 物化 K 行，prefill 提升 2.65x #52046 · 第 1 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 DSV3.2 接入 PCP 分片，fused kernel 物化 K 行，prefill 提升 2.65x #52046 · 第 1 期 · 日期未知"),
     ],
     "rocm": [
         ("aiter 侧 include 优先级缺陷（issue #4770）何时在 JIT 工具链中修复",
-         "跟进：issue ROCm/aiter#4770 · 出自 移除 pip pybind11，修复 ROCm ABI 不匹配崩溃 #52400 · 第 2 期 · 未提交"),
+         "跟进：issue ROCm/aiter#4770 · 出自 移除 pip pybind11，修复 ROCm ABI 不匹配崩溃 #52400 · 第 2 期 · 日期未知"),
         ("#49925 是否会把 pybind11 纳入统一管理",
-         "跟进：PR #49925 · 出自 移除 pip pybind11，修复 ROCm ABI 不匹配崩溃 #52400 · 第 2 期 · 未提交"),
+         "跟进：PR #49925 · 出自 移除 pip pybind11，修复 ROCm ABI 不匹配崩溃 #52400 · 第 2 期 · 日期未知"),
     ],
     "platform": [
         ("cpu_platform_plugin() 不会在 VLLM_TARGET_DEVICE=cpu 下返回 None 的不变量",
-         "未指明 PR 或 issue · 出自 修复 ROCm CI 无 GPU Job 的 CPU 平台选择 #49515 · 第 2 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 修复 ROCm CI 无 GPU Job 的 CPU 平台选择 #49515 · 第 2 期 · 日期未知"),
     ],
     "ci": [
         ("三份 shard 文件是手工维护的，后续新增或删除配置时需同步重平衡",
-         "未指明 PR 或 issue · 出自 Humming H100 eval 拆 3 个并行 Job，关键路径提速约 3 倍 #52326 · 第 2 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 Humming H100 eval 拆 3 个并行 Job，关键路径提速约 3 倍 #52326 · 第 2 期 · 日期未知"),
         ("新增模型或评估口径变化时需要主动更新 4 个分片文件",
-         "未指明 PR 或 issue · 出自 MoE B200 eval 拆 4 分片，关键路径提速 3.65x #52327 · 第 2 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 MoE B200 eval 拆 4 分片，关键路径提速 3.65x #52327 · 第 2 期 · 日期未知"),
         ("静态分片（技术债）",
-         "未指明 PR 或 issue · 出自 MoE B200 eval 拆 4 分片，关键路径提速 3.65x #52327 · 第 2 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 MoE B200 eval 拆 4 分片，关键路径提速 3.65x #52327 · 第 2 期 · 日期未知"),
         ("mamba 个人 fork 引用",
-         "未指明 PR 或 issue · 出自 为 Stage D 门禁新增 15 个 ROCm mirror，扩展 AMD CI 覆盖 #44969 · 第 1 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 为 Stage D 门禁新增 15 个 ROCm mirror，扩展 AMD CI 覆盖 #44969 · 第 1 期 · 日期未知"),
         ("将触发条件从手工命令列表改为读取脚本常量的重构机会",
-         "未指明 PR 或 issue · 出自 新增 AMD 专属 PR 评论命令，独立映射 Buildkite amd-ci 流水线 #52822 · 第 1 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 新增 AMD 专属 PR 评论命令，独立映射 Buildkite amd-ci 流水线 #52822 · 第 1 期 · 日期未知"),
         ("标记与模块行为演化的漂移",
-         "未指明 PR 或 issue · 出自 解锁 ROCm 注意力 kernel 测试，整组提速 4.6 倍 #52763 · 第 1 期 · 未提交"),
+         "未指明 PR 或 issue · 出自 解锁 ROCm 注意力 kernel 测试，整组提速 4.6 倍 #52763 · 第 1 期 · 日期未知"),
     ],
 }
 WATCH_ITEM_RE = re.compile(r'<p class="prnotes-followup-label">(.*?)</p>\s*<p class="prnotes-followup-target">(.*?)</p>', re.S)

@@ -13,14 +13,15 @@ missed:
   the build's own folders, version control, virtual environments and caches
   of compiled Python;
 - the command line, and the environment variables ``conf.py`` reads
-  (``PRNOTES_*``, ``READTHEDOCS*``, GitHub's server and repository,
-  ``SOURCE_DATE_EPOCH``): not GitHub's per-run variables (run id, attempt,
-  times), which would make CI build on every run;
+  (``PRNOTES_*``, ``READTHEDOCS*``, GitHub's server, repository, ref and
+  commit, ``SOURCE_DATE_EPOCH``): not GitHub's per-run variables (run id,
+  attempt, times), which would make CI build on every run;
 - the Python and the installed distributions (their ``dist-info`` names,
   which hold the versions), and the files of this package wherever it is
   installed;
-- git: the commit checked out and the state of ``seeds/`` (digest dates
-  come from the history);
+- git: the commit and branch checked out, whether the clone is shallow and
+  the state of ``seeds/`` (digest dates come from the history, the
+  编辑来源 links point at the branch);
 - the output: every file under the output folder, and Sphinx's saved
   environment, so that a page removed or changed by hand is built again.
 
@@ -45,7 +46,7 @@ from pathlib import Path
 from .write import write_temp
 
 STAMP_PREFIX = ".prnotes-build-"
-ENV_PREFIXES = ("PRNOTES_", "READTHEDOCS", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "SOURCE_DATE_EPOCH")
+ENV_PREFIXES = ("PRNOTES_", "READTHEDOCS", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_REF", "GITHUB_SHA", "SOURCE_DATE_EPOCH")
 FORCING = frozenset({"-a", "-E", "--write-all", "--fresh-env"})
 SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 GIT_TIMEOUT = 60
@@ -153,6 +154,7 @@ def inputs(layout: Layout, argv: list[str]) -> str:
             "package": files(PACKAGE),
             "git": [
                 _git(layout.source, "rev-parse", "HEAD"),
+                _git(layout.source, "rev-parse", "--is-shallow-repository", "--symbolic-full-name", "HEAD"),
                 _git(layout.source, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "seeds"),
             ],
             "sources": _tree(layout.source, frozenset(build_dirs)),

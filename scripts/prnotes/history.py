@@ -2,41 +2,137 @@
 
 A digest's date is the author date (in the author's own time zone) of the
 commit that added its seed file, as sphinx-last-updated-by-git dates pages. A
-file renamed in a later commit keeps its first date. A file that no commit
-holds yet has no date (the site shows 未提交); one deleted and added again
-is dated by its new arrival. The build machine's clock and
-file times are never used, so every checkout of the same commit shows the
-same dates; a shallow clone dates every file by its oldest fetched commit
-(publish with the full history: README, "Hosting").
+file renamed in a later commit keeps its first date; one deleted and added
+again is dated by its new arrival. The build machine's clock and file times
+are never used for a date, so every checkout of the same commit shows the
+same dates.
+
+What git can say, and what the site shows for it (:mod:`.sphinxext.buildtime`):
+
+- a full history: the date of every committed seed;
+- a seed in a git work tree that no commit holds yet: no date (未提交);
+- a shallow clone (``git clone --depth N``, the default of CI checkouts):
+  its oldest fetched commits look as if they added every file they hold, so
+  a seed that arrived before them would get their date. :func:`read` fetches
+  the rest of the history (``git fetch --unshallow``) when a seed's date
+  comes from such a commit; when that fails, those seeds have no known date
+  (日期未知) and :attr:`History.fetch_error` says why;
+- no git at all (a release tarball, ``git archive``, a copy without
+  ``.git``): no date for any seed (日期未知);
+- an author date git cannot print (before 1970 in the author's time zone:
+  ``git log --format=%aI`` stops with "Timestamp before Unix epoch"): the
+  log is read with raw dates, which git always prints, and only the seeds
+  that commit added lose their date (:attr:`History.bad_dates`).
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 GIT_TIMEOUT = 120
+# Fetching the rest of a shallow clone's history goes over the network.
+FETCH_TIMEOUT = 600
+UNSHALLOW = ("fetch", "--unshallow", "--quiet")
+# What to run by hand when the build could not deepen the clone itself.
+UNSHALLOW_COMMAND = "git fetch --unshallow"
 
 
-def _git_log(root: Path, folder: str) -> str | None:
-    cmd = [
-        "git", "-c", "core.quotePath=false", "log", "--reverse", "-M", "--diff-filter=ADR", "--name-status", "-z",
-        "--format=%x01%aI", "--relative", "--", folder,
-    ]  # fmt: skip
+@dataclass(frozen=True)
+class BadDate:
+    """A seed added by a commit whose author date git cannot print."""
+
+    seed: str
+    commit: str
+    raw: str  # the date as git stores it: seconds since 1970 and the zone, "100 -0500"
+
+
+@dataclass(frozen=True)
+class History:
+    """What git says about the seed files of one project."""
+
+    # Whether the folder is in a git work tree (False: no repository, or no git).
+    in_git: bool
+    # Seed path (relative to the project) -> ISO 8601 author time, for the
+    # committed seeds whose date is known to be right.
+    dates: Mapping[str, str] = field(default_factory=dict)
+    # Committed seeds with no known date: their adding commit is beyond a
+    # shallow clone's history, or has a date git cannot print.
+    unknown: frozenset[str] = frozenset()
+    # Still shallow after this read (deepening failed or was not allowed).
+    shallow: bool = False
+    # Whether this read fetched the rest of a shallow clone's history.
+    deepened: bool = False
+    # Why ``git fetch --unshallow`` failed ('' if it was not run or succeeded).
+    fetch_error: str = ""
+    bad_dates: tuple[BadDate, ...] = ()
+    # Why there is no git ('' when in_git).
+    reason: str = ""
+
+    def shallow_seeds(self) -> list[str]:
+        """The digests whose date is unknown because the clone is shallow."""
+        bad = {b.seed for b in self.bad_dates}
+        return sorted(s for s in self.unknown if s not in bad and is_digest(s))
+
+
+def is_digest(path: str) -> bool:
+    """Whether a path under the seeds folder is a digest file (as :func:`prnotes.parse.read_seeds` reads them)."""
+    name = path.rpartition("/")[2]
+    return path.count("/") == 1 and name.endswith(".txt") and not name.startswith(".")
+
+
+def _git(root: Path, *args: str, timeout: float = GIT_TIMEOUT, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, timeout=timeout, check=False, env=env)
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def _complaint(stderr: bytes) -> str:
+    """git's reason for failing: its first ``fatal:`` line, else its last line."""
+    lines = [line.strip() for line in _text(stderr).splitlines() if line.strip()]
+    fatal = [line.removeprefix("fatal: ") for line in lines if line.startswith("fatal: ")]
+    return fatal[0] if fatal else (lines[-1] if lines else "")
+
+
+def iso_time(raw: str) -> str | None:
+    """``"<seconds> <+hhmm>"`` (git's raw date) as ISO 8601 in its own zone, as ``%aI`` prints it.
+
+    None when git cannot print it: a time before 1970 in its own zone, or not a date at all.
+    """
     try:
-        proc = subprocess.run(cmd, cwd=root, capture_output=True, timeout=GIT_TIMEOUT, check=False)
-    except (OSError, subprocess.SubprocessError):
+        seconds_text, zone = raw.split()
+        seconds = int(seconds_text)
+        if len(zone) != 5 or zone[0] not in "+-" or not zone[1:].isdigit():
+            return None
+        minutes = int(zone[1:3]) * 60 + int(zone[3:])
+        offset = timedelta(minutes=-minutes if zone[0] == "-" else minutes)
+        if seconds + offset.total_seconds() < 0:
+            return None  # git: "Timestamp before Unix epoch"
+        return datetime.fromtimestamp(seconds, timezone(offset)).isoformat()
+    except (ValueError, OverflowError, OSError):
         return None
-    if proc.returncode != 0:
-        return None  # not a git repository, or no commit yet
-    return proc.stdout.decode("utf-8", errors="surrogateescape")
 
 
-def parse_log(out: str) -> dict[str, str]:
-    """Path -> ISO time from ``git log --reverse --name-status -z`` output (oldest commit first)."""
-    dates: dict[str, str] = {}
+@dataclass(frozen=True)
+class _Arrival:
+    commit: str
+    raw: str
+
+
+def parse_log(out: str) -> dict[str, _Arrival]:
+    """Path -> the commit it arrived with, from ``git log --reverse --name-status -z --format=%x01%H %ad``
+    (raw dates; oldest commit first)."""
+    arrivals: dict[str, _Arrival] = {}
     for record in out.split("\x01")[1:]:
-        date, _, rest = record.partition("\0")
+        header, _, rest = record.partition("\0")
+        commit, _, raw = header.strip().partition(" ")
+        arrival = _Arrival(commit, raw)
         tokens = [t.lstrip("\n") for t in rest.split("\0")]
         tokens = [t for t in tokens if t]
         i = 0
@@ -44,19 +140,167 @@ def parse_log(out: str) -> dict[str, str]:
             status = tokens[i]
             if status[:1] in "RC" and i + 2 < len(tokens):
                 old, new = tokens[i + 1], tokens[i + 2]
-                # A rename keeps the date the file first arrived with.
-                dates[new] = dates.pop(old, date) if status[0] == "R" else dates.get(old, date)
+                # A rename keeps the commit the file first arrived with.
+                arrivals[new] = arrivals.pop(old, arrival) if status[0] == "R" else arrivals.get(old, arrival)
                 i += 3
             else:
                 if status[:1] == "A" and i + 1 < len(tokens):
-                    dates.setdefault(tokens[i + 1], date)
+                    arrivals.setdefault(tokens[i + 1], arrival)
                 elif status[:1] == "D" and i + 1 < len(tokens):
-                    dates.pop(tokens[i + 1], None)  # added again later: a new arrival
+                    arrivals.pop(tokens[i + 1], None)  # added again later: a new arrival
                 i += 2
-    return dates
+    return arrivals
+
+
+def _arrivals(root: Path, folder: str) -> dict[str, _Arrival]:
+    cmd = [
+        "-c", "core.quotePath=false", "log", "--reverse", "-M", "--diff-filter=ADR", "--name-status", "-z",
+        # Raw dates: git prints every stored date this way, even one %aI refuses.
+        "--topo-order", "--date=raw", "--format=%x01%H %ad", "--relative", "--", folder,
+    ]  # fmt: skip
+    proc = _git(root, *cmd)
+    if proc.returncode != 0:
+        return {}  # no commit yet
+    return parse_log(_text(proc.stdout))
+
+
+def _boundaries(root: Path) -> set[str]:
+    """The commits a shallow clone has without their parents."""
+    proc = _git(root, "rev-parse", "--git-path", "shallow")
+    if proc.returncode != 0:
+        return set()
+    path = root / _text(proc.stdout).strip()
+    try:
+        return set(path.read_text(encoding="ascii").split())
+    except OSError:
+        return set()
+
+
+def _deepen(root: Path) -> str:
+    """Fetch the rest of the history; '' on success, else git's reason."""
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
+    # A build must not stop for a password or a host key question.
+    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    try:
+        proc = _git(root, *UNSHALLOW, timeout=FETCH_TIMEOUT, env=env)
+    except subprocess.TimeoutExpired:
+        return f"no answer from the remote in {FETCH_TIMEOUT} s"
+    if proc.returncode == 0:
+        return ""
+    return _complaint(proc.stderr) or f"git exited with status {proc.returncode}"
+
+
+def _state(root: Path) -> tuple[bool, bool, str]:
+    """(in a git work tree, shallow, why not in git)."""
+    try:
+        proc = _git(root, "rev-parse", "--is-inside-work-tree", "--is-shallow-repository")
+    except FileNotFoundError:
+        return False, False, "git is not installed"
+    except (OSError, subprocess.SubprocessError) as exc:
+        return False, False, f"git could not run ({exc})"
+    answers = _text(proc.stdout).split()
+    if proc.returncode != 0 or answers[:1] != ["true"]:
+        said = _complaint(proc.stderr)
+        if said and "not a git repository" not in said:
+            return False, False, said  # e.g. git's "detected dubious ownership in repository"
+        return False, False, "not in a git repository"
+    return True, answers[1:2] == ["true"], ""
+
+
+def read(root: Path, folder: str = "seeds", *, deepen: bool = True) -> History:
+    """The history of the files under ``folder`` (relative to ``root``).
+
+    ``deepen``: in a shallow clone that lacks a seed's adding commit, fetch the
+    rest of the history (it changes the repository's ``.git``, as a
+    ``git fetch`` does, and nothing else).
+    """
+    in_git, shallow, reason = _state(root)
+    if not in_git:
+        return History(in_git=False, reason=reason)
+    try:
+        arrivals = _arrivals(root, folder)
+        boundaries = _boundaries(root) if shallow else set()
+        deepened, fetch_error = False, ""
+        if deepen and any(a.commit in boundaries for p, a in arrivals.items() if is_digest(p)):
+            fetch_error = _deepen(root)
+            if not fetch_error:
+                deepened, shallow = True, False
+                arrivals, boundaries = _arrivals(root, folder), set()
+    except (OSError, subprocess.SubprocessError) as exc:
+        return History(in_git=False, reason=f"git could not run ({exc})")
+    dates: dict[str, str] = {}
+    unknown: set[str] = set()
+    bad: list[BadDate] = []
+    for path, arrival in arrivals.items():
+        when = iso_time(arrival.raw)
+        if arrival.commit in boundaries:
+            unknown.add(path)
+        elif when is None:
+            unknown.add(path)
+            bad.append(BadDate(path, arrival.commit, arrival.raw))
+        else:
+            dates[path] = when
+    return History(
+        in_git=True,
+        dates=dates,
+        unknown=frozenset(unknown),
+        shallow=shallow,
+        deepened=deepened,
+        fetch_error=fetch_error,
+        bad_dates=tuple(sorted(bad, key=lambda b: b.seed)),
+    )
+
+
+def _epoch_limit() -> float | None:
+    """``SOURCE_DATE_EPOCH`` (reproducible builds: no time written later than it), or None."""
+    try:
+        return float(os.environ["SOURCE_DATE_EPOCH"])
+    except (KeyError, ValueError):
+        return None
+
+
+def _utc(seconds: float) -> str:
+    return datetime.fromtimestamp(int(seconds), timezone.utc).isoformat()
+
+
+def file_times(root: Path, folder: str = "seeds") -> dict[str, str]:
+    """Each file under ``folder`` -> its modification time (ISO 8601, UTC), no later than ``SOURCE_DATE_EPOCH``.
+
+    Never a digest's date: only what a feed entry needs without git (an Atom
+    entry must say when it was last updated, and a file was last changed no
+    earlier than that; ``git archive`` gives every file its commit's time).
+    """
+    limit = _epoch_limit()
+    times: dict[str, str] = {}
+    base = root / folder
+    for path in sorted(base.rglob("*")) if base.is_dir() else ():
+        try:
+            if not path.is_file():
+                continue
+            mtime = path.stat().st_mtime
+        except OSError:
+            continue
+        times[path.relative_to(root).as_posix()] = _utc(mtime if limit is None else min(mtime, limit))
+    return times
+
+
+def source_time(root: Path, folder: str = "seeds") -> str:
+    """When the sources were last changed, for a feed with no entry to date it by:
+    ``SOURCE_DATE_EPOCH``, else the time of the commit checked out, else the newest file time under ``folder``."""
+    limit = _epoch_limit()
+    if limit is not None:
+        return _utc(limit)
+    try:
+        proc = _git(root, "log", "-1", "--date=raw", "--format=%cd")
+        if proc.returncode == 0 and (when := iso_time(_text(proc.stdout).strip())):
+            return when
+    except (OSError, subprocess.SubprocessError):
+        pass
+    times = [root / folder, *(root / p for p in file_times(root, folder))]
+    newest = max((p.stat().st_mtime for p in times if p.exists()), default=0.0)
+    return _utc(newest)
 
 
 def added_dates(root: Path, folder: str = "seeds") -> dict[str, str]:
-    """Every committed file under ``folder`` (relative to ``root``) -> its ISO author time; empty without git."""
-    out = _git_log(root, folder)
-    return parse_log(out) if out else {}
+    """Every committed file under ``folder`` whose date is known -> its ISO author time; empty without git."""
+    return dict(read(root, folder).dates)

@@ -1,8 +1,15 @@
 """Facts a page shows that come from the build, not from its source.
 
 Two such facts: a digest's date (when its seed file was committed, from git:
-:mod:`prnotes.history`) and the address of the project's repository, for the
-编辑来源 link at the bottom of each note. Pages hold placeholders
+:mod:`prnotes.history`) and the address of the project's repository at the
+branch or tag being built, for the 编辑来源 link at the bottom of each note.
+A date is shown as it is known: the day, 未提交 (the seed is in a git work
+tree but no commit holds it yet) or 日期未知 (no git, or a shallow clone
+that could not be deepened, or a commit date git cannot print). A shallow
+clone that could not be deepened and a date git cannot print are Sphinx
+warnings (``-W`` fails rather than publishing the site with dates missing);
+a build without git is one ``warning:`` line on stderr, as the conversion's
+warnings are, because such a copy (a release tarball) shows nothing false. Pages hold placeholders
 (``{prnotes-digest-date}`` and ``{prnotes-source}``) that a post-transform
 fills when the page is written, so the committed pages never contain a date.
 
@@ -16,20 +23,26 @@ ask :func:`changed_dates` which dates changed.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
 
-from .. import contract
-from ..history import added_dates
+from .. import contract, history
 from .docdata import DocData
 
+logger = logging.getLogger(__name__)
 UNCOMMITTED = "未提交"
+UNKNOWN = "日期未知"
+# Where the 编辑来源 links point without a branch, a tag or git: the default branch.
+DEFAULT_REF = "main"
 SOURCE_TEXT = "编辑来源"
 # document -> the facts it shows: ("date", seed path) or ("source", "")
 USERS = DocData("prnotes_buildtime_users")
@@ -75,19 +88,107 @@ def _origin(root: Path) -> str:
     return web_url(proc.stdout) if proc.returncode == 0 else ""
 
 
+def _git_out(root: Path, *args: str) -> str:
+    try:
+        proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def source_ref(root: Path, configured: str = "", environ: dict[str, str] | None = None) -> str:
+    """The branch, tag or commit the 编辑来源 links point at: the one being built.
+
+    ``configured`` (``prnotes_source_branch``, from ``PRNOTES_SOURCE_BRANCH``)
+    first; then the hosting service's: Read the Docs' checked-out branch or
+    tag (the commit for a pull request build, whose identifier is the pull
+    request's number), GitHub Actions' branch or tag (the commit for a pull
+    request); then git's current branch, the tag checked out, or the commit;
+    :data:`DEFAULT_REF` without git.
+    """
+    env = os.environ if environ is None else environ
+    if configured:
+        return configured
+    if env.get("READTHEDOCS_GIT_IDENTIFIER"):
+        if env.get("READTHEDOCS_VERSION_TYPE") == "external" and env.get("READTHEDOCS_GIT_COMMIT_HASH"):
+            return env["READTHEDOCS_GIT_COMMIT_HASH"]
+        return env["READTHEDOCS_GIT_IDENTIFIER"]
+    if env.get("GITHUB_REF_NAME"):
+        if env.get("GITHUB_REF", "").startswith(("refs/heads/", "refs/tags/")):
+            return env["GITHUB_REF_NAME"]
+        if env.get("GITHUB_SHA"):
+            return env["GITHUB_SHA"]  # a pull request's merge ref is no branch to link to
+    return (
+        _git_out(root, "symbolic-ref", "--short", "-q", "HEAD")
+        or _git_out(root, "describe", "--tags", "--exact-match", "HEAD")
+        or _git_out(root, "rev-parse", "HEAD")
+        or DEFAULT_REF
+    )
+
+
+def _report(root: Path, past: history.History) -> None:
+    """Say what is wrong with the dates: warnings for what ``-W`` must stop, a line for a copy without git."""
+    if not past.in_git:
+        # Not a Sphinx warning: such a copy builds under -W, and shows no false date.
+        print(
+            f"warning: {root}: {past.reason}: digest dates are unknown, pages show {UNKNOWN} "
+            "and the feed dates entries by their files; build from a git clone to date them",
+            file=sys.stderr,
+        )
+        return
+    if past.deepened:
+        logger.info("prnotes: the clone was shallow; fetched its full history for the digest dates")
+    if shallow := past.shallow_seeds():
+        named = ", ".join(shallow[:3]) + (f" and {len(shallow) - 3} more" if len(shallow) > 3 else "")
+        why = f"fetching the rest of the history failed: {past.fetch_error}" if past.fetch_error else "it was not fetched"
+        logger.warning(
+            "the git clone at %s is shallow and lacks the commits that added %d digest(s) (%s), so their dates "
+            "are unknown (%s); %s. Run `%s` there (or clone without --depth) and build again.",
+            root, len(shallow), named, UNKNOWN, why, history.UNSHALLOW_COMMAND,
+            type="prnotes", subtype="dates",
+        )  # fmt: skip
+    for bad in past.bad_dates:
+        logger.warning(
+            "%s: the commit that added it, %s, has an author date git cannot print (%s: before 1970 in its own "
+            "time zone), so this digest's date is unknown (%s)",
+            bad.seed, bad.commit[:12], bad.raw, UNKNOWN,
+            type="prnotes", subtype="dates",
+        )  # fmt: skip
+
+
 def look_up(app: Sphinx) -> None:
-    """On ``builder-inited``: this build's facts, ``{"dates": {...}, "source": url}``, once."""
+    """On ``builder-inited``: this build's facts, once, and what is wrong with them."""
     root = Path(app.confdir)
+    past = history.read(root)
+    _report(root, past)
     source = web_url(app.config.prnotes_source_url) or _origin(root)
-    setattr(app.env, _NOW, {"dates": added_dates(root), "source": source})
+    if source:
+        source = f"{source}/blob/{source_ref(root, app.config.prnotes_source_branch)}"
+    now = {"dates": dict(past.dates), "unknown": sorted(past.unknown), "in_git": past.in_git, "source": source}
+    if not past.in_git:
+        now["times"] = history.file_times(root)
+    setattr(app.env, _NOW, now)
+
+
+_EMPTY = {"dates": {}, "unknown": [], "in_git": True, "source": ""}
 
 
 def facts(env: BuildEnvironment) -> dict:
-    return getattr(env, _NOW, None) or {"dates": {}, "source": ""}
+    return getattr(env, _NOW, None) or _EMPTY
+
+
+def label(known: dict, seed: str) -> str:
+    """What a page shows for the date of ``seed``, given a build's facts."""
+    when = known["dates"].get(seed)
+    if when:
+        return when[:10]
+    if not known.get("in_git", True) or seed in known.get("unknown", ()):
+        return UNKNOWN
+    return UNCOMMITTED
 
 
 def date_of(env: BuildEnvironment, seed: str) -> str | None:
-    """``YYYY-MM-DD`` of a digest (the author's own calendar day), or None before its commit."""
+    """``YYYY-MM-DD`` of a digest (the author's own calendar day), or None before its commit or when unknown."""
     when = facts(env)["dates"].get(seed)
     return when[:10] if when else None
 
@@ -97,11 +198,23 @@ def added_at(env: BuildEnvironment, seed: str) -> str | None:
     return facts(env)["dates"].get(seed)
 
 
+def feed_time(env: BuildEnvironment, seed: str) -> str | None:
+    """When the feed says a digest's entries were last updated: its commit's time; without git, its file's
+    (:func:`prnotes.history.file_times`); None for a digest in git but not committed yet."""
+    known = facts(env)
+    return known["dates"].get(seed) or known.get("times", {}).get(seed)
+
+
+def sources_time(app: Sphinx) -> str:
+    """When the sources were last changed (:func:`prnotes.history.source_time`): a feed with no entry is dated so."""
+    return history.source_time(Path(app.confdir))
+
+
 def source_url(env: BuildEnvironment, seed: str, line: int) -> str | None:
     base = facts(env)["source"]
     if not base:
         return None
-    return f"{base}/blob/{env.config.prnotes_source_branch}/{contract.quote_path(seed)}#L{line}"
+    return f"{base}/{contract.quote_path(seed)}#L{line}"
 
 
 def collect(app: Sphinx, doctree: nodes.document) -> None:
@@ -115,8 +228,8 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def date_node(env, seed: str) -> nodes.inline:
-    """A digest's date as pages show it: this build's, from git, or 未提交."""
-    return nodes.inline("", date_of(env, seed) or UNCOMMITTED, classes=["prnotes-date"])
+    """A digest's date as pages show it: this build's, from git, 未提交 or 日期未知."""
+    return nodes.inline("", label(facts(env), seed), classes=["prnotes-date"])
 
 
 class FillDates(SphinxPostTransform):
@@ -161,9 +274,11 @@ class DropSourceLinks(SphinxPostTransform):
 
 def note_changes(app: Sphinx, env: BuildEnvironment, added, changed, removed) -> list[str]:
     now = facts(env)
-    before = getattr(env, _STATE, None) or {"dates": {}, "source": ""}
-    changed_facts = {("date", p) for p in before["dates"].keys() | now["dates"].keys()
-                     if before["dates"].get(p) != now["dates"].get(p)}  # fmt: skip
+    before = getattr(env, _STATE, None) or _EMPTY
+    seeds = before["dates"].keys() | now["dates"].keys() | set(before.get("unknown", ())) | set(now.get("unknown", ()))
+    if before.get("in_git", True) != now.get("in_git", True):  # every 未提交 becomes 日期未知, or back
+        seeds |= {seed for used in USERS.of(env).values() for kind, seed in used if kind == "date"}
+    changed_facts = {("date", p) for p in seeds if label(before, p) != label(now, p)}
     if before["source"] != now["source"]:
         changed_facts.add(("source", ""))
     app._prnotes_changed_facts = changed_facts
@@ -187,7 +302,8 @@ def setup(app: Sphinx) -> None:
     # Where the 编辑来源 links point: conf.py sets it from the hosting
     # service's variables; empty means git's `origin`, and no link without one.
     app.add_config_value("prnotes_source_url", "", "html", str)
-    app.add_config_value("prnotes_source_branch", "main", "html", str)
+    # The branch or tag they point at; empty: the one being built (source_ref).
+    app.add_config_value("prnotes_source_branch", "", "html", str)
     skip = (lambda self, node: None, lambda self, node: None)
     for node in (digest_date, source_link):
         app.add_node(node, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)

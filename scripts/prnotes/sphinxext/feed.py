@@ -4,7 +4,9 @@ Each entry is dated by its digest: the commit that added the digest's seed
 file (:mod:`.buildtime`). Digests come newest first (the order their files
 are named in); within a digest, entries keep the order of the seed file. A
 digest that is not committed yet is left out: the feed follows what has been
-published. Everything comes from the environment (:mod:`.notefacts`, the
+published. Without git no digest has a date: entries keep the digests'
+order, with no publication date, updated when their files were
+(:func:`.buildtime.feed_time`). Everything comes from the environment (:mod:`.notefacts`, the
 page titles, the summaries), never from the seeds. The feed is ``feed.xml``
 at the root of the HTML output, with absolute links built on
 ``html_baseurl``; every page points to it from its ``<head>``, and
@@ -14,7 +16,7 @@ at the root of the HTML output, with absolute links built on
 from __future__ import annotations
 
 import html
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 from docutils import nodes
@@ -24,7 +26,7 @@ from sphinx.util import logging
 
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
-from .buildtime import added_at
+from .buildtime import added_at, feed_time, sources_time
 from .notefacts import FACTS
 from .summaries import summary_text
 
@@ -40,7 +42,7 @@ def build_feed(app: Sphinx) -> FeedGenerator:
     base = app.config.html_baseurl.rstrip("/") + "/"
     entries = []
     for docname, facts in FACTS.of(env).items():
-        when = added_at(env, facts.digest)
+        when = feed_time(env, facts.digest)
         if when is None or docname not in env.all_docs:
             continue
         # Newest digest first (file names sort in arrival order); seed order within one.
@@ -60,7 +62,8 @@ def build_feed(app: Sphinx) -> FeedGenerator:
         entry.id(url)
         entry.title(env.titles[docname].astext() if docname in env.titles else docname)
         entry.link(href=url)
-        entry.published(when)
+        if added_at(env, facts.digest):
+            entry.published(when)
         entry.updated(when)
         subsystem = contract.subsystem_docname(facts.subsystem)
         if subsystem in env.titles:
@@ -69,7 +72,7 @@ def build_feed(app: Sphinx) -> FeedGenerator:
             entry.category(term=facts.verdict, label=VERDICT_BY_SLUG[facts.verdict].title)
         entry.summary(summary_text(env, docname))
         entry.content(facts.advice, type="text")
-    newest = max((e[1] for e in entries), default=datetime(1970, 1, 1, tzinfo=timezone.utc))
+    newest = max((e[1] for e in entries), default=None) or datetime.fromisoformat(sources_time(app))
     feed.updated(newest)
     return feed
 

@@ -34,6 +34,7 @@ exclude_patterns = [
     "_static",
     "_templates",
     "bench",
+    "docs",
     "node_modules",
     "requirements",
     "scripts",

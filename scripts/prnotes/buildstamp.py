@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .write import write_temp
+from .write import write_file
 
 STAMP_PREFIX = ".prnotes-build-"
 ENV_PREFIXES = ("PRNOTES_", "READTHEDOCS", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_REF", "GITHUB_SHA", "SOURCE_DATE_EPOCH")
@@ -166,9 +166,9 @@ def outputs(layout: Layout) -> str:
     """The fingerprint of what the build left: the output folder and the saved environment."""
     # Here, not at the top: importing the Sphinx side imports Sphinx, which
     # every prnotes command would then pay for, `prnotes notes` too.
-    from .sphinxext import _compat
+    from .sphinxext import _internals
 
-    return digest(files(layout.output, _compat.environment_file(layout.doctrees)))
+    return digest(files(layout.output, _internals.environment_file(layout.doctrees)))
 
 
 def matches(stamp: Path, inputs_now: str, outputs_now: Callable[[], str]) -> bool:
@@ -186,7 +186,7 @@ def save(stamp: Path, inputs_before: str, outputs_now: str) -> None:
     """Record a successful build: its inputs as they were when it started, and its outputs now."""
     data = json.dumps({"inputs": inputs_before, "outputs": outputs_now}, sort_keys=True).encode("utf-8")
     stamp.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(write_temp(stamp, data), stamp)
+    write_file(stamp, data)
 
 
 def forced(argv: list[str]) -> bool:

@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .write import write_temp
+from .write import write_file
 
 CACHE_NAME = ".prnotes-cache"
 _PACKAGE = Path(__file__).resolve().parent
@@ -134,10 +134,7 @@ def save(root: Path, cache: Cache) -> None:
         dict(cache.analyses.kept() if isinstance(cache.analyses, Memo) else cache.analyses),
         cache.pages,
     )
-    tmp = None
     try:
-        tmp = write_temp(path, pickle.dumps(cache, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, path)
+        write_file(path, pickle.dumps(cache, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
-        if tmp is not None:
-            tmp.unlink(missing_ok=True)
+        pass  # a cache that cannot be written costs the next run its speed, nothing more

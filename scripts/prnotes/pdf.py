@@ -52,7 +52,7 @@ from .convert import convert
 from .project import load, open_cache
 from .render.book import render_book
 from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_selection
-from .write import LOCK_NAME, apply, locked, plan, write_temp
+from .write import LOCK_NAME, apply, locked, plan, write_file
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
 STAMP = "stamp.json"  # what a PDF was built from: in a staged book's work folder, and by its LaTeX sources
@@ -355,8 +355,7 @@ def _build(
         raise BuildError(f"{log}: {len(missing)} missing glyph(s):\n" + "\n".join(missing))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = write_temp(out, (latex / f"{TEX_NAME}.pdf").read_bytes())
-        os.replace(tmp, out)
+        write_file(out, (latex / f"{TEX_NAME}.pdf").read_bytes())
         made = buildstamp.digest(buildstamp.files(out))
         buildstamp.save(latex / STAMP, sources, made)
         if inputs is not None:

@@ -136,6 +136,27 @@ def write_temp(path: Path, data: bytes) -> Path:
     return tmp
 
 
+def write_file(path: Path, data: bytes) -> bool:
+    """Replace one file with ``data`` unless it holds exactly that; True if it was written.
+
+    The new content goes to a temporary file first and is renamed into
+    place, so a reader never sees half a file, and an unchanged file keeps
+    its mtime.
+    """
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    tmp = write_temp(path, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return True
+
+
 def _make_dirs(directory: Path, root: Path) -> list[Path]:
     """Create ``directory`` and missing parents up to ``root``; return those created, outermost first."""
     missing = []

@@ -14,8 +14,6 @@ extensions = [
     "sphinx_design",
     "prnotes.sphinxext",
     "notfound.extension",
-    "sphinx_sitemap",
-    "sphinxext.opengraph",
 ]
 
 # Only the landing page and the generated notes are pages; everything else in
@@ -93,10 +91,9 @@ html_theme_options = {
     # whole index loaded with every page and waits 300 ms after each key.
     "search_as_you_type": False,
     "icon_links_label": "上游仓库",
-    # The "On this page" sidebar: the extension adds page-toc.html to the
-    # pages that have one (scripts/prnotes/sphinxext/pagetoc.py), so that the
-    # theme need not render it twice per page to find out.
-    "secondary_sidebar_items": [],
+    # The "On this page" sidebar: pages with nothing to list in it say so in
+    # their metadata (scripts/prnotes/sphinxext/pagetoc.py).
+    "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],
     # Templates that never render empty: the theme need not render each of them
@@ -109,6 +106,7 @@ html_theme_options = {
         "navbar-icon-links.html",
         "copyright.html",
         "prnotes-nav.html",
+        "page-toc.html",
     ],
 }
 
@@ -160,11 +158,6 @@ prnotes_source_url = (
 # The branch or tag they point at: PRNOTES_SOURCE_BRANCH, else the one being
 # built (Read the Docs' and GitHub Actions' variables, else git's current branch).
 prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "")
-sitemap_url_scheme = "{link}"
-sitemap_excludes = ["404.html", "search.html", "notes/book.html"]
-ogp_site_url = html_baseurl
-ogp_site_name = project
-ogp_social_cards = {"enable": False}
 notfound_urls_prefix = urlsplit(html_baseurl).path
 notfound_context = {
     "title": "页面不存在",

@@ -22,6 +22,12 @@ hypothesis_profiles.load()
 
 
 @pytest.fixture(scope="session")
+def rootdir() -> Path:
+    """Where ``@pytest.mark.sphinx(testroot="x")`` finds its project: ``tests/roots/test-x``."""
+    return Path(__file__).parent / "roots"
+
+
+@pytest.fixture(scope="session")
 def site():
     """The model of the fixture project (tests/roots/vllm16), read in place."""
     return fixture_site()

@@ -30,7 +30,7 @@ from .chars import for_print
 from .parse import read_seeds
 from .refs import plain_text, segment
 from .subset import BOOK_NAME, VOLUME_BOOK
-from .sphinxext import _compat
+from .sphinxext import _internals
 
 _SPACE_RE = re.compile(r"\s+")
 # Characters a PDF may typeset differently or drop at a line end: whitespace,
@@ -157,12 +157,12 @@ def section_text(html: str, heading: str) -> str | None:
 def toctree_parents(doctree_dir: Path) -> dict[str, list[str]]:
     """Document -> the documents whose toctrees list it, from Sphinx's environment."""
     try:
-        env = _compat.saved_environment(doctree_dir)
+        env = _internals.saved_environment(doctree_dir)
     except FileNotFoundError:
         raise
     except Exception as exc:  # a truncated or foreign pickle fails in many ways
         raise BuildUnreadable(
-            f"{_compat.environment_file(doctree_dir)}: cannot read Sphinx's saved environment "
+            f"{_internals.environment_file(doctree_dir)}: cannot read Sphinx's saved environment "
             f"({type(exc).__name__}); build the HTML again (make clean html)"
         ) from None
     parents: dict[str, list[str]] = {}
@@ -334,10 +334,10 @@ def check_pdf_text(entries: list[Entry], pages: list[str], where: str) -> list[F
 def find_doctrees(build: Path) -> Path:
     """Where Sphinx put its environment: ``make html`` and sphinx.testing differ."""
     candidates = [build / "html" / ".doctrees", build / "doctrees"]
-    existing = [c for c in candidates if _compat.environment_file(c).exists()]
+    existing = [c for c in candidates if _internals.environment_file(c).exists()]
     if not existing:
-        raise FileNotFoundError(f"no {_compat.environment_file(build).name} under {build}; build the HTML first")
-    return max(existing, key=lambda c: _compat.environment_file(c).stat().st_mtime_ns)
+        raise FileNotFoundError(f"no {_internals.environment_file(build).name} under {build}; build the HTML first")
+    return max(existing, key=lambda c: _internals.environment_file(c).stat().st_mtime_ns)
 
 
 def audit(root: Path, build: Path | None = None) -> Report:

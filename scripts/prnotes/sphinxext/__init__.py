@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import _compat, alongside, badgerefs, batching, buildtime, collector, doclinks, feed, latex_print, lists, metatags, navigation, notefacts, pagetoc, prevnext, prlinks, search, sitemap, stale, summaries, templatecache
+from . import alongside, badgerefs, batching, buildtime, collector, feed, latex_print, lists, metatags, navigation, notefacts, pagetoc, prevnext, prlinks, search, sitemap, stale, summaries
 
 
 def setup(app: Sphinx) -> dict:
-    _compat.setup(app)  # first: stops the build on a Sphinx or extension it was not written for
     batching.setup(app)
     collector.setup(app)
-    doclinks.setup(app)
-    templatecache.setup(app)
     badgerefs.setup(app)
     notefacts.setup(app)
     buildtime.setup(app)

@@ -19,7 +19,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from . import _compat
+from . import _internals
 
 
 class BadgeRefs(SphinxPostTransform):
@@ -32,7 +32,7 @@ class BadgeRefs(SphinxPostTransform):
             if (
                 node.get("reftype") == "any"
                 and not node.get("refdomain")
-                and _compat.DESIGN_BADGE in node.get("classes", ())
+                and _internals.DESIGN_BADGE in node.get("classes", ())
                 and node.get("reftarget", "").lower() in labels
             ):
                 node["refdomain"], node["reftype"] = "std", "ref"

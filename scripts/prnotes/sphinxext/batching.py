@@ -32,28 +32,28 @@ from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 
-from . import _compat
+from . import _internals
 
 # app -> its -j, while the writing has more processes (see before_write)
 _JOBS: WeakKeyDictionary[Sphinx, int] = WeakKeyDictionary()
 
 
 def before_read(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    if _compat.parallel(app) > 1 and len(docnames) * 2 < len(env.all_docs):
-        _compat.set_parallel(app, 1)
+    if _internals.parallel(app) > 1 and len(docnames) * 2 < len(env.all_docs):
+        _internals.set_parallel(app, 1)
 
 
 def before_write(app: Sphinx, builder: Builder) -> None:
-    jobs = _compat.parallel(app)
+    jobs = _internals.parallel(app)
     if builder.parallel_ok and jobs > 1:
         _JOBS[app] = jobs
-        _compat.set_write_workers(app, jobs)
+        _internals.set_write_workers(app, jobs)
 
 
 def after_build(app: Sphinx, exception: Exception | None) -> None:
     jobs = _JOBS.pop(app, None)
     if jobs is not None:
-        _compat.set_parallel(app, jobs)
+        _internals.set_parallel(app, jobs)
 
 
 def setup(app: Sphinx) -> None:

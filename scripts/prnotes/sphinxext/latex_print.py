@@ -20,7 +20,7 @@
   :func:`prnotes.chars.for_print` says: the invisible ones dropped, the
   spaces plain.
 - Symbols Sphinx would print as others (✔ as a bold ✓, ✕ as ×, ⎽ as _, ℯ
-  as e: :data:`prnotes.sphinxext._compat.SUBSTITUTED`) print as written:
+  as e: :data:`prnotes.sphinxext._internals.SUBSTITUTED`) print as written:
   ✓ from the Noto fonts, the others from FreeSerif (``\\prnotessymbol``),
   the one font of the book's packages that has them.
 - Long words and long lines. XeTeX crashes or never ends on a word of a
@@ -43,7 +43,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..chars import for_print
-from . import _compat
+from . import _internals
 from .notefacts import repositories
 
 FILLED, LINE = "filled", "line"
@@ -52,10 +52,10 @@ FILLED, LINE = "filled", "line"
 def badge_class(classes: list[str]) -> str:
     """The single LaTeX class for a badge's CSS classes."""
     for cls in classes:
-        if cls.startswith(_compat.DESIGN_BADGE_OUTLINE):
-            return f"prnotes-badge-{LINE}-{cls.removeprefix(_compat.DESIGN_BADGE_OUTLINE)}"
-        if cls.startswith(_compat.DESIGN_BADGE_FILL) and not cls.startswith(_compat.DESIGN_BADGE_TEXT):
-            return f"prnotes-badge-{FILLED}-{cls.removeprefix(_compat.DESIGN_BADGE_FILL)}"
+        if cls.startswith(_internals.DESIGN_BADGE_OUTLINE):
+            return f"prnotes-badge-{LINE}-{cls.removeprefix(_internals.DESIGN_BADGE_OUTLINE)}"
+        if cls.startswith(_internals.DESIGN_BADGE_FILL) and not cls.startswith(_internals.DESIGN_BADGE_TEXT):
+            return f"prnotes-badge-{FILLED}-{cls.removeprefix(_internals.DESIGN_BADGE_FILL)}"
     return f"prnotes-badge-{LINE}-secondary"
 
 
@@ -88,13 +88,13 @@ class PrintCards(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
-        for card in with_class(self.document, nodes.container, _compat.DESIGN_CARD):
-            links = list(card.findall(has_class(_compat.DESIGN_STRETCHED_LINK)))
-            titles = list(card.findall(has_class(_compat.DESIGN_CARD_TITLE)))
+        for card in with_class(self.document, nodes.container, _internals.DESIGN_CARD):
+            links = list(card.findall(has_class(_internals.DESIGN_STRETCHED_LINK)))
+            titles = list(card.findall(has_class(_internals.DESIGN_CARD_TITLE)))
             if len(links) != 1 or len(titles) != 1:
                 continue
             link, title = links[0], titles[0]
-            _compat.unwrap_stretched_link(link)
+            _internals.unwrap_stretched_link(link)
             link["classes"] = []
             link["refexplicit"] = True  # keep the card's title as the link text
             link.children = []
@@ -126,9 +126,9 @@ class PrintNotes(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
-        for node in with_class(self.document, nodes.inline, _compat.DESIGN_BADGE):
+        for node in with_class(self.document, nodes.inline, _internals.DESIGN_BADGE):
             print_badge(node)
-        for link in with_class(self.document, nodes.reference, _compat.DESIGN_BADGE):
+        for link in with_class(self.document, nodes.reference, _internals.DESIGN_BADGE):
             print_link_badge(link)
         for node in list(self.document.findall(nodes.field_list)):
             node.parent.replace(node, meta_lines(node))
@@ -278,7 +278,7 @@ def _symbol_latex(ch: str) -> str:
 
 def print_symbols(app: Sphinx) -> None:
     if app.builder.format == "latex":
-        _compat.print_as_written(_symbol_latex)
+        _internals.print_as_written(_symbol_latex)
 
 
 def setup(app: Sphinx) -> None:

@@ -45,7 +45,7 @@ from sphinx.util.docutils import SphinxDirective
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..symbols import initial, sort_key as symbol_sort_key, Symbol
-from . import _compat, buildtime
+from . import _internals, buildtime
 from .docdata import DocData
 from .frozen import thaw
 from .notefacts import FACTS, NoteFacts, site_repositories
@@ -244,7 +244,7 @@ class Builder:
         v = VERDICT_BY_SLUG.get(verdict)
         if v is None:
             return []
-        return [_compat.design_badge(v.title, v.badge), nodes.Text(" ")]
+        return [_internals.design_badge(v.title, v.badge), nodes.Text(" ")]
 
     def note_link(self, docname: str, facts: NoteFacts, anchor: str = "") -> nodes.reference:
         """The note's title linking to it (at ``anchor``, if given); references in the title are plain text there."""

@@ -1,46 +1,59 @@
-"""Escape the content of ``<meta>`` tags that carry page text, exactly once.
+"""The ``<meta>`` tags of each page: its description and its Open Graph card.
 
-sphinxext-opengraph writes its tags in two states. A description it reads
-from the page's text is HTML-escaped already; everything else (the title,
-the site name, a description given in the page's metadata) has only its
-double quotes replaced. Seed text is untrusted and may hold ``<`` or ``&``.
-So this handler, which runs after it, leaves the descriptions as they are
-and escapes the content of every other tag. Handlers that add descriptions
-(the note summaries) escape them fully, with :func:`escape_description`, so
-that a description is escaped once whichever handler wrote it.
+A note's description is its summary sentence (:mod:`.summaries`); another
+page's is the start of its first paragraph. The Open Graph tags give the
+page's title, absolute URL (on ``html_baseurl``), the site's name and the
+description. Every value is page text, which may come from a seed: each is
+HTML-escaped exactly once, here.
 """
 
 from __future__ import annotations
 
 import html
-import re
 
+from docutils import nodes
 from sphinx.application import Sphinx
 
-from ._compat import META_TAG_RE as META_RE
+from .summaries import summary_text
 
-# Tags whose content arrives escaped (see the module docstring).
-ESCAPED = frozenset({"description", "og:description"})
-
-
-def escape_description(text: str) -> str:
-    """A description as it goes into ``content="…"``: escaped once, fully."""
-    return html.escape(text, quote=True)
+# A description longer than this is cut, as search engines and cards show about as much.
+DESCRIPTION_CHARS = 200
 
 
-def _escape_once(match: re.Match[str]) -> str:
-    content = match.group(4)
-    if match.group(3) not in ESCAPED:
-        content = html.escape(content.replace("&quot;", '"'), quote=True)
-    return match.group(1) + content + match.group(5)
+def _cut(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
 
 
-def escape_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    tags = context.get("metatags")
-    if tags:
-        context["metatags"] = META_RE.sub(_escape_once, tags)
+def description(app: Sphinx, pagename: str, doctree: nodes.document | None) -> str:
+    found = summary_text(app.env, pagename)
+    if found or doctree is None:
+        return _cut(found)
+    para = next(iter(doctree.findall(nodes.paragraph)), None)
+    return _cut(para.astext()) if para is not None else ""
+
+
+def meta_tags(title: str, url: str, site: str, text: str) -> str:
+    def tag(attr: str, key: str, value: str) -> str:
+        return f'<meta {attr}="{key}" content="{html.escape(value, quote=True)}" />'
+
+    tags = [tag("name", "description", text)] if text else []
+    tags += [tag("property", "og:title", title), tag("property", "og:type", "website"),
+             tag("property", "og:url", url), tag("property", "og:site_name", site)]  # fmt: skip
+    if text:
+        tags.append(tag("property", "og:description", text))
+    return "\n".join(tags)
+
+
+def add_meta_tags(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    if app.builder.name != "html":
+        return
+    env = app.env
+    title = env.titles[pagename].astext() if pagename in env.titles else html.unescape(context.get("title") or "")
+    url = app.config.html_baseurl.rstrip("/") + "/" + app.builder.get_target_uri(pagename)
+    tags = meta_tags(title, url, app.config.project, description(app, pagename, doctree))
+    context["metatags"] = context.get("metatags", "") + "\n" + tags
 
 
 def setup(app: Sphinx) -> None:
-    # After sphinxext-opengraph's handler (default priority 500).
-    app.connect("html-page-context", escape_meta, priority=900)
+    app.connect("html-page-context", add_meta_tags)

@@ -25,7 +25,7 @@ import html
 from sphinx.application import Sphinx
 
 from .. import contract
-from . import _compat
+from . import _internals
 
 SUBSYSTEM_PREFIX = contract.subsystem_docname("")
 
@@ -52,7 +52,7 @@ def _kind(docname: str) -> str:
 
 
 def restrict_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    relations = _compat.relations(app.builder)
+    relations = _internals.relations(app.builder)
     if pagename not in relations:
         return
     _, prev, nxt = relations[pagename]
@@ -106,7 +106,7 @@ def neighbours_changed(app: Sphinx, env) -> list[str]:
     button to its old neighbour, or to a page that is gone. A page read
     again under the same title (a list page, read again with most digests)
     leaves its neighbours alone, and a parent's children are not rewritten."""
-    relations = _compat.page_tree(env)
+    relations = _internals.page_tree(env)
     old = getattr(env, RELATIONS, None)
     setattr(env, RELATIONS, relations)
     if old is None:

@@ -1,35 +1,39 @@
-"""Make sphinx-sitemap list every page, in a stable order.
+"""``sitemap.xml``: every page of the site, sorted, with absolute URLs on ``html_baseurl``.
 
-sphinx-sitemap collects the pages written in the current build, in the order
-they were written. An incremental build writes only what changed, and parallel
-writing shuffles the order, so its sitemap would miss pages and change between
-identical builds. Just before it writes the file, :func:`complete` replaces
-what it collected with every document of the site, sorted.
+Written from the environment when an HTML build finishes, so an incremental
+build lists every page as a clean one does, and only when it changed. The
+book's root page (a page for the LaTeX builder) is left out.
 """
 
 from __future__ import annotations
 
-import queue
+from pathlib import Path
+from xml.sax.saxutils import escape
 
 from sphinx.application import Sphinx
 
-from . import _compat
+from .. import contract
+from ..write import write_file
+
+SITEMAP = "sitemap.xml"
+LEFT_OUT = frozenset({contract.BOOK_ROOT})
 
 
-def complete(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or _compat.sitemap_queue(app) is None or app.builder.name != "html":
+def sitemap_xml(base: str, uris: list[str]) -> bytes:
+    urls = "".join(f"<url><loc>{escape(base + uri)}</loc></url>\n" for uri in uris)
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{urls}</urlset>\n'
+    ).encode("utf-8")
+
+
+def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.name != "html":
         return
-    # A queue of this process: sphinx-sitemap's own is shared with the writing
-    # processes, and every put and get on it is a round trip to another process.
-    links: queue.Queue = queue.Queue()
-    suffix = app.config.html_file_suffix or ".html"
-    for docname in sorted(app.env.all_docs):
-        link = docname + suffix
-        if not _compat.sitemap_excluded(link, app.config.sitemap_excludes):
-            links.put((link, None))
-    _compat.set_sitemap_queue(app, links)
+    base = app.config.html_baseurl.rstrip("/") + "/"
+    uris = [app.builder.get_target_uri(d) for d in sorted(app.env.all_docs) if d not in LEFT_OUT]
+    write_file(Path(app.outdir) / SITEMAP, sitemap_xml(base, uris))
 
 
 def setup(app: Sphinx) -> None:
-    # Earlier than sphinx-sitemap's own build-finished handler (priority 500).
-    app.connect("build-finished", complete, priority=400)
+    app.connect("build-finished", write_sitemap)

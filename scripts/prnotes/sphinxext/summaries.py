@@ -3,7 +3,7 @@
 When a note is read, :func:`collect` keeps the nodes of its summary sentence
 (:func:`prnotes.summary.first_sentence_span`) in ``env``. The lists that show
 it (:mod:`.lists`) copy them when their page is written, and the feed and the
-meta tags take its text. So editing a note re-reads only the note; the pages
+meta tags (:mod:`.metatags`) take its text. So editing a note re-reads only the note; the pages
 that show its sentence are written again, not read again.
 """
 
@@ -16,7 +16,6 @@ from .. import contract
 from ..summary import first_sentence_span
 from .docdata import DocData
 from .frozen import freeze, plain_text, thaw_into
-from .metatags import escape_description
 from .notefacts import advice_paragraphs
 
 # note docname -> its summary (frozen nodes)
@@ -60,10 +59,6 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
     if contract.is_note_docname(env.docname):
         found = summary_nodes(advice_paragraphs(doctree))
         summaries[env.docname] = tuple(freeze(n) for n in found)
-        # The summary is also the page's Open Graph description: sphinxext-opengraph
-        # reads "og:" keys of the page metadata (escaped here: see metatags.py).
-        if found:
-            env.metadata[env.docname]["og:description"] = escape_description("".join(n.astext() for n in found))
 
 
 def summary_of(env, docname: str, refdoc: str) -> nodes.inline:
@@ -76,15 +71,6 @@ def summary_text(env, docname: str) -> str:
     return plain_text(SUMMARIES.of(env).get(docname, ()))
 
 
-def meta_description(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """A note's summary as its ``<meta name="description">``."""
-    found = SUMMARIES.of(app.env).get(pagename)
-    if found:
-        text = escape_description(plain_text(found))
-        context["metatags"] = context.get("metatags", "") + f'\n<meta name="description" content="{text}">'
-
-
 def setup(app: Sphinx) -> None:
     app.connect("doctree-read", collect)
     SUMMARIES.connect(app)
-    app.connect("html-page-context", meta_description)

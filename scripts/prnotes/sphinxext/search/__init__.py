@@ -3,7 +3,7 @@
 :mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
 repeated lists and page furniture out and marks the advice for snippets,
 :mod:`.indexfile` writes the index compactly; the indexer prunes with a
-set (:func:`.._compat.prune_index_with_a_set`)."""
+set (:func:`.._internals.prune_index_with_a_set`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ...diagnostics import InputError
-from .. import _compat
+from .. import _internals
 from . import derived, glossary, indexfile, titles
 from .language import SearchPrnotes
 
@@ -22,7 +22,7 @@ def setup(app: Sphinx) -> None:
     except InputError as exc:
         raise ExtensionError(f"the search glossary is malformed:\n{exc}") from None
     app.add_search_language(SearchPrnotes)
-    _compat.prune_index_with_a_set()  # 0.1 s of every build at 1,000 notes
+    _internals.prune_index_with_a_set()  # 0.1 s of every build at 1,000 notes
     app.connect("builder-inited", indexfile.use_utf8_index)
     app.connect("doctree-resolved", titles.promote)
     app.connect("doctree-resolved", derived.mark)

@@ -20,7 +20,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 
 from ... import contract
-from .. import _compat
+from .. import _internals
 from ..notefacts import section_titled
 from .language import SearchPrnotes
 
@@ -46,7 +46,7 @@ def furniture_nodes(doctree: nodes.document) -> list[nodes.Element]:
     found: list[nodes.Element] = [
         f for f in doctree.findall(nodes.field) if f.children and f[0].astext().strip() != contract.SUBSYSTEM_FIELD
     ]
-    found += [n for n in doctree.findall(nodes.Element) if _compat.DESIGN_BADGE in n.get("classes", ())]
+    found += [n for n in doctree.findall(nodes.Element) if _internals.DESIGN_BADGE in n.get("classes", ())]
     return found
 
 
@@ -55,7 +55,7 @@ def mark(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     only with the site's search language, which indexes the PR number and
     upstream title as title terms instead (another language, such as the
     ``zh`` that bench/search.py compares with, indexes the page as it is)."""
-    ours = isinstance(_compat.search_language(app.builder), SearchPrnotes)
+    ours = isinstance(_internals.search_language(app.builder), SearchPrnotes)
     for node in derived_nodes(doctree, docname) + (furniture_nodes(doctree) if ours else []):
         if NO_SEARCH not in node["classes"]:
             node["classes"].append(NO_SEARCH)

@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from sphinx.application import Sphinx
-from .. import _compat
+from .. import _internals
 from .language import LANG
 
 
@@ -61,4 +61,4 @@ def use_utf8_index(app: Sphinx) -> None:
     """On ``builder-inited``: HTML builders with our search language write UTF-8."""
     lang = app.config.html_search_language or app.config.language
     if lang == LANG:
-        _compat.use_index_format(app.builder, Utf8JavaScriptIndex())
+        _internals.use_index_format(app.builder, Utf8JavaScriptIndex())

@@ -19,7 +19,7 @@ from sphinx.search import SearchLanguage
 from sphinx.search.en import SearchEnglish
 
 from ... import contract
-from .. import _compat
+from .. import _internals
 from . import glossary, tradsimp
 from .tokens import tokens
 
@@ -47,9 +47,9 @@ def fold_data_js() -> str:
 @functools.cache
 def splitter_js() -> str:
     """language_data.js's splitter code: search.js, after the constants it
-    takes from the page contract and from _compat (the searchtools.js
+    takes from the page contract and from _internals (the searchtools.js
     functions it replaces), then fold.js with its data."""
-    return contract_js() + _compat.searchtools_js() + _script("search.js") + fold_data_js() + _script("fold.js")
+    return contract_js() + _internals.searchtools_js() + _script("search.js") + fold_data_js() + _script("fold.js")
 
 
 LANG = "zh_prnotes"

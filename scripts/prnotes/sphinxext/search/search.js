@@ -10,7 +10,7 @@
 
 // PRNOTES_NOTE_DOCNAME, the test for note pages, is defined before this
 // file from prnotes.contract, and PRNOTES_SEARCH_REPLACED and
-// PRNOTES_SEARCH_READ from prnotes.sphinxext._compat (see language.py).
+// PRNOTES_SEARCH_READ from prnotes.sphinxext._internals (see language.py).
 const PRNOTES_HUB_WEIGHT = 0.6;
 const PRNOTES_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
 const PRNOTES_RUN = new RegExp(
@@ -404,7 +404,7 @@ const PrnotesDialog = {
 /**
  * Put the functions above in place of searchtools.js's. They are not a
  * documented API of Sphinx: PRNOTES_SEARCH_REPLACED (name -> number of
- * parameters) and PRNOTES_SEARCH_READ, from prnotes.sphinxext._compat (which
+ * parameters) and PRNOTES_SEARCH_READ, from prnotes.sphinxext._internals (which
  * also checks, when the build starts, that Sphinx's functions are the ones
  * this was written for), name what is replaced and read. When one of them is
  * missing or takes other parameters, a console error says so, nothing is

@@ -16,7 +16,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from ... import contract
-from .. import _compat
+from .. import _internals
 from .language import SearchPrnotes
 
 
@@ -42,7 +42,7 @@ def promote(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     the body terms any word already among the page's title terms, so each
     word is stored once, as a title term.
     """
-    lang = _compat.search_language(app.builder)
+    lang = _internals.search_language(app.builder)
     if not isinstance(lang, SearchPrnotes):
         return
     terms = []
@@ -51,4 +51,4 @@ def promote(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             stemmed = lang.stem(word).lower()
             if lang.word_filter(stemmed):
                 terms.append(stemmed)
-    _compat.add_title_terms(app.builder, docname, terms)
+    _internals.add_title_terms(app.builder, docname, terms)

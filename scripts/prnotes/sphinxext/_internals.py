@@ -1,0 +1,204 @@
+"""The one place where prnotes uses what Sphinx and sphinx-design do not document.
+
+Every other module of the extension uses documented events, APIs and page
+metadata. Each accessor here names what it relies on, and
+``tests/test_internals.py`` has a test per accessor that fails, naming the
+reliance, when an upgrade takes it away. Nothing here runs a check at build
+time: an upgrade that breaks one of these fails that test, not every build.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import pickle
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+# --- the search indexer (search/) ---------------------------------------------
+
+
+def add_title_terms(builder: Any, docname: str, terms: list[str]) -> bool:
+    """Count ``terms`` (stemmed, filtered) as title terms of ``docname``; False without an indexer.
+
+    Relies on ``builder.indexer`` and ``IndexBuilder._title_mapping``: the
+    map ``IndexBuilder.feed`` fills from the page's title, which has no
+    public way to be added to.
+    """
+    from sphinx.search import IndexBuilder
+
+    indexer = getattr(builder, "indexer", None)
+    if not isinstance(indexer, IndexBuilder):
+        return False
+    for term in terms:
+        indexer._title_mapping.setdefault(term, set()).add(docname)
+    return True
+
+
+def search_language(builder: Any) -> Any:
+    """The search indexer's language object (``builder.indexer.lang``), or None without an indexer."""
+    from sphinx.search import IndexBuilder
+
+    indexer = getattr(builder, "indexer", None)
+    return indexer.lang if isinstance(indexer, IndexBuilder) else None
+
+
+class _DocnameSet(frozenset):
+    """The documents to keep, as a set, iterating in the order given."""
+
+    def __new__(cls, docnames: list[str]) -> "_DocnameSet":
+        members = super().__new__(cls, docnames)
+        members._order = docnames
+        return members
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+
+def prune_index_with_a_set() -> None:
+    """Make ``IndexBuilder.prune`` take its documents as a set.
+
+    ``prune(docnames)`` intersects the set of pages of every word with
+    ``docnames``, which the HTML builder passes as a dict: each word makes a
+    set of every document again (words × documents in all). Given a set, the
+    result is the same at the cost of the words' own sets.
+    """
+    from sphinx.search import IndexBuilder
+
+    original = IndexBuilder.prune
+    if hasattr(original, "__wrapped__"):
+        return
+
+    @functools.wraps(original)
+    def prune(self: Any, docnames: Any) -> None:
+        return original(self, _DocnameSet(list(docnames)))
+
+    IndexBuilder.prune = prune
+
+
+def use_index_format(builder: Any, index_format: Any) -> bool:
+    """Make an HTML builder write searchindex.js with ``index_format``
+    (``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``); False if it cannot."""
+    from sphinx.builders.html import StandaloneHTMLBuilder
+
+    if not isinstance(builder, StandaloneHTMLBuilder) or not builder.indexer_dumps_unicode:
+        return False
+    builder.indexer_format = index_format
+    return True
+
+
+# The functions of searchtools.js's ``Search`` object that search.js replaces,
+# with the number of parameters each takes, and the data it reads. search.js
+# checks them in the browser and logs a console error when one differs.
+SEARCHTOOLS_REPLACED = {"_parseQuery": 1, "_performSearch": 5, "makeSearchSummary": 3}
+SEARCHTOOLS_READ = ("_index",)
+
+
+def searchtools_js() -> str:
+    """The JavaScript constants that name what search.js replaces in searchtools.js."""
+    return (
+        f"const PRNOTES_SEARCH_REPLACED = {json.dumps(SEARCHTOOLS_REPLACED)};\n"
+        f"const PRNOTES_SEARCH_READ = {json.dumps(SEARCHTOOLS_READ)};\n"
+    )
+
+
+# --- the page tree (prevnext.py) ----------------------------------------------
+
+
+def page_tree(env: Any) -> dict[str, list[str | None]]:
+    """Docname -> [parent, previous, next] in toctree order (``BuildEnvironment.collect_relations``)."""
+    return env.collect_relations()
+
+
+def relations(builder: Any) -> dict[str, list[str | None]]:
+    """The same, as the HTML builder found it (``StandaloneHTMLBuilder.relations``)."""
+    return getattr(builder, "relations", {})
+
+
+# --- processes (speedups.py) --------------------------------------------------
+
+
+def parallel(app: Sphinx) -> int:
+    """The build's ``-j`` (``Sphinx.parallel``)."""
+    return app.parallel
+
+
+def set_parallel(app: Sphinx, processes: int) -> None:
+    """Change the processes Sphinx uses from here on: ``Builder.read`` reads
+    ``Sphinx.parallel`` after ``env-before-read-docs``."""
+    app.parallel = processes
+
+
+def set_write_workers(app: Sphinx, workers: int) -> None:
+    """Write pages with ``workers`` processes besides the main one:
+    ``Builder.write_documents`` forks ``parallel - 1`` workers after ``write-started``."""
+    app.parallel = workers + 1
+
+
+# --- sphinx-design (lists.py, latex_print.py, badgerefs.py) --------------------
+
+# sphinx-design's CSS classes, as they stand on its nodes.
+DESIGN_BADGE = "sd-badge"
+DESIGN_BADGE_FILL = "sd-bg-"
+DESIGN_BADGE_TEXT = "sd-bg-text-"
+DESIGN_BADGE_OUTLINE = "sd-outline-"
+DESIGN_CARD = "sd-card"
+DESIGN_CARD_TITLE = "sd-card-title"
+DESIGN_STRETCHED_LINK = "sd-stretched-link"
+
+
+def design_badge(text: str, colour: str) -> nodes.inline:
+    """A filled badge as sphinx-design's ``{bdg-<colour>}`` role makes it."""
+    classes = ["sd-sphinx-override", DESIGN_BADGE, f"{DESIGN_BADGE_FILL}{colour}", f"{DESIGN_BADGE_TEXT}{colour}"]
+    return nodes.inline(text, text, classes=classes)
+
+
+def unwrap_stretched_link(link: nodes.Element) -> None:
+    """Take a card's stretched link out of the ``PassthroughTextElement`` sphinx-design wraps it in."""
+    from sphinx_design.shared import PassthroughTextElement
+
+    wrapper = link.parent
+    if isinstance(wrapper, PassthroughTextElement):
+        wrapper.parent.remove(wrapper)
+    else:
+        wrapper.remove(link)
+
+
+# --- the LaTeX writer (latex_print.py) ----------------------------------------
+
+# Characters Sphinx's LaTeX writer prints as others even for xelatex
+# (``sphinx.util.texescape.tex_replacements``: ✔ as a bold ✓, ✕ as ×, ⎽ as
+# _, ℯ as e). The book prints them as written.
+SUBSTITUTED = "✓✔✕✖⎽ℯⅈ"
+
+
+def print_as_written(latex_for: Callable[[str], str]) -> None:
+    """Escape each character of :data:`SUBSTITUTED` as ``latex_for(ch)`` for xelatex,
+    in ``texescape._tex_escape_map_without_unicode``, the map ``escape()`` uses.
+
+    Call it once the LaTeX builder is set up (``builder-inited``): its set-up
+    fills the map from ``tex_replacements`` again."""
+    from sphinx.util import texescape
+
+    for ch in SUBSTITUTED:
+        texescape._tex_escape_map_without_unicode[ord(ch)] = latex_for(ch)
+
+
+# --- the saved environment (audit.py, buildstamp.py) --------------------------
+
+
+def environment_file(doctree_dir: Path) -> Path:
+    """Where Sphinx saves its environment in ``doctree_dir`` (``sphinx.application.ENV_PICKLE_FILENAME``)."""
+    from sphinx.application import ENV_PICKLE_FILENAME
+
+    return doctree_dir / ENV_PICKLE_FILENAME
+
+
+def saved_environment(doctree_dir: Path) -> Any:
+    """The build environment Sphinx saved in ``doctree_dir`` (read with the same Sphinx)."""
+    with open(environment_file(doctree_dir), "rb") as fh:
+        return pickle.load(fh)

@@ -1,0 +1,142 @@
+"""Each accessor of ``prnotes.sphinxext._internals``: what it relies on in
+Sphinx or sphinx-design that they do not document, and a test that fails,
+naming the reliance, when an upgrade takes it away.
+
+These tests are what guards an upgrade: nothing checks versions or source
+text at build time. ``make test-latest`` runs them on the newest releases
+that ``pyproject.toml`` allows.
+"""
+
+from __future__ import annotations
+
+import pytest
+from docutils import nodes
+
+from prnotes.sphinxext import _internals
+
+pytestmark = pytest.mark.sphinx("html", testroot="internals", freshenv=True)
+
+
+def test_title_terms_go_into_the_search_index(app):
+    """add_title_terms: ``builder.indexer`` and ``IndexBuilder._title_mapping``."""
+    seen = []
+
+    def add(app, doctree, docname):
+        if docname == "other":
+            seen.append(_internals.add_title_terms(app.builder, docname, ["quokka"]))
+
+    app.connect("doctree-resolved", add)
+    app.build()
+    assert seen == [True], "StandaloneHTMLBuilder.indexer is not an IndexBuilder when pages are resolved"
+    assert "quokka" in app.builder.indexer._title_mapping, "IndexBuilder._title_mapping is gone"
+    index = (app.outdir / "searchindex.js").read_text(encoding="utf-8")
+    assert '"quokka"' in index, "IndexBuilder no longer writes _title_mapping into titleterms"
+
+
+def test_search_language_is_the_indexers(app):
+    """search_language: ``builder.indexer.lang``."""
+    langs = []
+    app.connect("doctree-resolved", lambda app, doctree, docname: langs.append(_internals.search_language(app.builder)))
+    app.build(force_all=True)
+    assert langs and all(lang is not None and hasattr(lang, "split") for lang in langs), "IndexBuilder.lang is gone"
+
+
+def test_prune_takes_a_set_and_keeps_the_result(app):
+    """prune_index_with_a_set: ``IndexBuilder.prune(docnames)`` keeps the words of ``docnames``."""
+    from sphinx.search import IndexBuilder
+
+    _internals.prune_index_with_a_set()
+    assert hasattr(IndexBuilder.prune, "__wrapped__")
+    app.build()
+    index = (app.outdir / "searchindex.js").read_text(encoding="utf-8")
+    assert '"zebra"' in index, "IndexBuilder.prune no longer keeps the words of the documents given"
+
+
+def test_index_format_can_be_replaced(app):
+    """use_index_format: ``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``."""
+
+    class Marked:
+        def dumps(self, data):
+            return "MARKED(" + str(sorted(data)) + ")"
+
+        def dump(self, data, f):
+            f.write(self.dumps(data))
+
+        def load(self, f):
+            raise ValueError
+
+        def loads(self, s):
+            raise ValueError
+
+    assert _internals.use_index_format(app.builder, Marked())
+    app.build(force_all=True)
+    assert (app.outdir / "searchindex.js").read_text(encoding="utf-8").startswith("MARKED("), (
+        "StandaloneHTMLBuilder no longer writes searchindex.js with indexer_format"
+    )
+
+
+def test_page_tree_and_relations(app):
+    """page_tree (``BuildEnvironment.collect_relations``) and relations (``StandaloneHTMLBuilder.relations``)."""
+    seen = {}
+    app.connect("env-updated", lambda app, env: seen.setdefault("tree", _internals.page_tree(env)) and [])
+    app.connect("html-page-context", lambda app, *args: seen.setdefault("relations", _internals.relations(app.builder)) and None)
+    app.build()
+    for found in (seen["tree"], seen["relations"]):
+        assert found["other"] == ["index", "index", "last"], "[parent, previous, next] per document is gone"
+
+
+def test_parallel_is_read_after_the_event(app):
+    """set_parallel: ``Builder.read`` reads ``Sphinx.parallel`` after ``env-before-read-docs``."""
+    merged = []
+    app.connect("env-before-read-docs", lambda app, env, docnames: _internals.set_parallel(app, 1))
+    app.connect("env-merge-info", lambda app, env, docnames, other: merged.append(docnames))
+    _internals.set_parallel(app, 2)
+    assert _internals.parallel(app) == 2
+    app.build()
+    assert merged == [], "Sphinx.parallel set in env-before-read-docs no longer makes the reading serial"
+
+
+def test_write_workers(app):
+    """set_write_workers: ``Builder.write_documents`` forks ``parallel - 1`` workers after ``write-started``."""
+    _internals.set_write_workers(app, 3)
+    assert _internals.parallel(app) == 4
+
+
+def test_design_badges_are_as_sphinx_design_makes_them(app):
+    """design_badge and the DESIGN_* classes: sphinx-design's badge and card classes."""
+    app.build()
+    doctree = app.env.get_doctree("index")
+    badges = [n for n in doctree.findall(nodes.inline) if _internals.DESIGN_BADGE in n["classes"]]
+    assert len(badges) == 2, "sphinx-design's badges no longer carry the sd-badge class"
+    ours = _internals.design_badge("精读", "danger")
+    assert ours["classes"] == badges[0]["classes"], "a {bdg-danger} badge has other classes than design_badge makes"
+    assert any(c.startswith(_internals.DESIGN_BADGE_OUTLINE) for c in badges[1]["classes"]), "line badges lost sd-outline-"
+    cards = [n for n in doctree.findall(nodes.container) if _internals.DESIGN_CARD in n["classes"]]
+    assert cards, "cards no longer carry sd-card"
+    titles = [n for n in cards[0].findall(nodes.Element) if _internals.DESIGN_CARD_TITLE in n["classes"]]
+    links = [n for n in cards[0].findall(nodes.Element) if _internals.DESIGN_STRETCHED_LINK in n["classes"]]
+    assert titles and links, "a card's title or stretched link lost its class"
+    _internals.unwrap_stretched_link(links[0])
+    assert not list(cards[0].findall(lambda n: _internals.DESIGN_STRETCHED_LINK in getattr(n, "get", lambda *a: ())("classes", ()))), (
+        "unwrap_stretched_link left the stretched link in its card: PassthroughTextElement is gone"
+    )
+
+
+def test_symbols_print_as_written():
+    """print_as_written: ``texescape._tex_escape_map_without_unicode``, which ``escape()`` uses for xelatex."""
+    from sphinx.util import texescape
+
+    texescape.init()
+    _internals.print_as_written(lambda ch: f"[{ord(ch)}]")
+    try:
+        assert texescape.escape("✔", "xelatex") == f"[{ord('✔')}]", "texescape.escape no longer reads the map"
+    finally:
+        texescape.init()
+
+
+def test_saved_environment(app):
+    """saved_environment and environment_file: ``sphinx.application.ENV_PICKLE_FILENAME`` in the doctree folder."""
+    app.build()
+    path = _internals.environment_file(app.doctreedir)
+    assert path.is_file(), f"Sphinx no longer saves its environment as {path.name}"
+    assert set(_internals.saved_environment(app.doctreedir).all_docs) == {"index", "other", "last"}

@@ -431,9 +431,9 @@ def test_the_pdf_build_s_sphinx_exits_with_sphinx_s_status_and_output(tmp_path):
     assert sphinx("-b").returncode == 2
 
 
-def test_a_sphinx_error_is_two_lines_and_the_paths_are_the_project_s(tmp_path):
-    # `prnotes build`: an error that stops Sphinx (an unknown builder) is said
-    # in two lines, with no traceback; -T gives Sphinx's own report. Paths in
+def test_a_sphinx_error_is_sphinx_s_own_and_the_paths_are_the_project_s(tmp_path):
+    # `prnotes build`: an error that stops Sphinx (an unknown builder, an
+    # error in conf.py) is reported by Sphinx, with its status. Paths in
     # Sphinx's arguments are read from the project folder, --root's included.
     import subprocess
     import sys
@@ -444,27 +444,11 @@ def test_a_sphinx_error_is_two_lines_and_the_paths_are_the_project_s(tmp_path):
         return subprocess.run([sys.executable, "-m", "prnotes.cli", *args], capture_output=True, text=True, cwd=tmp_path)
 
     stopped = command("build", "--root", str(proj), "--", "-q", "-b", "no-such-builder", ".", "_build/x")
-    lines = stopped.stderr.splitlines()
-    assert stopped.returncode == 2 and len(lines) == 2, stopped.stderr
-    assert lines[0].startswith("prnotes build: Sphinx stopped. ") and "no-such-builder" in lines[0]
-    report = lines[1].rsplit(" ", 1)[1]
-    assert "Traceback" in Path(report).read_text(encoding="utf-8")
-    Path(report).unlink()
-    full = command("build", "--root", str(proj), "--", "-q", "-T", "-b", "no-such-builder", ".", "_build/x")
-    assert full.returncode == 2 and "Traceback" in full.stderr
-    # An error raised in conf.py: one line, naming the file and line, not the traceback Sphinx puts in its message.
+    assert stopped.returncode == 2 and "no-such-builder" in stopped.stderr, stopped.stderr
     conf = (proj / "conf.py").read_text(encoding="utf-8")
     (proj / "conf.py").write_text(conf + "raise RuntimeError('boom')\n", encoding="utf-8")
-    raised = command("build", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/x")
-    lines = raised.stderr.splitlines()
-    assert raised.returncode == 2 and len(lines) == 2, raised.stderr
-    line = conf.count("\n") + 1
-    assert lines[0].endswith(f"RuntimeError: boom ({proj / 'conf.py'}:{line})"), lines[0]
-    Path(lines[1].rsplit(" ", 1)[1]).unlink()
-    # The same with the conversion first, though conf.py is also read ahead of the build then.
-    converted = command("build", "--notes", "-q", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/x")
-    assert converted.returncode == 2 and converted.stderr.splitlines()[0] == lines[0], converted.stderr
-    Path(converted.stderr.splitlines()[1].rsplit(" ", 1)[1]).unlink()
+    raised = command("build", "--notes", "-q", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/x")
+    assert raised.returncode == 2 and "boom" in raised.stderr, raised.stderr
     (proj / "conf.py").write_text(conf, encoding="utf-8")
     # Arguments missing: said once, by Sphinx's parser or by ours.
     missing = command("build", "--root", str(proj), "--", "-b", "html")
@@ -479,21 +463,6 @@ def test_a_sphinx_error_is_two_lines_and_the_paths_are_the_project_s(tmp_path):
     assert (proj / "_build/html/index.html").is_file() and not (tmp_path / "_build").exists()
     # A quiet build says nothing: no notice from an extension on standard output.
     assert built.stdout == "" and built.stderr == ""
-
-
-def test_the_quick_exit_ends_child_processes_that_would_hold_the_output_open(tmp_path):
-    # sphinx-sitemap starts a multiprocessing manager in every build; the PDF
-    # build reads Sphinx's output from a pipe until every holder has closed it.
-    import subprocess
-    import sys
-
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "conf.py").write_text('extensions = ["sphinx_sitemap"]\nhtml_baseurl = "https://example.org/"\n', encoding="utf-8")
-    (tmp_path / "src" / "index.rst").write_text("Title\n=====\n", encoding="utf-8")
-    cmd = [sys.executable, "-m", "prnotes.sphinx_build", "-b", "latex", "-q", "src", "out"]
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert list((tmp_path / "out").glob("*.tex")) != []
 
 
 def test_a_root_that_loops_is_named(tmp_path, capsys):

@@ -1,9 +1,10 @@
 """The subcommands of ``prnotes`` (see :mod:`prnotes.cli`).
 
-Each module declares its :class:`~.spec.Command` as ``COMMAND``: name, help,
-options and ``run(args) -> exit status``; ``args.root`` is the project folder.
+Each module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+``run(args) -> exit status``; ``args.root`` is the project folder and
+``args.tool`` the command's name for messages.
 """
 
 from . import audit, bench, build, notes, pdf
 
-COMMANDS = (notes.COMMAND, build.COMMAND, pdf.COMMAND, audit.COMMAND, bench.COMMAND)
+COMMANDS = (notes, build, pdf, audit, bench)

@@ -12,7 +12,13 @@ import sys
 from pathlib import Path
 
 from ..diagnostics import CommandError, InputError
-from .spec import Command, argument
+
+NAME = "audit"
+HELP = "check that the built site (and PDF, if built) holds every seed entry"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--build", type=Path, help="build folder (default: ROOT/_build)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,10 +39,3 @@ def run(args: argparse.Namespace) -> int:
     print(report.summary)
     return 0 if report.ok else 1
 
-
-COMMAND = Command(
-    "audit",
-    "check that the built site (and PDF, if built) holds every seed entry",
-    run,
-    options=(argument("--build", type=Path, help="build folder (default: ROOT/_build)"),),
-)

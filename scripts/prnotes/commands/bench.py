@@ -12,9 +12,15 @@ import subprocess
 import sys
 
 from ..diagnostics import CommandError
-from .spec import Command, argument
 
+NAME = "bench"
+HELP = "run a benchmark from the checkout's bench/ folder: scale, search or pdf"
 BENCHMARKS = ("scale", "search", "pdf", "corpus")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("benchmark", choices=BENCHMARKS, help="which benchmark (corpus: write a synthetic corpus)")
+    parser.add_argument("options", nargs=argparse.REMAINDER, help="passed on to the benchmark (see its --help)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,13 +28,3 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"{args.root} has no bench/{args.benchmark}.py; the benchmarks run from a checkout")
     return subprocess.run([sys.executable, "-m", f"bench.{args.benchmark}", *args.options], cwd=args.root).returncode
 
-
-COMMAND = Command(
-    "bench",
-    "run a benchmark from the checkout's bench/ folder: scale, search or pdf",
-    run,
-    options=(
-        argument("benchmark", choices=BENCHMARKS, help="which benchmark (corpus: write a synthetic corpus)"),
-        argument("options", nargs=argparse.REMAINDER, help="passed on to the benchmark (see its --help)"),
-    ),
-)

@@ -11,14 +11,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .spec import Command, flag
+NAME = "notes"
+HELP = "convert seeds/ into the MyST pages of notes/ and index.md"
 
 
-# How the conversion reports; `prnotes build --notes` takes them too.
-CONVERSION_OPTIONS = (
-    flag("--strict", help="treat the conversion's warnings as errors"),
-    flag("-q", "--quiet", help="print only the conversion's problems"),
-)
+def add_conversion_arguments(parser: argparse.ArgumentParser) -> None:
+    """How the conversion reports; `prnotes build --notes` takes them too."""
+    parser.add_argument("--strict", action="store_true", help="treat the conversion's warnings as errors")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only the conversion's problems")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--check", action="store_true", help="exit 1 if notes/ is out of date; write nothing")
+    add_conversion_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,10 +63,3 @@ def run(args: argparse.Namespace) -> int:
         )
     return 0
 
-
-COMMAND = Command(
-    "notes",
-    "convert seeds/ into the MyST pages of notes/ and index.md",
-    run,
-    options=(flag("--check", help="exit 1 if notes/ is out of date; write nothing"), *CONVERSION_OPTIONS),
-)

@@ -8,10 +8,19 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..diagnostics import CommandError
-from .spec import Command, argument, flag
 
 if TYPE_CHECKING:
     from ..pdf import Book
+
+NAME = "pdf"
+HELP = "build the PDF book: one PDF per volume of the archive (the changed ones), or the whole book with --whole"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--whole", action="store_true", help="the whole book in one PDF (_build/latex/prnotes.pdf), however many volumes the archive has")
+    parser.add_argument("--verdict", default="", help="only these verdicts, comma-separated: 精读, 速读, 按需")
+    parser.add_argument("--subsystem", default="", help="only these subsystems, comma-separated slugs, e.g. ci")
+    parser.add_argument("-j", "--jobs", default="auto", help="Sphinx's -j for a single book (default: auto)")
 
 
 def describe(tool: str, book: Book, root) -> str:
@@ -58,15 +67,3 @@ def run(args: argparse.Namespace) -> int:
         )
     return 0
 
-
-COMMAND = Command(
-    "pdf",
-    "build the PDF book: one PDF per volume of the archive (the changed ones), or the whole book with --whole",
-    run,
-    options=(
-        flag("--whole", help="the whole book in one PDF (_build/latex/prnotes.pdf), however many volumes the archive has"),
-        argument("--verdict", default="", help="only these verdicts, comma-separated: 精读, 速读, 按需"),
-        argument("--subsystem", default="", help="only these subsystems, comma-separated slugs, e.g. ci"),
-        argument("-j", "--jobs", default="auto", help="Sphinx's -j for a single book (default: auto)"),
-    ),
-)

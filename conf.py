@@ -28,6 +28,7 @@ exclude_patterns = [
     ".git",
     ".github",
     ".venv",
+    ".venv-latest",
     "_build",
     "_static",
     "_templates",

@@ -7,6 +7,9 @@
 #                                          prnotes package itself, editable
 #   scripts/bootstrap.sh apt browser|pdf   install the Debian packages for the
 #                                          browser tests or the PDF book
+#   scripts/bootstrap.sh latest            create .venv-latest with the newest
+#                                          releases pyproject.toml allows
+#                                          (make test-latest)
 #   scripts/bootstrap.sh npm               install the npm packages the browser
 #                                          tests inject into pages (axe-core),
 #                                          pinned in package-lock.json, into
@@ -24,9 +27,10 @@ texlive-fonts-recommended fonts-noto-cjk fonts-freefont-otf poppler-utils"
 
 find_python() {
   # Sphinx's Chinese search needs Sphinx >= 9.1, which needs Python >= 3.12;
-  # requirements/ is pinned on 3.12, so 3.12 comes first.
+  # requirements/ is pinned on 3.12, so 3.12 comes first ($1: the minor
+  # versions to try, in order).
   local candidates=("${PYTHON:-}")
-  for minor in 12 13 14; do
+  for minor in ${1:-12 13 14}; do
     candidates+=("python3.$minor")
     for dir in "$HOME"/.pyenv/versions/3."$minor".*/bin; do candidates+=("$dir/python3"); done
   done
@@ -90,6 +94,17 @@ apt() {
   apt_install "'$group'" "${missing[@]}"
 }
 
+# The newest releases pyproject.toml's ranges allow, with the test group, in
+# .venv-latest (make test-latest): what a plain `pip install .` gets today.
+latest() {
+  local py
+  # The newest Python first: newer releases of Sphinx need newer Pythons.
+  py=$(PYTHON="" find_python "14 13 12")
+  [[ -x .venv-latest/bin/python ]] || "$py" -m venv .venv-latest
+  .venv-latest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade --upgrade-strategy eager -e ".[test]"
+  .venv-latest/bin/python -m pip list --format=freeze --disable-pip-version-check | grep -iE '^(sphinx|myst-parser|sphinx-design|pydata-sphinx-theme|docutils)==' >&2
+}
+
 npm_packages() {
   command -v npm >/dev/null 2>&1 || apt_install "npm" nodejs npm
   # The exact versions and hashes of package-lock.json; no install scripts run.
@@ -100,6 +115,7 @@ npm_packages() {
 case "${1:-}" in
   venv) venv "${2:?group: site, test, bench or serve}" ;;
   apt) apt "${2:?group: browser or pdf}" ;;
+  latest) latest ;;
   npm) npm_packages ;;
-  *) echo "usage: $0 venv site|test|bench|serve | apt browser|pdf | npm" >&2; exit 2 ;;
+  *) echo "usage: $0 venv site|test|bench|serve | apt browser|pdf | latest | npm" >&2; exit 2 ;;
 esac

@@ -60,5 +60,6 @@ def on_write_started(app: Sphinx, builder: Builder) -> None:
         start(Path(app.srcdir))
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
     app.connect("write-started", on_write_started)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

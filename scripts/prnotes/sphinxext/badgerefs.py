@@ -38,5 +38,6 @@ class BadgeRefs(SphinxPostTransform):
                 node["refdomain"], node["reftype"] = "std", "ref"
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
     app.add_post_transform(BadgeRefs)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

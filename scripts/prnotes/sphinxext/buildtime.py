@@ -13,12 +13,12 @@ warnings are, because such a copy (a release tarball) shows nothing false. Pages
 (``{prnotes-digest-date}`` and ``{prnotes-source}``) that a post-transform
 fills when the page is written, so the committed pages never contain a date.
 
-Both facts are looked up once per build. When one changes since the last
-build (a digest is committed, say), the pages that show it are written again
-without being read again: :data:`USERS` records, per document, the facts it
-shows, and the ``env-updated`` handler returns the documents to write. Lists
-built when a page is written (the watch list shows each item's digest date)
-ask :func:`changed_dates` which dates changed.
+Both facts are looked up once per build (:mod:`.state`). When one changes
+since the last build (a digest is committed, say), the pages that show it are
+written again without being read again: :data:`USERS` records, per document,
+the facts it shows, and :func:`pages_showing_changes` names the documents to
+write (:mod:`.rewrites`). Lists built when a page is written (the watch list
+shows each item's digest date) ask :func:`changed_dates` which dates changed.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from .. import contract, history
+from . import rewrites, state
 from .docdata import DocData
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,8 @@ SOURCE_TEXT = "编辑来源"
 # document -> the facts it shows: ("date", seed path) or ("source", "")
 USERS = DocData("prnotes_buildtime_users")
 _STATE = "prnotes_buildtime"  # env attribute: the facts of the last build
-_NOW = "prnotes_buildtime_now"  # env attribute: this build's facts (see :func:`look_up`)
+_NOW = "buildtime.facts"  # this build's facts, in the build's state (see :func:`look_up`)
+_CHANGED = "buildtime.changed"  # this build's facts that differ from the last build's
 
 
 class digest_date(nodes.Inline, nodes.Element):
@@ -167,14 +169,14 @@ def look_up(app: Sphinx) -> None:
     now = {"dates": dict(past.dates), "unknown": sorted(past.unknown), "in_git": past.in_git, "source": source}
     if not past.in_git:
         now["times"] = history.file_times(root)
-    setattr(app.env, _NOW, now)
+    state.of(app.env).set(_NOW, now)
 
 
 _EMPTY = {"dates": {}, "unknown": [], "in_git": True, "source": ""}
 
 
 def facts(env: BuildEnvironment) -> dict:
-    return getattr(env, _NOW, None) or _EMPTY
+    return state.of(env).get(_NOW) or _EMPTY
 
 
 def label(known: dict, seed: str) -> str:
@@ -272,33 +274,33 @@ class DropSourceLinks(SphinxPostTransform):
                 parent.parent.remove(parent)
 
 
-def note_changes(app: Sphinx, env: BuildEnvironment, added, changed, removed) -> list[str]:
+def compare_facts(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated) -> set[tuple[str, str]]:
+    """Before reading: this build's facts that differ from the last build's."""
     now = facts(env)
     before = getattr(env, _STATE, None) or _EMPTY
     seeds = before["dates"].keys() | now["dates"].keys() | set(before.get("unknown", ())) | set(now.get("unknown", ()))
     if before.get("in_git", True) != now.get("in_git", True):  # every 未提交 becomes 日期未知, or back
         seeds |= {seed for used in USERS.of(env).values() for kind, seed in used if kind == "date"}
-    changed_facts = {("date", p) for p in seeds if label(before, p) != label(now, p)}
+    changed = {("date", p) for p in seeds if label(before, p) != label(now, p)}
     if before["source"] != now["source"]:
-        changed_facts.add(("source", ""))
-    app._prnotes_changed_facts = changed_facts
+        changed.add(("source", ""))
     setattr(env, _STATE, now)
-    return []
+    state.of(env).set(_CHANGED, changed)
+    return changed
 
 
-def changed_dates(app: Sphinx) -> set[str]:
-    """Seed paths of the digests whose date changed since the last build (known after ``env-get-outdated``)."""
-    return {seed for kind, seed in getattr(app, "_prnotes_changed_facts", set()) if kind == "date"}
+def changed_dates(env: BuildEnvironment) -> set[str]:
+    """Seed paths of the digests whose date changed since the last build (known once reading starts)."""
+    return {seed for kind, seed in state.of(env).get(_CHANGED, set()) if kind == "date"}
 
 
-def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    changed = getattr(app, "_prnotes_changed_facts", set())
+def pages_showing_changes(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, changed: set) -> list[str]:
     if not changed:
         return []
-    return sorted(d for d, used in USERS.of(env).items() if used & changed and d in env.all_docs)
+    return [d for d, used in USERS.of(env).items() if used & changed]
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
     # Where the 编辑来源 links point: conf.py sets it from the hosting
     # service's variables; empty means git's `origin`, and no link without one.
     app.add_config_value("prnotes_source_url", "", "html", str)
@@ -315,5 +317,5 @@ def setup(app: Sphinx) -> None:
     app.add_post_transform(DropSourceLinks)
     app.connect("doctree-read", collect)
     USERS.connect(app)
-    app.connect("env-get-outdated", note_changes)
-    app.connect("env-updated", pages_to_rewrite)
+    rewrites.register(app, rewrites.Rewrite("build-time facts", pages_showing_changes, compare_facts))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

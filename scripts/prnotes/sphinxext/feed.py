@@ -103,7 +103,11 @@ def feed_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     return [nodes.reference(rawtext, text, refuri=uri, classes=["prnotes-feed"])], []
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.notefacts")
+    app.setup_extension("prnotes.sphinxext.buildtime")
+    app.setup_extension("prnotes.sphinxext.summaries")
     app.add_role("prnotes-feed", feed_role)
     app.connect("html-page-context", head_link)
     app.connect("build-finished", write_feed)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

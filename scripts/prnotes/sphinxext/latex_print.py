@@ -281,7 +281,8 @@ def print_symbols(app: Sphinx) -> None:
         _internals.print_as_written(_symbol_latex)
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.notefacts")
     app.connect("builder-inited", print_symbols)
     app.add_config_value("prnotes_book_scope", "全部笔记", "", str)
     app.connect("config-inited", add_style)
@@ -290,3 +291,4 @@ def setup(app: Sphinx) -> None:
     app.add_post_transform(PrintNotes)
     app.add_post_transform(PrintCards)
     app.add_post_transform(PrintableText)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

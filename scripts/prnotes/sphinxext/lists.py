@@ -9,7 +9,7 @@ declares (:mod:`.notefacts`), the way ablog's ``postlist`` works. So
 - reading a hub page costs the same whatever the archive holds: no Markdown
   links to resolve, one node per page until it is written;
 - a new or edited note is read once, and the hub pages whose lists it joins,
-  leaves or changes are written again, not read again (:func:`pages_to_rewrite`).
+  leaves or changes are written again, not read again (:func:`pages_listing_changes`).
 
 The directive's argument is the kind of list; ``:where:`` holds
 ``key=value`` conditions, all of which a note must meet:
@@ -45,7 +45,7 @@ from sphinx.util.docutils import SphinxDirective
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..symbols import initial, sort_key as symbol_sort_key, Symbol
-from . import _internals, buildtime
+from . import _internals, buildtime, rewrites, state
 from .docdata import DocData
 from .frozen import thaw
 from .notefacts import FACTS, NoteFacts, site_repositories
@@ -167,11 +167,9 @@ class FactsIndex:
     prs: dict[str, tuple[tuple[int, str, str, bool], ...]]  # repo -> (number, docname, kind, own), by number
 
     @classmethod
-    def of(cls, app: Sphinx) -> FactsIndex:
-        cached = getattr(app.builder, "_prnotes_facts_index", None)
-        if cached is None:
-            cached = app.builder._prnotes_facts_index = cls.make(app.env)
-        return cached
+    def of(cls, env: BuildEnvironment) -> FactsIndex:
+        """The index of this build, made when the first list is built (every note is read by then)."""
+        return state.of(env).once("lists.facts-index", lambda: cls.make(env))
 
     @classmethod
     def make(cls, env: BuildEnvironment) -> FactsIndex:
@@ -216,9 +214,9 @@ class Builder:
 
     def __init__(self, app: Sphinx, page: str) -> None:
         self.app, self.env, self.page = app, app.env, page
-        self.index = FactsIndex.of(app)
+        self.index = FactsIndex.of(app.env)
         self.facts = self.index.notes
-        self.one_repo = len(site_repositories(app)) == 1
+        self.one_repo = len(site_repositories(app.env)) == 1
 
     def notes(self, query: ListQuery) -> list[tuple[str, NoteFacts]]:
         found = [(d, self.facts[d]) for d in self.index.candidates(query) if query.note_matches(self.facts[d])]
@@ -430,37 +428,33 @@ def fill_lists(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 # --- which pages to write again ----------------------------------------------
 
 
-def note_changes(app: Sphinx, env: BuildEnvironment, added, changed, removed) -> list[str]:
+def facts_before(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated) -> list[NoteFacts]:
     """Before reading: the facts of the notes about to change or go."""
     facts = FACTS.of(env)
-    app._prnotes_list_changes = (
-        [facts[d] for d in set(changed) | set(removed) if d in facts],
-        set(added) | set(changed),
-    )
-    return []
+    return [facts[d] for d in sorted(outdated.changed | outdated.removed) if d in facts]
 
 
-def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+def pages_listing_changes(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, old: list[NoteFacts]) -> list[str]:
     """After reading: pages whose lists a changed note joins, leaves or shows
     differently, and lists that show a digest date that changed."""
-    old, touched = getattr(app, "_prnotes_list_changes", ([], set()))
     facts = FACTS.of(env)
-    changed = old + [facts[d] for d in touched if d in facts]
-    dates = buildtime.changed_dates(app)
+    changed = old + [facts[d] for d in sorted(outdated.added | outdated.changed) if d in facts]
+    dates = buildtime.changed_dates(env)
     dated = [f for f in facts.values() if f.digest in dates] if dates else []
     if not changed and not dated:
         return []
-    # Pages read in this build are written anyway (all of them, from nothing).
-    return sorted(
+    return [
         page
         for page, queries in USERS.of(env).items()
-        if page in env.all_docs
-        and page not in touched
-        and (any(q.affects(f) for q in queries for f in changed) or any(q.shows_date_of(f) for q in queries for f in dated))
-    )
+        if any(q.affects(f) for q in queries for f in changed) or any(q.shows_date_of(f) for q in queries for f in dated)
+    ]
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.notefacts")
+    app.setup_extension("prnotes.sphinxext.buildtime")
+    app.setup_extension("prnotes.sphinxext.prlinks")
+    app.setup_extension("prnotes.sphinxext.summaries")
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(list_placeholder, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
     app.add_directive(contract.LIST_DIRECTIVE, ListDirective)
@@ -468,5 +462,5 @@ def setup(app: Sphinx) -> None:
     # Before the search marks list items as derived text (search/derived.py).
     app.connect("doctree-resolved", fill_lists, priority=400)
     USERS.connect(app)
-    app.connect("env-get-outdated", note_changes)
-    app.connect("env-updated", pages_to_rewrite)
+    rewrites.register(app, rewrites.Rewrite("lists", pages_listing_changes, facts_before))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

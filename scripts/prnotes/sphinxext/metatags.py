@@ -55,5 +55,7 @@ def add_meta_tags(app: Sphinx, pagename: str, templatename: str, context: dict, 
     context["metatags"] = context.get("metatags", "") + "\n" + tags
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.summaries")
     app.connect("html-page-context", add_meta_tags)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -20,6 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from .. import contract
+from . import rewrites, state
 from .notefacts import repositories, site_repositories
 
 logger = logging.getLogger(__name__)
@@ -67,30 +68,30 @@ def _toctrees(env) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _parents(app: Sphinx) -> dict[str, str]:
-    """Docname -> the top-level page whose toctree holds it, at any depth (cached per build)."""
-    env = app.env
-    cache = getattr(app.builder, "_prnotes_parents", None)
-    if cache is None:
-        cache = {}
-        for top in env.toctree_includes.get(env.config.root_doc, []):
-            cache.setdefault(top, top)
-            queue = deque([top])
-            # Breadth first under each top-level page; a page under two of
-            # them belongs to the first in the landing page's order.
-            while queue:
-                for child in env.toctree_includes.get(queue.popleft(), []):
-                    if child not in cache:
-                        cache[child] = top
-                        queue.append(child)
-        app.builder._prnotes_parents = cache
-    return cache
+def _parents(env) -> dict[str, str]:
+    """Docname -> the top-level page whose toctree holds it, at any depth (once per build)."""
+    return state.of(env).once("navigation.parents", lambda: _find_parents(env))
+
+
+def _find_parents(env) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for top in env.toctree_includes.get(env.config.root_doc, []):
+        found.setdefault(top, top)
+        queue = deque([top])
+        # Breadth first under each top-level page; a page under two of
+        # them belongs to the first in the landing page's order.
+        while queue:
+            for child in env.toctree_includes.get(queue.popleft(), []):
+                if child not in found:
+                    found[child] = top
+                    queue.append(child)
+    return found
 
 
 def nav_groups(app: Sphinx, pagename: str, pathto) -> list[NavGroup]:
     """The site's navigation as the header and the sidebar show it."""
     env = app.env
-    current = _parents(app).get(pagename)
+    current = _parents(env).get(pagename)
     groups = []
     for caption, docnames in _toctrees(env):
         if not docnames:
@@ -111,11 +112,11 @@ def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
     top-level page the reader is under, and whether the page is itself in the
     navigation; so each is rendered once per such place, not once per page.
     """
-    current = _parents(app).get(pagename)
+    current = _parents(app.env).get(pagename)
     # The root's URL tells pages whose links are absolute (the 404 page) from the others.
     base = (posixpath.dirname(pagename), context["pathto"](app.config.root_doc))
-    key = (*base, current, pagename if pagename in _nav_docnames(app) else "")
-    cache = app.builder.__dict__.setdefault("_prnotes_nav_html", {})
+    key = (*base, current, pagename if pagename in _nav_docnames(app.env) else "")
+    cache = state.of(app.env).once("navigation.html", dict)
     if key not in cache:
         render = {"prnotes_nav": nav_groups(app, pagename, context["pathto"])}
         cache[key] = (
@@ -125,44 +126,42 @@ def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
     context["prnotes_nav_menu_html"], context["prnotes_nav_list_html"] = cache[key]
 
 
-def _nav_docnames(app: Sphinx) -> frozenset[str]:
-    cached = getattr(app.builder, "_prnotes_nav_docnames", None)
-    if cached is None:
-        cached = app.builder._prnotes_nav_docnames = frozenset(d for _, docs in _toctrees(app.env) for d in docs)
-    return cached
+def _nav_docnames(env) -> frozenset[str]:
+    return state.of(env).once("navigation.docnames", lambda: frozenset(d for _, docs in _toctrees(env) for d in docs))
 
 
 def repository_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """The header's icon links: each upstream repository the notes come from."""
     context["theme_icon_links"] = [
         {"name": f"{repo}（GitHub）", "url": contract.github_repo_url(repo), "icon": "fa-brands fa-github", "type": "fontawesome", "repo": repo}
-        for repo in site_repositories(app)
+        for repo in site_repositories(app.env)
     ]
 
 
-def _every_page_if_changed(env, store: str, now) -> list[str]:
-    """Every page, when what every page shows (kept in ``env.<store>``) differs from the last build's."""
-    before = getattr(env, store, None)
-    setattr(env, store, now)
-    return sorted(env.all_docs) if before is not None and before != now else []
+# env attribute: what every page shows of the site, as the last build left it
+SHOWN_EVERYWHERE = "prnotes_navigation"
 
 
-def repos_changed(app: Sphinx, env) -> list[str]:
-    """Every page shows the repositories: write them all again when the set changes."""
-    return _every_page_if_changed(env, "prnotes_repositories", repositories(env))
+def shown_everywhere(env) -> tuple:
+    """What every page shows of the whole site: the repositories (the header's
+    links) and the navigation's groups, pages and titles."""
+    nav = tuple(
+        (caption, tuple((d, env.titles[d].astext() if d in env.titles else d) for d in docnames))
+        for caption, docnames in _toctrees(env)
+    )
+    return (tuple(repositories(env)), nav)
 
 
-def navigation_changed(app: Sphinx, env) -> list[str]:
-    """Every page shows the navigation: write them all again when its groups, pages or titles change.
+def every_page_if_changed(app: Sphinx, env, outdated: rewrites.Outdated, before: None) -> list[str]:
+    """Every page, when what every page shows differs from the last build's.
 
     A subsystem renamed in taxonomy.toml, say: its page is read again under
     the new title, and every other page's header and sidebar would keep the
     old one. A day's digest leaves the navigation as it was."""
-    now = [
-        (caption, [(d, env.titles[d].astext() if d in env.titles else d) for d in docnames])
-        for caption, docnames in _toctrees(env)
-    ]
-    return _every_page_if_changed(env, "prnotes_navigation", now)
+    now = shown_everywhere(env)
+    previous = getattr(env, SHOWN_EVERYWHERE, None)
+    setattr(env, SHOWN_EVERYWHERE, now)
+    return list(env.all_docs) if previous is not None and previous != now else []
 
 
 def check_language(app: Sphinx, config) -> None:
@@ -179,16 +178,10 @@ def check_language(app: Sphinx, config) -> None:
         )
 
 
-def reset(app: Sphinx) -> None:
-    app.builder._prnotes_parents = None
-    app.builder._prnotes_nav_docnames = None
-    app.builder._prnotes_nav_html = {}
-
-
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.notefacts")
     app.connect("html-page-context", add_nav)
     app.connect("html-page-context", repository_links)
-    app.connect("env-updated", repos_changed)
-    app.connect("env-updated", navigation_changed)
-    app.connect("builder-inited", reset)
+    rewrites.register(app, rewrites.Rewrite("navigation", every_page_if_changed))
     app.connect("config-inited", check_language)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -23,6 +23,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective
 
 from .. import contract
+from . import state
 from .docdata import DocData
 from .frozen import Frozen, freeze
 from .prlinks import REFTYPES
@@ -186,12 +187,9 @@ def repositories(env) -> list[str]:
     return sorted({f.repo for f in FACTS.of(env).values() if f.repo}, key=lambda r: (r.lower(), r))
 
 
-def site_repositories(app: Sphinx) -> list[str]:
-    """:func:`repositories`, worked out once per build while pages are written."""
-    cached = getattr(app.builder, "_prnotes_repositories", None)
-    if cached is None:
-        cached = app.builder._prnotes_repositories = repositories(app.env)
-    return cached
+def site_repositories(env) -> list[str]:
+    """:func:`repositories`, worked out once per build, when pages are written."""
+    return state.of(env).once("notefacts.repositories", lambda: repositories(env))
 
 
 class PageLocalFollowUpAnchors(SphinxTransform):
@@ -218,8 +216,9 @@ class PageLocalFollowUpAnchors(SphinxTransform):
             node["names"] = [n for n in node["names"] if n != name]
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
     app.add_directive(contract.NOTE_DIRECTIVE, NoteDirective)
     app.add_transform(PageLocalFollowUpAnchors)
     app.connect("doctree-read", collect)
     FACTS.connect(app)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -31,5 +31,6 @@ def mark_pages_without_toc(app: Sphinx, doctree: nodes.document) -> None:
         metadata[REMOVE] = "true"
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
     app.connect("doctree-read", mark_pages_without_toc)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

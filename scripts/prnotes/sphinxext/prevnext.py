@@ -14,8 +14,8 @@ for a note, 上一期/下一期 for a digest, 上一页/下一页 for any other 
 ``_templates/components/prev-next.html``).
 
 A page whose neighbours changed is written again though its source did not
-change (:func:`neighbours_changed`): the pages beside a note added or deleted,
-or beside a page whose title changed.
+change (:func:`neighbours_changed`, through :mod:`.rewrites`): the pages
+beside a note added or deleted, or beside a page whose title changed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import html
 from sphinx.application import Sphinx
 
 from .. import contract
-from . import _internals
+from . import _internals, rewrites
 
 SUBSYSTEM_PREFIX = contract.subsystem_docname("")
 
@@ -92,18 +92,16 @@ def _title(env, docname: str) -> str | None:
     return title.pformat() if title is not None else None
 
 
-def remember_read(app: Sphinx, env, docnames: list[str]) -> None:
+def titles_before(app: Sphinx, env, outdated: rewrites.Outdated) -> dict[str, str | None]:
     """Before reading: the titles of the pages about to be read again, as they were."""
-    app._prnotes_read = {docname: _title(env, docname) for docname in docnames}
+    return {docname: _title(env, docname) for docname in outdated.added | outdated.changed}
 
 
-def neighbours_changed(app: Sphinx, env) -> list[str]:
-    """After reading: the pages to write again though Sphinx did not read them.
-
-    Those whose parent, previous or next page changed, and those whose
-    previous or next page was read again with another title (the button
-    shows it). Without this, a note beside one added or deleted keeps a
-    button to its old neighbour, or to a page that is gone. A page read
+def neighbours_changed(app: Sphinx, env, outdated: rewrites.Outdated, read: dict[str, str | None]) -> list[str]:
+    """After reading: the pages whose parent, previous or next page changed, and
+    those whose previous or next page was read again with another title (the
+    button shows it). Without this, a note beside one added or deleted keeps
+    a button to its old neighbour, or to a page that is gone. A page read
     again under the same title (a list page, read again with most digests)
     leaves its neighbours alone, and a parent's children are not rewritten."""
     relations = _internals.page_tree(env)
@@ -111,18 +109,15 @@ def neighbours_changed(app: Sphinx, env) -> list[str]:
     setattr(env, RELATIONS, relations)
     if old is None:
         return []
-    read: dict[str, str | None] = getattr(app, "_prnotes_read", {})
     retitled = {docname for docname, title in read.items() if _title(env, docname) != title}
-    return sorted(
+    return [
         docname
         for docname, links in relations.items()
-        if docname in env.all_docs
-        and docname not in read
-        and (old.get(docname) != links or any(link in retitled for link in links[1:]))
-    )
+        if old.get(docname) != links or any(link in retitled for link in links[1:])
+    ]
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", restrict_prev_next)
-    app.connect("env-before-read-docs", remember_read)
-    app.connect("env-updated", neighbours_changed)
+    rewrites.register(app, rewrites.Rewrite("neighbours", neighbours_changed, titles_before))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

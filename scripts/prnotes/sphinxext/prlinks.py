@@ -6,7 +6,7 @@ the site's note for that PR when there is one, else GitHub. Whether a note
 exists follows from its docname alone (:func:`prnotes.contract.note_docname`).
 
 When a build adds or removes a note, pages that mention its PR must be written
-again even though their source did not change; :func:`pages_to_rewrite`
+again even though their source did not change; :func:`mentioning_pages`
 finds them from the mentions recorded per document in ``env``.
 """
 
@@ -19,7 +19,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.roles import XRefRole
 
 from .. import contract
-from .docdata import DocData, rewrite_dependents
+from . import rewrites
+from .docdata import DocData
 
 REFTYPES = {"pr": "pull", "issue": "issues"}
 # docname -> the note docnames its PR references point at
@@ -98,7 +99,15 @@ def record_mentions(app: Sphinx, doctree: nodes.document) -> None:
         mentions.pop(env.docname, None)
 
 
-def setup(app: Sphinx) -> None:
+def mentioning_pages(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, before: None) -> list[str]:
+    """Pages whose PR references point at a note added or removed in this build."""
+    came_or_went = outdated.added | outdated.removed
+    if not came_or_went:
+        return []
+    return [d for d, targets in MENTIONS.of(env).items() if targets & came_or_went]
+
+
+def setup(app: Sphinx) -> dict:
     for name, reftype in (("pr", "pr"), ("issue", "issue")):
         app.add_role(name, PrRole(reftype, code=False))
         app.add_role(f"{name}-code", PrRole(reftype, code=True))
@@ -106,4 +115,5 @@ def setup(app: Sphinx) -> None:
     app.connect("doctree-read", record_mentions)
     MENTIONS.connect(app)
     # A page's PR links change target when the note for that PR comes or goes.
-    rewrite_dependents(app, MENTIONS, include_changed=False)
+    rewrites.register(app, rewrites.Rewrite("pr-links", mentioning_pages))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

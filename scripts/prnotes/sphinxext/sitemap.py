@@ -35,5 +35,6 @@ def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
     write_file(Path(app.outdir) / SITEMAP, sitemap_xml(base, uris))
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
     app.connect("build-finished", write_sitemap)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

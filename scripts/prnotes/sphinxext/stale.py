@@ -43,5 +43,6 @@ def remove_stale(app: Sphinx, exception: Exception | None) -> None:
             folder = folder.parent
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
     app.connect("build-finished", remove_stale)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -71,6 +71,8 @@ def summary_text(env, docname: str) -> str:
     return plain_text(SUMMARIES.of(env).get(docname, ()))
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.notefacts")
     app.connect("doctree-read", collect)
     SUMMARIES.connect(app)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

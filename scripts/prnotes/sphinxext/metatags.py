@@ -10,6 +10,7 @@ HTML-escaped exactly once, here.
 from __future__ import annotations
 
 import html
+import re
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -20,8 +21,12 @@ from .summaries import summary_text
 DESCRIPTION_CHARS = 200
 
 
+# Line breaks and runs of ASCII blanks read as one space; every other character stays as written.
+_BLANKS = re.compile(r"[ \t\r\n]+")
+
+
 def _cut(text: str) -> str:
-    text = " ".join(text.split())
+    text = _BLANKS.sub(" ", text).strip()
     return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
 
 

@@ -33,14 +33,6 @@ def test_title_terms_go_into_the_search_index(app):
     assert '"quokka"' in index, "IndexBuilder no longer writes _title_mapping into titleterms"
 
 
-def test_search_language_is_the_indexers(app):
-    """search_language: ``builder.indexer.lang``."""
-    langs = []
-    app.connect("doctree-resolved", lambda app, doctree, docname: langs.append(_internals.search_language(app.builder)))
-    app.build(force_all=True)
-    assert langs and all(lang is not None and hasattr(lang, "split") for lang in langs), "IndexBuilder.lang is gone"
-
-
 def test_prune_takes_a_set_and_keeps_the_result(app):
     """prune_index_with_a_set: ``IndexBuilder.prune(docnames)`` keeps the words of ``docnames``."""
     from sphinx.search import IndexBuilder

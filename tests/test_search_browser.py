@@ -16,7 +16,7 @@ from tests.support.browserguard import BrowserProblems
 from tests.support.pagechecks import axe_violations
 from tests.support.searchbrowser import SEARCH_FINISHED, SearchPage, search_page
 from tests.support.searcheval import Ranked, by_category, load_cases, recall_at, report
-from prnotes.sphinxext.search.language import SearchPrnotes
+from tests.support.searchwhole import COMPARE, WHOLE_VIEW
 from prnotes.sphinxext.search.tokens import fold, normalize, tokens
 from tests.test_search_tokens import FOLDS
 
@@ -54,11 +54,17 @@ def test_unspaced_chinese_words_find_the_note_as_spaced_ones_do(page):
     assert note in page.search("权重 生命周期").docnames[:3]
 
 
-def test_a_note_outranks_hub_pages_that_match_as_well(page):
+def test_hub_pages_are_listed_only_when_no_note_matches(page):
     # "前缀缓存" is also in the title of the KV cache subsystem page.
     docnames = page.search("前缀缓存").docnames
     assert docnames[0] == "notes/vllm-project/vllm/pr-51875"
-    assert "notes/subsystem/kv-cache" in docnames
+    assert all(PRNOTES_NOTE.fullmatch(d) for d in docnames), docnames
+    # Words that only hub pages have: the hub pages, each title once (the
+    # landing page and the book's root are both titled "PR 精读笔记").
+    hubs = page.search("摘要归档").docnames
+    assert hubs and "notes/digests/index" in hubs and not any(PRNOTES_NOTE.fullmatch(d) for d in hubs)
+    titled = page.search("PR 精读笔记").docnames
+    assert titled.count("index") + titled.count("notes/book") <= 1, titled
 
 
 def _samples(proj: Path) -> list[str]:
@@ -79,6 +85,7 @@ def _samples(proj: Path) -> list[str]:
 
 def test_javascript_splits_and_stems_as_python_does(page, built_site):
     proj, _ = built_site
+    page.search("前缀缓存")  # loads the search script
     texts = _samples(proj)
     js = page.evaluate("texts => texts.map(t => prnotesTokens(t))", texts)
     assert js == [tokens(t) for t in texts]
@@ -88,10 +95,6 @@ def test_javascript_splits_and_stems_as_python_does(page, built_site):
     assert page.evaluate("texts => texts.map(t => prnotesNormalize(t))", texts) == [normalize(t) for t in texts]
     js_units = page.evaluate("texts => texts.map(t => prnotesUnits(prnotesNormalize(t)).map(u => u.unit))", texts)
     assert js_units == [glossary.phrase_units(t) for t in texts]
-    terms = sorted({term for t in texts for term in tokens(t)})
-    lang = SearchPrnotes({})
-    js_stems = page.evaluate("terms => terms.map(t => new Stemmer().stemWord(t.toLowerCase()))", terms)
-    assert js_stems == [lang.stem(t) for t in terms]
 
 
 def test_results_are_ranked_with_highlighted_snippets(page):
@@ -108,43 +111,44 @@ def test_results_are_ranked_with_highlighted_snippets(page):
     assert scores == sorted(scores, reverse=True)
 
 
-def test_the_replaced_searchtools_functions_are_checked_before_use(page):
+def test_the_split_index_gives_the_whole_index_results(page, built_site):
+    """Every query of the evaluation set, and words of every note, ranked
+    over the split index as loaded piece by piece and over the whole
+    searchindex.js: the same pages in the same order with the same scores."""
+    proj, _ = built_site
     page.search("前缀缓存")
-    assert page.evaluate("() => PRNOTES_SEARCH_MISSING") == []
-    assert page.evaluate("() => Search._performSearch === PrnotesSearch.performSearch")
-    # A Search object without one of them, or with one that takes other
-    # parameters, is left as it is, and a console error says so.
-    fake = page.evaluate(
-        """() => {
-          const fake = {_performSearch: (a, b, c, d, e) => "sphinx", makeSearchSummary: (a) => "sphinx", _index: null};
-          return [prnotesInstall(fake), fake._performSearch(), fake.makeSearchSummary()];
-        }"""
-    )
-    assert fake == [["_parseQuery", "makeSearchSummary"], "sphinx", "sphinx"]
-    problems = page.guard.expect(page.page)
-    assert len(problems) == 1 and "searchtools.js is not the one this search was written for (_parseQuery, makeSearchSummary)" in problems[0]
+    page.evaluate(f"() => {{ {WHOLE_VIEW} }}")
+    site = load(proj)
+    rng = random.Random(3)
+    words = sorted({w for n in site.notes for w in re.findall(r"[A-Za-z_][A-Za-z0-9_.\-]{2,}|[\u4e00-\u9fff]{2,4}", f"{n.title} {n.body}")})
+    queries = [c.query for c in load_cases(EVAL)] + rng.sample(words, 60) + [" ".join(rng.sample(words, 2)) for _ in range(20)]
+    queries += ["hash", "rac", "#5281", "pybind", "nonehash", "a_b", "x", "的", "mixture of experts"]
+    compared = page.evaluate(COMPARE, queries)
+    differ = [(q, split[:5], whole[:5]) for q, split, whole in compared if split != whole]
+    assert differ == []
+    assert sum(1 for _, split, _ in compared if split) > len(queries) // 2
 
 
-def test_a_searchtools_without_them_fails_loudly_and_falls_back_to_sphinx_search(page):
-    """As if Sphinx renamed ``Search._parseQuery``: a console error, which
-    fails the browser tests at once, and Sphinx's own search answers."""
+def test_a_search_loads_a_small_part_of_the_index(page, built_site):
+    """A query fetches the entry, a few chunks and the shards of its rows, not every file."""
+    proj, _ = built_site
+    folder = next(p for p in (proj / "_build/html/_search").iterdir() if p.is_dir() and p.name != "text")
+    chunks = len(list(folder.glob("t/*.json")))
+    page.fresh()
+    requested = []
+    page.page.on("request", lambda r: requested.append(r.url))
+    page.search("浅克隆")
+    fetched = [u for u in requested if f"/_search/{folder.name}/t/" in u]
+    assert 0 < len(fetched) < chunks, (fetched, chunks)
+    assert not any(u.endswith("searchindex.js") for u in requested)
+
+
+def test_a_file_of_the_index_that_fails_to_load_fails_loudly(page):
     tab = SearchPage(page.browser, page.base_url)
-
-    def renamed(route):
-        body = route.fetch().text().replace("_parseQuery", "parseQueryRenamed")
-        route.fulfill(body=body, content_type="application/javascript")
-
     try:
-        tab.page.route("**/searchtools.js*", renamed)
-        start = time.perf_counter()
-        with pytest.raises(BrowserProblems, match="searchtools.js is not the one"):
+        tab.page.route("**/_search/*/t/*", lambda route: route.fulfill(status=404, body="gone"))
+        with pytest.raises(BrowserProblems, match="404"):
             tab.search("前缀缓存")
-        assert time.perf_counter() - start < 5
-        assert tab.evaluate("() => PRNOTES_SEARCH_MISSING") == ["_parseQuery"]
-        assert tab.evaluate("() => Search._performSearch === PrnotesSearch.performSearch") is False
-        tab.page.wait_for_function(SEARCH_FINISHED)
-        hrefs = tab.page.eval_on_selector_all("#search-results ul.search > li > a", "els => els.map(e => e.getAttribute('href'))")
-        assert "notes/vllm-project/vllm/pr-51875.html" in hrefs
     finally:
         tab.context.close()
         tab.guard.take()
@@ -178,15 +182,16 @@ def test_arrow_keys_move_through_the_results_and_enter_opens_one_with_the_terms_
     assert result.docnames[0] == "notes/vllm-project/vllm/pr-51875"
     keys = page.page.keyboard
     active = "() => document.activeElement.getAttribute('aria-activedescendant')"
+    ids = [f"prnotes-dialog-result-{i}" for i in range(len(result.docnames))] + ["prnotes-dialog-result-all"]
+    for expected in ids:
+        keys.press("ArrowDown")
+        assert page.evaluate(active) == expected
     keys.press("ArrowDown")
-    assert page.evaluate(active) == "prnotes-dialog-result-0"
-    keys.press("ArrowDown")
-    assert page.evaluate(active) == "prnotes-dialog-result-1"
+    assert page.evaluate(active) == ids[0]  # wraps round to the first entry
     keys.press("ArrowUp")
-    keys.press("ArrowUp")
-    assert page.evaluate(active) == "prnotes-dialog-result-all"  # wraps round to the last entry
+    assert page.evaluate(active) == ids[-1]  # and back to the last
     keys.press("ArrowDown")
-    assert page.evaluate(active) == "prnotes-dialog-result-0"
+    assert page.evaluate(active) == ids[0]
     assert page.page.locator("#prnotes-dialog-result-0").get_attribute("aria-selected") == "true"
     with page.page.expect_navigation():
         keys.press("Enter")
@@ -236,27 +241,29 @@ def test_snippets_begin_in_the_advice_text_with_the_words_marked(page):
         assert furniture not in snippet and furniture not in text
 
 
-def test_a_note_outranks_hub_pages_and_each_page_is_listed_once(page):
+def test_notes_come_first_and_each_page_is_listed_once(page):
     for query in ("投机解码", "前缀缓存", "ROCm", "CI"):
         docnames = page.search(query).docnames
         assert len(docnames) == len(set(docnames)), (query, docnames)
-        notes = [PRNOTES_NOTE.fullmatch(d) is not None for d in docnames]
-        assert notes == sorted(notes, reverse=True), (query, docnames)
-        assert notes[0], (query, docnames)
+        assert docnames and all(PRNOTES_NOTE.fullmatch(d) for d in docnames), (query, docnames)
     dialog = page.dialog_search("投机解码", NOTE).docnames
     assert PRNOTES_NOTE.fullmatch(dialog[0])
 
 
-def test_a_note_page_loads_the_index_only_when_a_search_starts(page):
+SPHINX_SEARCH_SCRIPTS = ("searchtools.js", "language_data.js", "searchindex.js", "sphinx_highlight.js")
+
+
+def test_a_note_page_loads_the_search_only_when_a_search_starts(page):
     page.fresh()
     requested = []
     page.page.on("request", lambda r: requested.append(r.url))
     page.page.goto(page.base_url + NOTE)
     page.page.wait_for_load_state("networkidle")
-    assert not any(u.endswith("searchindex.js") for u in requested)
-    assert page.evaluate("() => typeof Search !== 'undefined' && Search._index === null")
+    assert not [u for u in requested if "/_search/" in u or u.split("?")[0].endswith(SPHINX_SEARCH_SCRIPTS)]
+    assert page.evaluate("() => typeof PrnotesSearch === 'undefined'")
     page.open_dialog(NOTE)
-    assert any(u.endswith("searchindex.js") for u in requested)
+    assert any(u.split("?")[0].endswith("/_search/entry.json") for u in requested)
+    assert not [u for u in requested if u.split("?")[0].endswith(SPHINX_SEARCH_SCRIPTS)]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -288,14 +295,24 @@ def _note(number: int) -> str:
 
 # For each query, the notes that only its glossary expansions find: its one
 # group's lookup, less what the words typed find.
-_ONLY_BY_EXPANSION = """queries => queries.map(q => {
-  const [group] = PrnotesSearch.split(q).filter(prnotesIsGroup);
-  if (!group) return [q, []];
-  const typed = group.split("|")[0];
-  const notes = (m) => [...m.keys()].map(f => Search._index.docnames[f]).filter(d => PRNOTES_NOTE_DOCNAME.test(d));
-  const before = new Set(notes(PrnotesSearch.lookup(typed + "|~" + typed)));
-  return [q, notes(PrnotesSearch.lookup(group)).filter(d => !before.has(d)).sort()];
-})"""
+_ONLY_BY_EXPANSION = """async queries => {
+  const out = [];
+  const view = PrnotesSearch.view;
+  const notes = async (group, typed) => {
+    const found = await prnotesComplete(view, () => PrnotesSearch.lookup(group, true, typed), PrnotesSearch.forget);
+    const rows = await PrnotesSearch.pages([...found.keys()].filter((p) => view.isNote(p)));
+    return rows.map((row) => row[0]);
+  };
+  for (const q of queries) {
+    const [group] = (await PrnotesSearch.split(q)).filter(prnotesIsGroup);
+    if (!group) { out.push([q, []]); continue; }
+    const typed = prnotesTypedWords(q);
+    const first = group.split("|")[0];
+    const before = new Set(await notes(first + "|~" + first, typed));
+    out.push([q, (await notes(group, typed)).filter((d) => !before.has(d)).sort()]);
+  }
+  return out;
+}"""
 
 
 @pytest.mark.parametrize("side", ["english", "chinese"])

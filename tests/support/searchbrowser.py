@@ -23,10 +23,9 @@ from tests.support.browserguard import TIMEOUT_MS, guarded_context
 
 CHROMIUM = "/usr/bin/chromium"
 
-# searchtools.js writes the status line (empty until then) when the last
-# result is on the page. Its progress dots are no sign: a pending tick of
-# their timer can restart them after the search stopped them.
-SEARCH_FINISHED = "() => typeof Search !== 'undefined' && Search.status && Search.status.innerText !== ''"
+# The search page (search/ui.js, PrnotesSearchPage) marks its results
+# "done" once every result is listed; the snippets follow.
+SEARCH_FINISHED = "() => document.getElementById('search-results')?.dataset.prnotesState === 'done'"
 _FIRST = f"() => document.querySelector('#search-results ul.search > li') !== null || ({SEARCH_FINISHED[6:]})"
 
 
@@ -80,7 +79,8 @@ _DIALOG_ANSWERED = (
     "() => document.querySelector('#prnotes-dialog-list > a') !== null"
     " || /没有找到/.test(document.querySelector('.prnotes-dialog-status')?.textContent || '')"
 )
-_INDEX_LOADED = "() => typeof Search !== 'undefined' && Search._index !== null"
+# The search script has loaded, with the index's entry.
+SCRIPT_LOADED = "() => typeof PrnotesSearch !== 'undefined' && PrnotesSearch.view !== null"
 # In the page: when the dialog's first result appears after the time mark.
 _WATCH_FIRST_RESULT = """
 () => {
@@ -104,7 +104,7 @@ class DialogResult:
 
     query: str
     docnames: tuple[str, ...]  # ranked, best first
-    milliseconds: float  # from the keystroke to the first result, the index loaded
+    milliseconds: float  # from the first keystroke to the first result, the search script loaded
 
 
 class SearchPage:
@@ -141,13 +141,13 @@ class SearchPage:
         return SearchResult(query, tuple(docname_of(h) for h in hrefs), seconds, first)
 
     def open_dialog(self, path: str = "index.html") -> None:
-        """Open ``path`` (unless the tab shows it) and the search dialog with Ctrl+K; wait for the index."""
+        """Open ``path`` (unless the tab shows it) and the search dialog with Ctrl+K; wait for the search script."""
         if urlsplit(self.page.url).path.lstrip("/") != path:
             self.page.goto(self.base_url + path)
         if not self.page.evaluate("() => document.getElementById('pst-search-dialog').open"):
             self.page.keyboard.press("Control+k")
         self.guard.wait_for(self.page, "() => document.activeElement?.closest('#pst-search-dialog') !== null", self.timeout)
-        self.guard.wait_for(self.page, _INDEX_LOADED, self.timeout)
+        self.guard.wait_for(self.page, SCRIPT_LOADED, self.timeout)
 
     def dialog_search(self, query: str, path: str = "index.html") -> DialogResult:
         """Type ``query`` into the dialog (replacing what it holds) and read

@@ -10,7 +10,6 @@ time: an upgrade that breaks one of these fails that test, not every build.
 from __future__ import annotations
 
 import functools
-import json
 import pickle
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,14 +36,6 @@ def add_title_terms(builder: Any, docname: str, terms: list[str]) -> bool:
     for term in terms:
         indexer._title_mapping.setdefault(term, set()).add(docname)
     return True
-
-
-def search_language(builder: Any) -> Any:
-    """The search indexer's language object (``builder.indexer.lang``), or None without an indexer."""
-    from sphinx.search import IndexBuilder
-
-    indexer = getattr(builder, "indexer", None)
-    return indexer.lang if isinstance(indexer, IndexBuilder) else None
 
 
 class _DocnameSet(frozenset):
@@ -89,21 +80,6 @@ def use_index_format(builder: Any, index_format: Any) -> bool:
         return False
     builder.indexer_format = index_format
     return True
-
-
-# The functions of searchtools.js's ``Search`` object that search.js replaces,
-# with the number of parameters each takes, and the data it reads. search.js
-# checks them in the browser and logs a console error when one differs.
-SEARCHTOOLS_REPLACED = {"_parseQuery": 1, "_performSearch": 5, "makeSearchSummary": 3}
-SEARCHTOOLS_READ = ("_index",)
-
-
-def searchtools_js() -> str:
-    """The JavaScript constants that name what search.js replaces in searchtools.js."""
-    return (
-        f"const PRNOTES_SEARCH_REPLACED = {json.dumps(SEARCHTOOLS_REPLACED)};\n"
-        f"const PRNOTES_SEARCH_READ = {json.dumps(SEARCHTOOLS_READ)};\n"
-    )
 
 
 # --- the page tree (prevnext.py) ----------------------------------------------

@@ -1,9 +1,19 @@
-"""Search for the notes site: :mod:`.language` splits text and queries
-(:mod:`.tokens`, with :mod:`.tradsimp` and the :mod:`.glossary`),
-:mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
-repeated lists and page furniture out and marks the advice for snippets,
-:mod:`.indexfile` writes the index compactly; the indexer prunes with a
-set (:mod:`..speedups`)."""
+"""Search for the notes site.
+
+Indexing: :mod:`.language` splits text (:mod:`.tokens`, with :mod:`.tradsimp`
+and the :mod:`.glossary`), :mod:`.titles` ranks upstream titles as titles,
+:mod:`.derived` leaves repeated lists and page furniture out and marks the
+advice, :mod:`.indexfile` writes Sphinx's whole index compactly.
+
+Serving: :mod:`.split` cuts the whole index into the small files a query
+loads, :mod:`.fragments` keeps each page's snippet text, :mod:`.scripts`
+assembles the browser's scripts, :mod:`.publish` writes them all into
+``_search/`` when the build has finished. What the search takes from
+Sphinx's internals goes through :mod:`.._internals` (the indexer) and
+:mod:`.internals` (the whole index's file, the pages' scripts); the indexer
+prunes with a set (:mod:`..speedups`). ``docs/search.md`` describes the
+design.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +21,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ...diagnostics import InputError
-from . import derived, glossary, indexfile, titles
+from . import derived, fragments, glossary, indexfile, publish, scripts, titles
 from .language import SearchPrnotes
 
 
@@ -24,4 +34,9 @@ def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", indexfile.use_utf8_index)
     app.connect("doctree-resolved", titles.promote)
     app.connect("doctree-resolved", derived.mark)
+    # After derived.mark (priority 500): the text without what it marks.
+    app.connect("doctree-resolved", fragments.take, priority=600)
+    app.connect("html-page-context", publish.page_scripts)
+    app.connect("build-finished", publish.publish)
+    app.add_js_file(None, body=scripts.loader_script())
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -8,9 +8,9 @@ upstream title, verdict, subsystem, digest) and its badges are furniture: the
 same words on every note (but for the subsystem's name). The ``no-search`` class, which Sphinx's indexer
 skips (a documented class), marks all of them; the pages' own titles and
 prose stay searchable, and the PR number and upstream title are indexed as
-title terms (:mod:`.titles`). The result snippets (search.js) leave out what
-carries the class too, and take a note's snippet from the section the
-``prnotes-advice`` class marks: the advice.
+title terms (:mod:`.titles`). The result snippets (:mod:`.fragments`) leave
+out what carries the class too, and take a note's snippet from the section
+the ``prnotes-advice`` class marks: the advice.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from sphinx.application import Sphinx
 from ... import contract
 from .. import _internals
 from ..notefacts import section_titled
-from .language import SearchPrnotes
+from .language import LANG
 
 NO_SEARCH = "no-search"
 ADVICE_CLASS = "prnotes-advice"
@@ -55,7 +55,7 @@ def mark(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     only with the site's search language, which indexes the PR number and
     upstream title as title terms instead (another language, such as the
     ``zh`` that bench/search.py compares with, indexes the page as it is)."""
-    ours = isinstance(_internals.search_language(app.builder), SearchPrnotes)
+    ours = (app.config.html_search_language or app.config.language) == LANG
     for node in derived_nodes(doctree, docname) + (furniture_nodes(doctree) if ours else []):
         if NO_SEARCH not in node["classes"]:
             node["classes"].append(NO_SEARCH)

@@ -1,21 +1,31 @@
 /*
  * PR 精读笔记 search: the language side of queries.
  *
- * Inserted into language_data.js after search.js (language.py), with the
- * data it needs before it: PRNOTES_TRADITIONAL / PRNOTES_SIMPLIFIED
- * (tradsimp.json, from OpenCC) and PRNOTES_GLOSSARY (glossary.toml).
+ * The first part of the search script (scripts.py), after the data it
+ * needs: PRNOTES_TRADITIONAL / PRNOTES_SIMPLIFIED (tradsimp.json, from
+ * OpenCC), PRNOTES_GLOSSARY (glossary.toml) and PRNOTES_STOPWORDS (the
+ * search language's stop words).
  *
- * - prnotesNormalize and prnotesFold fold text exactly as tokens.py's
- *   normalize() and fold() do: prnotesTokens (search.js) uses them, and the
- *   browser tests compare both sides on the same strings.
+ * - prnotesTokens splits text into search terms exactly as tokens.py's
+ *   tokens() does, with prnotesNormalize and prnotesFold, which fold text as
+ *   normalize() and fold() do: the browser tests compare both sides on the
+ *   same strings.
  * - prnotesUnits is glossary.py's phrase_units.
  * - prnotesQueryTerms turns what the reader typed into the query's terms:
  *   PR references written any way, glossary terms in both directions, and
  *   identifiers typed without their "_" or with spaces. A term that stands
  *   for several ways of writing one thing is a group (see prnotesGroup):
- *   PrnotesSearch.lookup, wrapped at the end of this file, scores it as one
- *   term, so an expansion never outweighs what was typed.
+ *   the ranking (rank.js) scores it as one term (prnotesGroupLookup), so an
+ *   expansion never outweighs what was typed.
  */
+
+const PRNOTES_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
+const PRNOTES_RUN = new RegExp(
+  `[A-Za-z0-9_]+(?:[.\\-][A-Za-z0-9_]+)*|[${PRNOTES_CJK}]+`, "g");
+const PRNOTES_PART_SEP = /[._\-]+/;
+const PRNOTES_CAMEL = /(?<=[a-z0-9])(?=[A-Z][a-z])/;
+const PRNOTES_DIGITS = /^[0-9]+$/;
+const PRNOTES_HYPHENATED = /^[A-Za-z]+(?:-[A-Za-z]+)+$/;
 
 const PRNOTES_HANS = new Map(
   [...PRNOTES_TRADITIONAL].map((c, i) => [c, PRNOTES_SIMPLIFIED[i]]));
@@ -29,7 +39,7 @@ const prnotesNormalize = (text) =>
 
 /** Plain English inflection off a lower-case word (tokens.fold, which documents the rule). */
 const prnotesFold = (word) => {
-  if (word.length < 4 || stopwords.has(word) || !PRNOTES_LETTERS.test(word)) return word;
+  if (word.length < 4 || PRNOTES_STOPWORDS.has(word) || !PRNOTES_LETTERS.test(word)) return word;
   if (word.endsWith("ies") && word.length > 4) word = word.slice(0, -3) + "y";
   else if (word.endsWith("s") && !PRNOTES_KEEP_S.some((end) => word.endsWith(end))) word = word.slice(0, -1);
   for (const suffix of ["ing", "ed"]) {
@@ -44,10 +54,55 @@ const prnotesFold = (word) => {
   return word;
 };
 
+const prnotesAsciiTerm = (word) => {
+  if (PRNOTES_DIGITS.test(word)) return word.length >= 2 ? `#${word}` : null;
+  return word.length >= 2 ? word.toLowerCase() : null;
+};
+
 /** An ASCII word's term (tokens._ascii_term): lower case, folded unless it is an identifier. */
 const prnotesWordTerm = (word, folded) => {
   const term = prnotesAsciiTerm(word);
   return term && folded ? prnotesFold(term) : term;
+};
+
+/** Search terms of a text, in order, without repeats (tokens.tokens). */
+const prnotesTokens = (text) => {
+  const out = new Set();
+  for (const [run] of prnotesNormalize(text).matchAll(PRNOTES_RUN)) {
+    const terms = [];
+    if (run[0] >= "\u3400") {
+      if (run.length === 1) terms.push(run);
+      for (let i = 0; i + 1 < run.length; i++) terms.push(run.slice(i, i + 2));
+    } else {
+      const parts = run.split(PRNOTES_PART_SEP);
+      terms.push(prnotesWordTerm(run, parts.length === 1 && run.split(PRNOTES_CAMEL).length === 1));
+      if (PRNOTES_HYPHENATED.test(run)) terms.push(prnotesWordTerm(parts.join(""), true));
+      for (const part of parts) {
+        const pieces = part.split(PRNOTES_CAMEL);
+        terms.push(prnotesWordTerm(part, pieces.length === 1));
+        if (pieces.length > 1) terms.push(...pieces.map((piece) => prnotesWordTerm(piece, true)));
+      }
+    }
+    terms.filter((t) => t).forEach((t) => out.add(t));
+  }
+  return [...out];
+};
+
+/**
+ * The words as typed (lower case, not folded): each ASCII run, its parts and
+ * humps. A typed word may match inside the index's terms (`pybind` finds
+ * `pybind11`); a folded form or a glossary expansion matches whole terms
+ * only (`rac`, from "race", must not find `trac` of "tracing").
+ */
+const prnotesTypedWords = (text) => {
+  const out = new Set();
+  for (const [run] of prnotesNormalize(text).matchAll(PRNOTES_RUN)) {
+    if (run[0] >= "\u3400") continue;
+    out.add(run.toLowerCase());
+    for (const part of run.split(PRNOTES_PART_SEP))
+      for (const piece of [part, ...part.split(PRNOTES_CAMEL)]) out.add(piece.toLowerCase());
+  }
+  return out;
 };
 
 /** glossary.phrase_units: CJK characters and folded ASCII word parts, with where each run is. */
@@ -63,7 +118,7 @@ const prnotesUnits = (normalized) => {
     for (const part of run.split(PRNOTES_PART_SEP))
       for (const piece of part.split(PRNOTES_CAMEL)) {
         const word = piece.toLowerCase();
-        if (word.length < 2 || stopwords.has(word)) continue;
+        if (word.length < 2 || PRNOTES_STOPWORDS.has(word)) continue;
         units.push({unit: PRNOTES_DIGITS.test(word) ? `#${word}` : prnotesFold(word), start, end});
       }
   }
@@ -103,9 +158,10 @@ const prnotesTermWords = (term) =>
  * whole query) and weighs the sum of their weights, as if they were terms
  * of the query. Another alternative needs all of its terms and weighs their
  * mean times the number of typed terms, times PRNOTES_EXPANSION_WEIGHT for a
- * glossary expansion. The best alternative counts.
+ * glossary expansion. The best alternative counts. `typed` holds the words
+ * as typed (prnotesTypedWords): only those may match inside other terms.
  */
-const prnotesGroupLookup = (group, lookup) => {
+const prnotesGroupLookup = (group, lookup, typed) => {
   const best = new Map();
   const alternatives = group.split("|");
   const typedCount = alternatives[0].split("+").length;
@@ -115,8 +171,11 @@ const prnotesGroupLookup = (group, lookup) => {
     const factor = i === 0 ? 1 : ((expansion ? PRNOTES_EXPANSION_WEIGHT : 1) * typedCount) / terms.length;
     const sums = new Map();
     const counts = new Map();
+    // What was typed may match inside terms; other ways of writing it are
+    // the index's own terms; a glossary expansion matches whole terms only.
+    const partial = (term) => (i === 0 ? Boolean(typed && typed.has(term)) : !expansion);
     for (const term of terms)
-      lookup(term).forEach((weight, f) => {
+      lookup(term, partial(term)).forEach((weight, f) => {
         sums.set(f, (sums.get(f) || 0) + weight);
         counts.set(f, (counts.get(f) || 0) + 1);
       });
@@ -198,27 +257,6 @@ const prnotesPhraseTerms = (phrase) => {
 };
 
 /**
- * The index's terms for variants: whether a term is one or is inside one
- * (as PrnotesSearch.lookup finds it), and the terms with "_ . -" taken out.
- * Built once per index.
- */
-const prnotesIndexKeys = (() => {
-  let cached = null;
-  return (index) => {
-    if (cached && cached.index === index) return cached;
-    const names = new Set([...Object.keys(index.terms), ...Object.keys(index.titleterms)]);
-    const all = [...names].sort();
-    const text = all.join("\n");
-    cached = {
-      index,
-      known: (term) => names.has(term) || (term.length > 2 && text.includes(term)),
-      squashed: all.map((key) => [key, prnotesSquash(key)]),
-    };
-    return cached;
-  };
-})();
-
-/**
  * The query's terms: a term for each word as prnotesTokens splits it, except
  * that these become groups, in this order:
  * 1. words typed apart that the index has joined by "_" or unspaced: "none
@@ -226,15 +264,15 @@ const prnotesIndexKeys = (() => {
  * 2. glossary phrases, either side, with the other side as expansions;
  * 3. an identifier typed without its "_ . -" ("nonehash") or with other ones
  *    ("none-hash"): the index's terms that have it once those are taken out.
- * `index` is the loaded search index, or null: then only the glossary is used.
- * Where Sphinx's own ranking runs instead of search.js's (PRNOTES_SEARCH_MISSING
- * names what it lacks), which knows no groups, the terms are plain.
+ * `keys` answers what the index holds (index.js's PrnotesIndex: known(term),
+ * whether a term is one of the index's or inside one, and containing(s), the
+ * index's terms that have s once "_ . -" are taken out), or is null: then
+ * only the glossary is used.
  */
-const prnotesQueryTerms = (query, index) => {
+const prnotesQueryTerms = (query, keys) => {
   let text = query;
   for (const [pattern, replacement] of PRNOTES_PR_REFS) text = text.replace(pattern, replacement);
   const norm = prnotesNormalize(text);
-  if (PRNOTES_SEARCH_MISSING && PRNOTES_SEARCH_MISSING.length) return prnotesTokens(norm);
   let masked = norm;  // the query without what has become a group
   const groups = [];
   const consumed = new Set();  // terms now in a group
@@ -242,18 +280,17 @@ const prnotesQueryTerms = (query, index) => {
     const typed = prnotesTokens(norm.slice(start, end));
     typed.forEach((t) => consumed.add(t));
     // Sphinx leaves stop words out of a query; in a group they stay out too.
-    const kept = typed.filter((t) => !stopwords.has(t));
+    const kept = typed.filter((t) => !PRNOTES_STOPWORDS.has(t));
     groups.push(prnotesGroup([[kept, false], ...alternatives]));
     masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
   };
-  const keys = index ? prnotesIndexKeys(index) : null;
   if (keys)
     for (const seq of [...masked.matchAll(/[A-Za-z0-9]+(?:\s+[A-Za-z0-9]+)+/g)]) {
       const words = [...seq[0].matchAll(/[A-Za-z0-9]+/g)];
       for (let i = 0; i < words.length - 1; i++) {
         for (let j = Math.min(words.length, i + 4); j >= i + 2; j--) {
           const parts = words.slice(i, j).map((w) => w[0].toLowerCase());
-          const joined = [parts.join("_"), parts.join("")].find(keys.known);
+          const joined = [parts.join("_"), parts.join("")].find((t) => keys.known(t));
           if (!joined) continue;
           const end = seq.index + words[j - 1].index + words[j - 1][0].length;
           group(seq.index + words[i].index, end, [[[joined], false]]);
@@ -272,7 +309,7 @@ const prnotesQueryTerms = (query, index) => {
       const whole = run.toLowerCase();
       const squashed = prnotesSquash(whole);
       if (squashed.length < 4 || keys.known(whole) || keys.known(prnotesFold(whole))) continue;
-      const found = keys.squashed.filter(([, s]) => s.includes(squashed)).map(([key]) => key);
+      const found = keys.containing(squashed);
       if (!found.length) continue;
       found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
       const term = prnotesWordTerm(run, false);
@@ -281,10 +318,3 @@ const prnotesQueryTerms = (query, index) => {
     }
   return [...new Set([...prnotesTokens(norm).filter((t) => !consumed.has(t)), ...groups])];
 };
-
-// The ranking (search.js) looks every term up through PrnotesSearch.lookup;
-// a group is looked up as one term here.
-if (typeof PrnotesSearch !== "undefined") {
-  const lookupTerm = PrnotesSearch.lookup;
-  PrnotesSearch.lookup = (term) => (prnotesIsGroup(term) ? prnotesGroupLookup(term, lookupTerm) : lookupTerm(term));
-}

@@ -1,9 +1,13 @@
 """Write searchindex.js as UTF-8 text instead of ``\\uXXXX`` escapes.
 
+The browser never loads this whole index (:mod:`.split` cuts it into the
+files a query needs); Sphinx reads it again in the next build to keep the
+terms of the pages it does not read again, and :mod:`.publish` reads it to
+split it.
+
 Sphinx's writer escapes every non-ASCII character: six bytes for each CJK
 character of every term and title, where UTF-8 needs three. The HTML builder
-writes the file as UTF-8 already and every page declares UTF-8, so the
-browser reads the characters as they are.
+writes and reads the file as UTF-8 already.
 
 Terms that no page holds any more are left out. Sphinx keeps the words of
 a deleted page, with no page to go to, in every later incremental build; a

@@ -17,7 +17,10 @@ from sphinx.application import Sphinx
 
 from ... import contract
 from .. import _internals
-from .language import SearchPrnotes
+from .language import LANG, SearchPrnotes
+
+
+_LANGUAGE = SearchPrnotes({})
 
 
 def title_field_text(doctree: nodes.document) -> list[str]:
@@ -42,9 +45,9 @@ def promote(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     the body terms any word already among the page's title terms, so each
     word is stored once, as a title term.
     """
-    lang = _internals.search_language(app.builder)
-    if not isinstance(lang, SearchPrnotes):
+    if (app.config.html_search_language or app.config.language) != LANG:
         return
+    lang = _LANGUAGE
     terms = []
     for text in title_field_text(doctree):
         for word in lang.split(text):

@@ -1,0 +1,133 @@
+"""Write the search's files when an HTML build has finished: ``_search/``.
+
+- ``entry.json``: the split index's entry (:mod:`.split`), with the name of
+  the search script and a key of what it was made from;
+- ``<version>/``: the split index, in a folder named by its hash, so a
+  browser that cached one build's chunks never mixes them with another's;
+- ``search-<hash>.js``: the search script (:mod:`.scripts`);
+- ``text/<docname>.txt``: each page's snippet text (:mod:`.fragments`).
+
+Everything goes through :func:`prnotes.write.apply`, all or nothing:
+unchanged files are not touched, the files of an earlier version, an
+earlier script and pages no longer on the site are removed. When neither the
+whole index, nor the notes' facts, nor the script changed, the index is not
+split again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+
+from ... import write
+from ...classify import VERDICT_BY_SLUG, VERDICTS
+from ... import contract
+from ..buildtime import UNCOMMITTED, date_of
+from ..notefacts import FACTS
+from . import fragments, internals, scripts, split
+from .indexfile import Utf8JavaScriptIndex
+from .language import LANG
+
+SEARCH_DIR = "_search"
+ENTRY = "entry.json"
+TEXT_DIR = "text"
+HIGHLIGHT_SCRIPT = "_static/sphinx_highlight.js"
+
+
+def ours(app: Sphinx) -> bool:
+    return app.builder.format == "html" and (app.config.html_search_language or app.config.language) == LANG
+
+
+def note_rows(env) -> dict[str, split.NoteRow]:
+    rows = {}
+    for docname, facts in FACTS.of(env).items():
+        verdict = VERDICT_BY_SLUG.get(facts.verdict)
+        rows[docname] = split.NoteRow(
+            verdict=verdict.title if verdict else "",
+            repo=facts.repo,
+            number=facts.number,
+            date=date_of(env, facts.digest) or UNCOMMITTED,
+            subsystem=facts.subsystem,
+        )
+    return rows
+
+
+def subsystem_names(data: dict) -> dict[str, str]:
+    prefix = contract.subsystem_docname("")
+    return {d.removeprefix(prefix): t for d, t in zip(data["docnames"], data["titles"]) if d.startswith(prefix) and "/" not in d.removeprefix(prefix)}
+
+
+def text_path(docname: str) -> str:
+    return f"{TEXT_DIR}/{docname}.txt"
+
+
+def _on_disk(root: Path) -> list[str]:
+    found = []
+    for dirpath, _dirs, files in os.walk(root):
+        rel = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        found.extend(name if rel == "." else f"{rel}/{name}" for name in files if not name.endswith(write.TMP_SUFFIX))
+    return found
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def publish(app: Sphinx, exception: Exception | None) -> None:
+    """On ``build-finished``: bring ``_search/`` up to date with the whole index."""
+    if exception is not None or not ours(app):
+        return
+    outdir = Path(app.outdir)
+    root = outdir / SEARCH_DIR
+    texts = fragments.written(app)
+    try:
+        raw, data = internals.whole_index(outdir, Utf8JavaScriptIndex())
+    except internals.IndexShapeError as exc:
+        raise ExtensionError(f"the site's search cannot be written: {exc}") from None
+    notes = note_rows(app.env)
+    script_name = scripts.search_script_name()
+    made_from = hashlib.sha256()
+    for part in (str(split.FORMAT), script_name, json.dumps(sorted((d, list(vars(r).values())) for d, r in notes.items()), ensure_ascii=False)):
+        made_from.update(part.encode() + b"\n")
+    made_from.update(raw)
+    source = made_from.hexdigest()[:16]
+
+    files: dict[str, str] = {}
+    try:
+        old = json.loads((root / ENTRY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = None
+    if isinstance(old, dict) and old.get("source") == source and (root / str(old.get("version"))).is_dir():
+        entry = old
+    else:
+        made = split.split(data, notes, subsystem_names(data), tuple(v.title for v in VERDICTS))
+        entry = {**made.entry, "script": script_name, "source": source}
+        files.update({f"{made.version}/{path}": text for path, text in made.files.items()})
+    files[ENTRY] = split.entry_text(entry)
+    files[script_name] = scripts.search_script()
+    docnames = set(data["docnames"])
+    files.update({text_path(d): text for d, text in texts.items() if d in docnames})
+
+    present = _on_disk(root) if root.is_dir() else []
+    keep = set(files) | {text_path(d) for d in docnames} | {p for p in present if p.startswith(f"{entry['version']}/")}
+    remove = sorted(p for p in present if p not in keep)
+    changed, unchanged = [], []
+    for rel, text in sorted(files.items()):
+        (unchanged if _read(root / rel) == text.encode("utf-8") else changed).append(rel)
+    if changed or remove:
+        root.mkdir(exist_ok=True)
+        write.apply(root, files, write.Plan(tuple(changed), tuple(unchanged), tuple(remove)))
+
+
+def page_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """On ``html-page-context``: no search script of Sphinx's on any page (the loader loads ours)."""
+    if ours(app):
+        internals.drop_script(context, HIGHLIGHT_SCRIPT)

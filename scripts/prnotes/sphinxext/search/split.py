@@ -1,0 +1,284 @@
+"""Split the whole search index into the small files a query loads.
+
+Sphinx's indexer, fed by the site's search language, gives one index of
+every page (``searchindex.js``): page names and titles, and for each term the
+pages that have it in a title and in the text. A reader's query needs a
+sliver of it, so the browser never loads it whole (as Pagefind does with its
+own index). :func:`split` turns it into:
+
+- ``entry.json``: what every search needs first, a few KB whatever the site's
+  size: how many pages there are, how many of them are notes, how many term
+  chunks and key buckets, the size of each bucket, the filter values, and the
+  hub pages whose title another hub page has already.
+- ``t/<k>.json``: term chunk ``k``, the terms whose CRC-32 (of their UTF-8)
+  modulo the chunk count is ``k``: ``{term: [title pages, text pages]}``.
+- ``g/<k>.json``: key bucket ``k``: the ASCII terms whose letters (``_ . -``
+  taken out) hold a three-character gram that hashes to ``k``, as
+  ``{"t": [title terms], "b": [text terms]}``. The search matches a typed
+  identifier inside the index's terms (``pybind`` in ``pybind11``,
+  ``nonehash`` in ``resolve_none_hash_seed``): every term that holds a word
+  holds each of its grams, so one bucket (the smallest of the word's grams)
+  lists every candidate.
+- ``d/<k>.json``: page shard ``k``, pages ``k * SHARD`` on: ``[docname,
+  title]``, and for a note also its verdict, repository, number, date and
+  subsystem, for the result rows.
+- ``f/<name>.json``: one filter (verdict, repo, subsystem): a string with one
+  code character per page, loaded only when the reader filters by it.
+
+Pages are numbered notes first, then the other pages, each group by title
+(then docname), so the ranking's tie-break by title is the order of the
+numbers, and "is a note" is "number below the note count". Page lists are
+sorted page numbers written as gaps (:func:`encode_ids`).
+
+The snippet text of each page is not here: :mod:`.fragments` writes it per
+page. ``search.js`` reads all of these; :data:`FORMAT` changes with them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import zlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ... import contract
+
+FORMAT = 1
+# Page numbers are written as gaps in base 32, most significant digit first:
+# every digit but the last from MORE, the last from LAST.
+LAST = "0123456789abcdefghijklmnopqrstuv"
+MORE = "wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
+SHARD = 16  # pages per page shard
+CHUNK_BYTES = 12_000  # the term chunks' mean size aimed at (bytes of JSON)
+BUCKET_KEYS = 400  # the key buckets' mean size aimed at (terms listed)
+GRAM = 3
+_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_SQUASH = re.compile(r"[._\-]")
+# Filter codes: one character per page; a page without the fact has NO_CODE.
+CODES = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&()*+,-./:;<=>?@[]^_`{|}~"
+NO_CODE = " "
+FILTERS = ("verdict", "repo", "subsystem")  # the URL parameters, as the list pages use them
+
+
+def encode_ids(ids: Iterable[int]) -> str:
+    """Sorted distinct page numbers as their gaps: ``[0, 1, 2, 40]`` -> ``"000x6"``."""
+    out: list[str] = []
+    previous = -1
+    for n in ids:
+        gap = n - previous - 1
+        if gap < 0:
+            raise ValueError("page numbers must be sorted and distinct")
+        previous = n
+        digits = [LAST[gap & 31]]
+        gap >>= 5
+        while gap:
+            digits.append(MORE[gap & 31])
+            gap >>= 5
+        out.extend(reversed(digits))
+    return "".join(out)
+
+
+def decode_ids(text: str) -> list[int]:
+    """The inverse of :func:`encode_ids` (search.js has the same)."""
+    ids: list[int] = []
+    previous, value = -1, 0
+    for c in text:
+        more = MORE.find(c)
+        if more >= 0:
+            value = (value << 5) | more
+            continue
+        previous += ((value << 5) | LAST.index(c)) + 1
+        ids.append(previous)
+        value = 0
+    return ids
+
+
+def bucket_of(text: str, count: int) -> int:
+    """The chunk or bucket of a term or gram: CRC-32 of its UTF-8, modulo ``count``."""
+    return zlib.crc32(text.encode("utf-8")) % count
+
+
+def squash(term: str) -> str:
+    """A term without ``_ . -`` (fold.js's prnotesSquash)."""
+    return _SQUASH.sub("", term)
+
+
+def grams(term: str) -> set[str]:
+    """The three-character grams of a squashed term (none for a shorter one)."""
+    s = squash(term)
+    return {s[i : i + GRAM] for i in range(len(s) - GRAM + 1)}
+
+
+def is_ascii_term(term: str) -> bool:
+    """Whether a term is of the kind a typed word may match inside (not CJK)."""
+    return _CJK.search(term) is None
+
+
+def _power_of_two(n: float) -> int:
+    count = 1
+    while count < n:
+        count *= 2
+    return count
+
+
+def _json(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    # Valid JSON, but no line terminator a JavaScript parser could trip on.
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _utf16(text: str) -> bytes:
+    """A sort key that orders as JavaScript compares strings (UTF-16 code units)."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+@dataclass(frozen=True)
+class NoteRow:
+    """What a result row shows of a note besides its title, and what it is filtered by."""
+
+    verdict: str  # the Chinese verdict word (精读)
+    repo: str  # owner/repo
+    number: int | None
+    date: str  # YYYY-MM-DD, or the placeholder of an uncommitted digest
+    subsystem: str  # the subsystem's slug
+
+
+@dataclass(frozen=True)
+class Split:
+    entry: dict
+    files: dict[str, str]  # path under the version folder -> text
+
+    @property
+    def version(self) -> str:
+        return self.entry["version"]
+
+
+def _pages(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    return list(zip(data["docnames"], data["titles"], strict=True))
+
+
+def page_order(pages: list[tuple[str, str]]) -> list[int]:
+    """Sphinx's page numbers in the split's order: notes, then the rest, each by title, then docname."""
+    return sorted(
+        range(len(pages)),
+        key=lambda i: (not contract.is_note_docname(pages[i][0]), _utf16(pages[i][1]), _utf16(pages[i][0])),
+    )
+
+
+def _postings(value: Any) -> list[int]:
+    return [value] if isinstance(value, int) else list(value)
+
+
+def split(
+    data: Mapping[str, Any],
+    notes: Mapping[str, NoteRow],
+    subsystems: Mapping[str, str],
+    verdicts: tuple[str, ...],
+) -> Split:
+    """The split index of Sphinx's index ``data`` (the dict searchindex.js holds).
+
+    ``notes`` gives each note's row facts by docname, ``subsystems`` each
+    subsystem's name by slug, ``verdicts`` the verdict words in their order.
+    """
+    pages = _pages(data)
+    order = page_order(pages)
+    new_id = {old: new for new, old in enumerate(order)}
+    docnames = [pages[old][0] for old in order]
+    titles = [pages[old][1] for old in order]
+    note_count = sum(1 for d in docnames if contract.is_note_docname(d))
+
+    # Terms: {term: [title pages, text pages]} in the new numbering.
+    merged: dict[str, list[list[int]]] = {}
+    for slot, key in ((0, "titleterms"), (1, "terms")):
+        for term, value in data[key].items():
+            ids = sorted(new_id[i] for i in _postings(value))
+            if ids:
+                merged.setdefault(term, [[], []])[slot] = ids
+    encoded = {term: [encode_ids(t), encode_ids(b)] for term, (t, b) in merged.items()}
+    total = sum(len(term.encode()) + len(t) + len(b) + 8 for term, (t, b) in encoded.items())
+    chunks = _power_of_two(total / CHUNK_BYTES)
+    chunk_terms: list[dict[str, list[str]]] = [{} for _ in range(chunks)]
+    for term, value in encoded.items():
+        chunk_terms[bucket_of(term, chunks)][term] = value
+
+    # Key buckets: the ASCII terms, by their grams.
+    ascii_terms = sorted(t for t in merged if is_ascii_term(t) and len(squash(t)) >= GRAM)
+    bucket_count = _power_of_two(sum(len(grams(t)) for t in ascii_terms) / BUCKET_KEYS)
+    buckets: list[tuple[set[str], set[str]]] = [(set(), set()) for _ in range(bucket_count)]
+    for term in ascii_terms:
+        in_title, in_text = (bool(ids) for ids in merged[term])
+        for gram in grams(term):
+            title_keys, text_keys = buckets[bucket_of(gram, bucket_count)]
+            if in_title:
+                title_keys.add(term)
+            if in_text:
+                text_keys.add(term)
+
+    # Page shards and filters.
+    def row(i: int) -> list:
+        docname, title = docnames[i], titles[i]
+        facts = notes.get(docname)
+        if facts is None:
+            return [docname, title]
+        return [docname, title, facts.verdict, facts.repo, facts.number, facts.date, facts.subsystem]
+
+    shards = [[row(i) for i in range(start, min(start + SHARD, len(docnames)))] for start in range(0, len(docnames), SHARD)]
+    repos = sorted({n.repo for n in notes.values()}, key=lambda r: (r.lower(), r))
+    values = {
+        "verdict": [v for v in verdicts],
+        "repo": repos,
+        "subsystem": sorted({n.subsystem for n in notes.values()} | set(subsystems)),
+    }
+    if any(len(v) > len(CODES) for v in values.values()):
+        raise ValueError(f"more than {len(CODES)} values of one filter")
+    filters = {}
+    for name in FILTERS:
+        code = {value: CODES[i] for i, value in enumerate(values[name])}
+        filters[name] = "".join(
+            code.get(getattr(notes[d], name), NO_CODE) if d in notes else NO_CODE for d in docnames
+        )
+
+    # Hub pages that repeat the title of a hub page listed before them.
+    same_title: list[list[int]] = []
+    first: dict[str, int] = {}
+    for i in range(note_count, len(docnames)):
+        if titles[i] in first:
+            same_title.append([i, first[titles[i]]])
+        else:
+            first[titles[i]] = i
+
+    files: dict[str, str] = {}
+    for k, terms in enumerate(chunk_terms):
+        files[f"t/{k}.json"] = _json(terms)
+    for k, (title_keys, text_keys) in enumerate(buckets):
+        files[f"g/{k}.json"] = _json({"t": sorted(title_keys), "b": sorted(text_keys)})
+    for k, shard in enumerate(shards):
+        files[f"d/{k}.json"] = _json(shard)
+    for name, codes in filters.items():
+        files[f"f/{name}.json"] = _json(codes)
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(f"{path}\n{files[path]}\n".encode())
+    entry = {
+        "format": FORMAT,
+        "version": digest.hexdigest()[:16],
+        "pages": len(docnames),
+        "notes": note_count,
+        "shard": SHARD,
+        "chunks": chunks,
+        "buckets": [len(t | b) for t, b in buckets],
+        "filters": {
+            "verdict": values["verdict"],
+            "repo": values["repo"],
+            "subsystem": [[slug, subsystems.get(slug, slug)] for slug in values["subsystem"]],
+        },
+        "sameTitle": same_title,
+    }
+    return Split(entry, files)
+
+
+def entry_text(entry: Mapping[str, Any]) -> str:
+    return _json(entry)

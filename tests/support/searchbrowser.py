@@ -75,9 +75,12 @@ def docname_of(href: str) -> str:
 # The dialog's results (search.js's PrnotesDialog), without its last entry,
 # which opens the search page.
 DIALOG_RESULTS = "#prnotes-dialog-list > a.prnotes-dialog-result:not(.prnotes-dialog-all)"
+# The dialog has listed its answer to what the field holds (ui.js marks
+# the list with the query it answers).
 _DIALOG_ANSWERED = (
-    "() => document.querySelector('#prnotes-dialog-list > a') !== null"
-    " || /没有找到/.test(document.querySelector('.prnotes-dialog-status')?.textContent || '')"
+    "() => { const list = document.getElementById('prnotes-dialog-list');"
+    " const field = document.querySelector('#pst-search-dialog input[name=q]');"
+    " return list !== null && field !== null && list.dataset.query === field.value.trim(); }"
 )
 # The search script has loaded, with the index's entry.
 SCRIPT_LOADED = "() => typeof PrnotesSearch !== 'undefined' && PrnotesSearch.view !== null"
@@ -157,8 +160,8 @@ class SearchPage:
         field.fill("")
         start = self.page.evaluate(_WATCH_FIRST_RESULT)
         field.press_sequentially(query)
-        self.guard.wait_for(self.page, _DIALOG_ANSWERED, self.timeout)
         self.guard.wait_for(self.page, f"() => document.querySelector('#pst-search-dialog input').value === {query!r}", self.timeout)
+        self.guard.wait_for(self.page, _DIALOG_ANSWERED, self.timeout)
         hrefs = self.page.eval_on_selector_all(DIALOG_RESULTS, "els => els.map(e => e.href)")
         first = self.page.evaluate("() => window.__prnotesFirst")
         base = urlsplit(self.base_url).path

@@ -27,7 +27,7 @@ from sphinx.errors import ExtensionError
 from ... import write
 from ...classify import VERDICT_BY_SLUG, VERDICTS
 from ... import contract
-from ..buildtime import UNCOMMITTED, date_of
+from ..buildtime import facts as build_facts, label
 from ..notefacts import FACTS
 from . import fragments, internals, scripts, split
 from .indexfile import Utf8JavaScriptIndex
@@ -45,13 +45,14 @@ def ours(app: Sphinx) -> bool:
 
 def note_rows(env) -> dict[str, split.NoteRow]:
     rows = {}
+    known = build_facts(env)
     for docname, facts in FACTS.of(env).items():
         verdict = VERDICT_BY_SLUG.get(facts.verdict)
         rows[docname] = split.NoteRow(
             verdict=verdict.title if verdict else "",
             repo=facts.repo,
             number=facts.number,
-            date=date_of(env, facts.digest) or UNCOMMITTED,
+            date=label(known, facts.digest),  # as the note page shows it
             subsystem=facts.subsystem,
         )
     return rows

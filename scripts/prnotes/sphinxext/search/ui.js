@@ -150,6 +150,7 @@ const PrnotesDialog = {
     if (!query) {
       PrnotesDialog.select(-1);
       list.replaceChildren();
+      list.dataset.query = "";
       status.textContent = "";
       list.hidden = true;
       input.setAttribute("aria-expanded", "false");
@@ -168,6 +169,7 @@ const PrnotesDialog = {
     PrnotesDialog.matched = result.matched;
     PrnotesDialog.select(-1);
     list.replaceChildren();
+    list.dataset.query = query;  // what the list answers (the tests wait for it)
     const count = result.rows.length;
     status.textContent = count ? `“${query}”：找到 ${count} 个页面` : `没有找到与“${query}”匹配的页面`;
     rows.forEach((row, i) => {

@@ -1,291 +1,296 @@
 #!/usr/bin/env python3
-"""Benchmark the site search at several sizes; compare it with Sphinx's own.
+"""Benchmark the site search at several sizes: what a query transfers and how soon it answers.
 
-    .venv/bin/python -m bench.search [--sizes 16 1000 5000] [--runs 3]
-        [--no-compare] [--write BENCHMARKS.md]
+    .venv/bin/python -m bench.search [--sizes 1000 5000 20000] [--runs 3]
+        [--work DIR] [--compare] [--write BENCHMARKS.md]
 
-For each size (16 is the real seeds; larger sizes are synthetic notes from
-bench/corpus.py) it converts and builds a copy of the project once and
-reports: the search index size, in total and per note, next to the notes'
-plain text (title, upstream title and advice, UTF-8); the build time spent
-in search indexing (feeding pages to the indexer, writing searchindex.js);
-the time from opening ``search.html?q=...`` in headless Chromium to the
-last result on the page (median of ``--runs`` fresh tabs); what a note page
-downloads before any search starts (the index is not part of it: it loads
-when the reader opens the search dialog); and the time from the first
-keystroke in the Ctrl+K dialog, the index loaded, to the first result listed
-there (median over ``--runs`` tabs of each dialog query).
+For each size (16 is the real seeds; larger sizes are synthetic archives of
+bench/corpus.py) it converts and builds a copy of the project (or, with
+``--work DIR`` holding a site built before, builds it again, which writes the
+search files anew) and reports:
 
-The comparison builds the real seeds with Sphinx's own Chinese search
-(``html_search_language = "zh"``, jieba) and with the site's, and runs the
-evaluation set (tests/search_eval.tsv) through the search page of each.
+- the whole index (``searchindex.js``, which no page loads) and the split
+  index: files, the entry's size, the median and largest term chunk;
+- a first query, each in a fresh browser context (empty cache), typed key by
+  key into the search dialog of a note page right after Ctrl+K opens it:
+  every byte fetched from the keystroke on (the entry, the search script,
+  chunks, buckets, shards, snippet texts), uncompressed and gzipped (level
+  6, as a web server would send it; the test server sends it plain), and the
+  time from the first keystroke to the first result listed;
+- a further query in the same tab: the bytes it adds;
+- the search page (``search.html?q=…``) opened in a fresh context: bytes and
+  time to the first result;
+- a note page's first visit, before any search: every response, plain and
+  gzipped.
 
-With ``--write FILE`` the tables go between the markers in the ``## Search``
-section of FILE (the section is appended when missing).
+Medians over ``--runs`` rounds of the queries. ``--compare`` also runs the
+evaluation set (tests/search_eval.tsv) through the search page of the real
+seeds. With ``--write FILE`` the tables go between the markers in the
+``## Search`` section of FILE.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gzip
-import io
+import json
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from prnotes.cli import main as cli_main
 from prnotes.project import load
-from tests.support.searchbrowser import search_page
-from tests.support.sandbox import ROOT, copy_project
-from tests.support.searcheval import Ranked, load_cases, recall_at
 from bench.markers import replace_between
+from tests.support.sandbox import ROOT, copy_project
+from tests.support.searchbrowser import search_page
+from tests.support.searcheval import Ranked, load_cases, recall_at
 
-QUERY = "前缀缓存"
-# Typed key by key into the dialog: Chinese, an English word, an identifier.
-DIALOG_QUERIES = ("前缀缓存", "prefix", "none_hash")
+# First queries: Chinese, an English word, an identifier, two words, a question.
+FIRST_QUERIES = ("前缀缓存", "prefix", "none_hash", "投机解码 draft", "怎么修复浅克隆的竞态")
+FURTHER_QUERIES = ("权重加载", "fused_moe", "ROCm CI")
+_WATCH = """
+() => {
+  window.__prnotesFirst = null;
+  const seen = new MutationObserver(() => {
+    const list = document.getElementById("prnotes-dialog-list");
+    if (window.__prnotesFirst === null && list && list.querySelector("a.prnotes-dialog-result:not(.prnotes-dialog-all)")) {
+      window.__prnotesFirst = performance.now();
+      seen.disconnect();
+    }
+  });
+  seen.observe(document.getElementById("pst-search-dialog"), {childList: true, subtree: true});
+}
+"""
+# The dialog answers what the field holds, and every listed result has its snippet.
+_SETTLED = """
+() => {
+  const list = document.getElementById("prnotes-dialog-list");
+  const field = document.querySelector("#pst-search-dialog input[name=q]");
+  if (!list || list.dataset.query !== field.value.trim()) return false;
+  const rows = [...list.querySelectorAll("a.prnotes-dialog-result:not(.prnotes-dialog-all)")];
+  return rows.every((row) => row.querySelector(".prnotes-dialog-snippet"));
+}
+"""
 
 
-@dataclass(frozen=True)
+@dataclass
+class Transfer:
+    raw: int = 0
+    gzip: int = 0
+    files: int = 0
+
+    def add(self, body: bytes) -> None:
+        self.raw += len(body)
+        self.gzip += len(gzip.compress(body, 6, mtime=0))
+        self.files += 1
+
+
+@dataclass
 class SizeRow:
     notes: int
-    plain_bytes: int
-    index_bytes: int
-    index_gzip_bytes: int
-    build_seconds: float
-    search_build_seconds: float
-    load_first_seconds: float
-    load_query_seconds: float
-    results: int
-    note_page_bytes: int  # a note page and its assets, before any search
-    dialog_ms: dict[str, float]  # query -> first keystroke to first result in the dialog
-
-
-@dataclass(frozen=True)
-class CompareRow:
-    name: str
-    recall1: float
-    recall3: float
-    index_bytes: int
-    missed: tuple[str, ...]
+    pages: int
+    whole: Transfer
+    split_files: int
+    entry: Transfer
+    chunk_gzip_median: int
+    chunk_gzip_max: int
+    first: list[Transfer] = field(default_factory=list)
+    first_ms: list[float] = field(default_factory=list)
+    further: list[Transfer] = field(default_factory=list)
+    page_search: list[Transfer] = field(default_factory=list)
+    page_search_ms: list[float] = field(default_factory=list)
+    note_page: Transfer = field(default_factory=Transfer)
+    build_seconds: float = 0.0
 
 
 def make_project(dest: Path, seeds: Path) -> Path:
-    """A converted copy of the project with the given seeds folder."""
     copy_project(dest, seeds)
     assert cli_main(["notes", "--root", str(dest), "-q"]) == 0
     return dest
 
 
-def plain_text_bytes(proj: Path) -> int:
-    site = load(proj)
-    return sum(len(f"{n.title}\n{n.upstream_title or ''}\n{n.body}".encode()) for n in site.notes)
-
-
-class _SearchTimer:
-    """Adds up the time the HTML builder spends on the search index."""
-
-    def __init__(self) -> None:
-        self.seconds = 0.0
-
-    @contextlib.contextmanager
-    def installed(self):
-        from sphinx.builders.html import StandaloneHTMLBuilder
-
-        originals = {name: getattr(StandaloneHTMLBuilder, name) for name in ("index_page", "dump_search_index")}
-
-        def timed(fn):
-            def wrapper(*args, **kwargs):
-                start = time.perf_counter()
-                try:
-                    return fn(*args, **kwargs)
-                finally:
-                    self.seconds += time.perf_counter() - start
-
-            return wrapper
-
-        for name, fn in originals.items():
-            setattr(StandaloneHTMLBuilder, name, timed(fn))
-        try:
-            yield self
-        finally:
-            for name, fn in originals.items():
-                setattr(StandaloneHTMLBuilder, name, fn)
-
-
-def build(proj: Path, lang: str | None = None) -> tuple[float, float]:
-    """Build HTML with 2 processes, in a fresh Python; returns (total, search) seconds."""
-    cmd = [sys.executable, "-m", "bench.search", "--build-one", str(proj)] + (["--lang", lang] if lang else [])
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout
-    # The last line: extensions may print to stdout while they load.
-    total, search = out.strip().splitlines()[-1].split()
-    return float(total), float(search)
-
-
-def _build_here(proj: Path, **overrides) -> tuple[float, float]:
-    from sphinx.application import Sphinx
-
-    timer = _SearchTimer()
-    warnings = io.StringIO()
+def build(proj: Path) -> float:
+    """sphinx-build -j 2 in a fresh Python; seconds."""
     start = time.perf_counter()
-    with timer.installed():
-        app = Sphinx(
-            proj,
-            proj,
-            proj / "_build/html",
-            proj / "_build/doctrees",
-            "html",
-            parallel=2,
-            confoverrides=overrides,
-            status=io.StringIO(),
-            warning=warnings,
-            freshenv=True,
-        )
-        app.build()
-    total = time.perf_counter() - start
-    if app.statuscode or warnings.getvalue():
-        raise SystemExit(f"build of {proj} failed or warned:\n{warnings.getvalue()}")
-    return total, timer.seconds
+    subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-j", "2", "-b", "html", str(proj), str(proj / "_build/html")],
+        check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    return time.perf_counter() - start
 
 
-def load_and_query(html: Path, runs: int) -> tuple[float, float, int]:
-    """Medians over fresh tabs: (to the first result, to the last), result count."""
-    found = []
-    with search_page(html) as tab:
-        for _ in range(runs):
-            tab.fresh()
-            found.append(tab.search(QUERY))
-    return (
-        statistics.median(r.first_seconds for r in found),
-        statistics.median(r.seconds for r in found),
-        len(found[-1].docnames),
-    )
+def _note(html: Path) -> str:
+    return sorted(p for p in html.glob("notes/*/*/pr-*.html"))[0].relative_to(html).as_posix()
 
 
-def note_page_bytes(html: Path) -> int:
-    """Bytes a first visit to a note page downloads (page and assets, empty cache) before any search."""
-    note = sorted(p for p in html.glob("notes/*/*/pr-*.html"))[0].relative_to(html).as_posix()
-    sizes = []
-    with search_page(html, timeout=120_000) as tab:
-        tab.fresh()
-        tab.page.on("response", lambda response: sizes.append(response))
-        tab.page.goto(tab.base_url + note)
-        tab.page.wait_for_load_state("networkidle")
-        total = sum(len(r.body()) for r in sizes)
-        assert not any(r.url.endswith("searchindex.js") for r in sizes), "a note page loaded the index"
+def _recording(tab) -> list:
+    responses: list = []
+    tab.page.on("response", lambda r: responses.append(r))
+    return responses
+
+
+def _total(responses) -> Transfer:
+    total = Transfer()
+    for response in responses:
+        try:
+            total.add(response.body())
+        except Exception:  # a redirect or an aborted fetch has no body
+            pass
     return total
 
 
-def dialog_times(html: Path, runs: int) -> dict[str, float]:
-    """Median ms from the first keystroke to the first result in the dialog, the index loaded."""
-    note = sorted(p for p in html.glob("notes/*/*/pr-*.html"))[0].relative_to(html).as_posix()
-    times: dict[str, list[float]] = {q: [] for q in DIALOG_QUERIES}
+def dialog_queries(html: Path, row: SizeRow, runs: int) -> None:
+    """First queries on a cold cache and further queries, in the dialog of a note page."""
+    note = _note(html)
     with search_page(html, timeout=120_000) as tab:
         for _ in range(runs):
-            tab.fresh()
-            for query in DIALOG_QUERIES:
-                times[query].append(tab.dialog_search(query, note).milliseconds)
-    return {q: statistics.median(t) for q, t in times.items()}
+            for i, query in enumerate(FIRST_QUERIES):
+                tab.fresh()
+                tab.page.goto(tab.base_url + note)
+                tab.page.wait_for_load_state("networkidle")
+                responses = _recording(tab)
+                tab.page.evaluate(_WATCH)
+                tab.page.keyboard.press("Control+k")
+                field = tab.page.locator("#pst-search-dialog input[name=q]")
+                start = tab.page.evaluate("() => performance.now()")
+                field.press_sequentially(query)
+                tab.guard.wait_for(tab.page, _SETTLED, tab.timeout)
+                row.first_ms.append(tab.page.evaluate("() => window.__prnotesFirst") - start)
+                row.first.append(_total(responses))
+                further = FURTHER_QUERIES[i % len(FURTHER_QUERIES)]
+                responses.clear()
+                field.fill("")
+                field.press_sequentially(further)
+                tab.guard.wait_for(tab.page, _SETTLED, tab.timeout)
+                row.further.append(_total(responses))
+
+
+def search_page_queries(html: Path, row: SizeRow, runs: int) -> None:
+    with search_page(html, timeout=120_000) as tab:
+        for _ in range(runs):
+            for query in FIRST_QUERIES:
+                tab.fresh()
+                responses = _recording(tab)
+                result = tab.search(query)
+                tab.page.wait_for_load_state("networkidle")
+                row.page_search_ms.append(result.first_seconds * 1000)
+                # The page itself and its theme assets are not the search's.
+                row.page_search.append(_total([r for r in responses if "/_search/" in r.url]))
+
+
+def note_page(html: Path) -> Transfer:
+    """A first visit to a note page (empty cache), page and assets until the network is idle."""
+    with search_page(html, timeout=120_000) as tab:
+        tab.fresh()
+        responses = _recording(tab)
+        tab.page.goto(tab.base_url + _note(html))
+        tab.page.wait_for_load_state("networkidle")
+        assert not [r.url for r in responses if "/_search/" in r.url or "searchindex.js" in r.url], "a note page loaded the search"
+        return _total(responses)
+
+
+def split_sizes(html: Path) -> tuple[int, Transfer, int, int]:
+    root = html / "_search"
+    entry_bytes = (root / "entry.json").read_bytes()
+    version = json.loads(entry_bytes)["version"]
+    files = [p for p in (root / version).rglob("*.json")]
+    chunks = sorted(len(gzip.compress(p.read_bytes(), 6, mtime=0)) for p in (root / version / "t").glob("*.json"))
+    entry = Transfer()
+    entry.add(entry_bytes)
+    return len(files), entry, int(statistics.median(chunks)), chunks[-1]
 
 
 def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
-    if notes == 16:
-        seeds = ROOT / "seeds"
-    else:
-        corpus = work / f"corpus-{notes}"
-        subprocess.run([sys.executable, "-m", "bench.corpus", "--notes", str(notes), "--out", str(corpus)], check=True)
-        seeds = corpus / "seeds"
-    proj = make_project(work / f"site-{notes}", seeds)
-    count = len(load(proj).notes)
-    total, search = build(proj)
-    index = (proj / "_build/html/searchindex.js").read_bytes()
-    first, last, results = load_and_query(proj / "_build/html", runs)
-    return SizeRow(
-        notes=count,
-        plain_bytes=plain_text_bytes(proj),
-        index_bytes=len(index),
-        index_gzip_bytes=len(gzip.compress(index, 9, mtime=0)),
-        build_seconds=total,
-        search_build_seconds=search,
-        load_first_seconds=first,
-        load_query_seconds=last,
-        results=results,
-        note_page_bytes=note_page_bytes(proj / "_build/html"),
-        dialog_ms=dialog_times(proj / "_build/html", runs),
+    proj = work / f"site-{notes}"
+    if not (proj / "conf.py").is_file():
+        if notes == 16:
+            seeds = ROOT / "seeds"
+        else:
+            corpus = work / f"corpus-{notes}"
+            subprocess.run([sys.executable, "-m", "bench.corpus", "--notes", str(notes), "--out", str(corpus)], check=True)
+            seeds = corpus / "seeds"
+        make_project(proj, seeds)
+    seconds = build(proj)
+    html = proj / "_build/html"
+    whole = Transfer()
+    whole.add((html / "searchindex.js").read_bytes())
+    files, entry, chunk_median, chunk_max = split_sizes(html)
+    row = SizeRow(
+        notes=len(load(proj).notes),
+        pages=json.loads((html / "_search/entry.json").read_text(encoding="utf-8"))["pages"],
+        whole=whole,
+        split_files=files,
+        entry=entry,
+        chunk_gzip_median=chunk_median,
+        chunk_gzip_max=chunk_max,
+        build_seconds=seconds,
     )
+    dialog_queries(html, row, runs)
+    search_page_queries(html, row, runs)
+    row.note_page = note_page(html)
+    return row
 
 
-def compare(work: Path) -> list[CompareRow]:
+def compare(work: Path) -> tuple[float, float, int]:
     cases = load_cases(ROOT / "tests/search_eval.tsv")
-    rows = []
-    for name, lang in (("Sphinx zh (jieba)", "zh"), ("zh_prnotes (bigrams)", "zh_prnotes")):
-        proj = make_project(work / f"compare-{lang}", ROOT / "seeds")
-        build(proj, lang)
-        html = proj / "_build/html"
-        with search_page(html) as tab:
-            ranked = [Ranked(c, tab.search(c.query).docnames) for c in cases]
-        missed = tuple(r.case.query for r in ranked if not (r.rank and r.rank <= 3))
-        rows.append(CompareRow(name, recall_at(ranked, 1), recall_at(ranked, 3), (html / "searchindex.js").stat().st_size, missed))
-    return rows
+    proj = work / "site-16"
+    if not (proj / "_build/html/_search").is_dir():
+        make_project(proj, ROOT / "seeds")
+        build(proj)
+    with search_page(proj / "_build/html") as tab:
+        ranked = [Ranked(c, tab.search(c.query).docnames) for c in cases]
+    return recall_at(ranked, 1), recall_at(ranked, 3), len(cases)
 
 
-def kib(n: int) -> str:
+def kib(n: float) -> str:
     return f"{n / 1024:,.1f} KiB"
+
+
+def _median(values) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 def size_table(rows: list[SizeRow], runs: int) -> str:
     lines = [
-        "| notes | plain text | index | index / text | index gzip | index per note | build | of which search | load + query: first result | all results listed |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| notes | pages | whole index (gzip) | split files | entry (gzip) | term chunk gzip: median / largest | build |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         lines.append(
-            f"| {r.notes:,} | {kib(r.plain_bytes)} | {kib(r.index_bytes)} | {r.index_bytes / r.plain_bytes:.2f}× "
-            f"| {kib(r.index_gzip_bytes)} | {r.index_bytes / r.notes:,.0f} B | {r.build_seconds:.1f} s "
-            f"| {r.search_build_seconds:.2f} s | {r.load_first_seconds * 1000:,.0f} ms "
-            f"| {r.load_query_seconds * 1000:,.0f} ms ({r.results} results) |"
+            f"| {r.notes:,} | {r.pages:,} | {kib(r.whole.raw)} ({kib(r.whole.gzip)}) | {r.split_files:,} "
+            f"| {r.entry.raw:,} B ({r.entry.gzip:,} B) | {kib(r.chunk_gzip_median)} / {kib(r.chunk_gzip_max)} | {r.build_seconds:,.0f} s |"
         )
-    lines.append("")
-    queries = " | ".join(f"dialog: `{q}`" for q in DIALOG_QUERIES)
     lines += [
         "",
-        f"| notes | note page before a search | before this change (with the index) | {queries} |",
-        "| ---: | ---: | ---: |" + " ---: |" * len(DIALOG_QUERIES),
+        "| notes | first query: gzip (plain), median / largest | first query: files | first result after the keystroke, median / largest | further query: gzip, median / largest | search page: gzip, median | search page: first result, median | note page first visit: gzip (plain) |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
-        times = " | ".join(f"{r.dialog_ms[q]:,.0f} ms" for q in DIALOG_QUERIES)
-        lines.append(f"| {r.notes:,} | {kib(r.note_page_bytes)} | {kib(r.note_page_bytes + r.index_bytes)} | {times} |")
-    lines.append("")
-    lines.append(
-        "Note page: a first visit (empty cache) to a note page, page and assets until the network is idle;"
-        " uncompressed, as the test server sends it. Before this change every page loaded searchindex.js"
-        " with it as well. Dialog: from the first"
-        " keystroke to the first result listed, the query typed key by key into the Ctrl+K dialog of a note"
-        " page once the index has loaded, median of the tabs."
-    )
-    lines.append("")
-    lines.append(
-        f"Query: `{QUERY}`, opened as `search.html?q=...` in a fresh tab (empty cache); times from navigation start,"
-        f" median of {runs} tabs. The build runs with 2 processes; \"of which search\" is the time the builder"
-        " spends feeding pages to the indexer and writing `searchindex.js`."
-    )
-    return "\n".join(lines)
-
-
-def compare_table(rows: list[CompareRow], cases: int) -> str:
-    lines = [
-        f"Evaluation set: {cases} queries (`tests/search_eval.tsv`), real seeds (16 notes), through the search page in headless Chromium.",
+        first_gz = [t.gzip for t in r.first]
+        lines.append(
+            f"| {r.notes:,} | {kib(_median(first_gz))} ({kib(_median([t.raw for t in r.first]))}) / {kib(max(first_gz))} "
+            f"| {_median([t.files for t in r.first]):.0f} "
+            f"| {_median(r.first_ms):,.0f} ms / {max(r.first_ms):,.0f} ms "
+            f"| {kib(_median([t.gzip for t in r.further]))} / {kib(max(t.gzip for t in r.further))} "
+            f"| {kib(_median([t.gzip for t in r.page_search]))} | {_median(r.page_search_ms):,.0f} ms "
+            f"| {kib(r.note_page.gzip)} ({kib(r.note_page.raw)}) |"
+        )
+    queries = ", ".join(f"`{q}`" for q in FIRST_QUERIES)
+    further = ", ".join(f"`{q}`" for q in FURTHER_QUERIES)
+    lines += [
         "",
-        "| search | recall@1 | recall@3 | index | missed (not in top 3) |",
-        "| --- | ---: | ---: | ---: | --- |",
+        f"First queries: {queries}, each typed key by key into the dialog of a note page right after Ctrl+K opened it,"
+        " in a fresh browser context (empty cache), from a local server; bytes are every response from the keystroke"
+        " until the results and their snippets are listed (entry, script, chunks, buckets, shards, snippet texts),"
+        " gzipped at level 6 as a web server would send them. Further query: one of"
+        f" {further} typed next in the same tab. Search page: `search.html?q=` with the first queries, the"
+        f" search's own files only. {runs} round(s) of the queries; build: `sphinx-build -j 2` of the"
+        " copy (a second build when the site was built before).",
     ]
-    for r in rows:
-        missed = "、".join(f"`{q}`" for q in r.missed) or "—"
-        lines.append(f"| {r.name} | {r.recall1:.3f} | {r.recall3:.3f} | {kib(r.index_bytes)} | {missed} |")
     return "\n".join(lines)
 
 
@@ -294,30 +299,23 @@ BEGIN, END = "<!-- bench_search.py: begin -->", "<!-- bench_search.py: end -->"
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[16, 1000, 5000])
-    parser.add_argument("--runs", type=int, default=3, help="fresh tabs per size (default 3)")
-    parser.add_argument("--no-compare", action="store_true", help="skip the comparison with Sphinx's zh search")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000], help="corpus sizes in notes (16: the real seeds)")
+    parser.add_argument("--runs", type=int, default=1, help="rounds of the queries per size (default 1)")
+    parser.add_argument("--work", type=Path, help="keep the corpora and sites here (built again when present)")
+    parser.add_argument("--compare", action="store_true", help="also run the evaluation set on the real seeds")
     parser.add_argument("--write", type=Path, help="write the tables into the '## Search' section of this Markdown file")
-    parser.add_argument("--build-one", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--lang", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.build_one:
-        # jieba (Sphinx's zh search) caches its dictionary in the temp dir.
-        tempfile.tempdir = str(args.build_one)
-        overrides = {"html_search_language": args.lang} if args.lang else {}
-        print(*_build_here(args.build_one, **overrides))
-        return 0
-
     with tempfile.TemporaryDirectory(prefix="bench-search-") as tmp:
-        work = Path(tmp)
+        work = args.work or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
         rows = []
         for n in args.sizes:
             rows.append(measure_size(work, n, args.runs))
             print(f"measured {rows[-1].notes} notes", file=sys.stderr)
         out = [size_table(rows, args.runs)]
-        if not args.no_compare:
-            cases = len(load_cases(ROOT / "tests/search_eval.tsv"))
-            out.append(compare_table(compare(work), cases))
+        if args.compare:
+            r1, r3, cases = compare(work)
+            out.append(f"Evaluation set, real seeds, search page: {cases} queries, recall@1 {r1:.3f}, recall@3 {r3:.3f}.")
     report = "\n\n".join(out)
     print(report)
     if args.write:

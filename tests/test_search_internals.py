@@ -1,10 +1,8 @@
-"""Each of the search's reliances on Sphinx internals (search/internals.py),
-with a test that fails, saying what changed, when an upgrade breaks it."""
+"""The search's own reliances on Sphinx internals (search/internals.py), each
+with a test that fails, saying what changed, when an upgrade breaks it. (The
+indexer's, in prnotes.sphinxext._internals, are tested in test_internals.py.)"""
 
 from __future__ import annotations
-
-import copy
-import random
 
 import pytest
 
@@ -18,58 +16,13 @@ SEEDS = {
 }
 
 
-def _names(function) -> tuple[str, ...]:
-    return getattr(function, "__wrapped__", function).__code__.co_names
-
-
-def test_the_indexer_keeps_title_terms_where_add_title_terms_writes_them():
-    from sphinx.search import IndexBuilder
-
-    assert "_title_mapping" in _names(IndexBuilder.__init__) and "_title_mapping" in _names(IndexBuilder.feed), (
-        "Sphinx's IndexBuilder no longer keeps a page's title terms in _title_mapping: "
-        "search/internals.py's add_title_terms (the upstream title and PR number as title terms) must change"
-    )
-
-
-def test_the_builder_writes_and_reads_the_index_with_its_indexer_format():
+def test_the_builder_writes_its_index_where_whole_index_reads_it():
     from sphinx.builders.html import StandaloneHTMLBuilder
 
-    for name in ("dump_search_index", "load_indexer"):
-        assert {"indexer_format", "indexer_dumps_unicode"} <= set(_names(getattr(StandaloneHTMLBuilder, name))), (
-            f"StandaloneHTMLBuilder.{name} no longer uses indexer_format and indexer_dumps_unicode: "
-            "search/internals.py's use_index_format cannot choose how searchindex.js is written"
-        )
     assert StandaloneHTMLBuilder.searchindex_filename == internals.SEARCHINDEX, (
         f"the HTML builder writes its index to {StandaloneHTMLBuilder.searchindex_filename}, "
         f"not {internals.SEARCHINDEX}: search/internals.py's whole_index must look there"
     )
-
-
-def test_the_index_is_pruned_with_a_set_to_the_same_result():
-    from sphinx.search import IndexBuilder
-
-    original = getattr(IndexBuilder.prune, "__wrapped__", IndexBuilder.prune)
-    assert {"intersection_update"} <= set(original.__code__.co_names), (
-        "IndexBuilder.prune no longer intersects each term's pages with the documents given: "
-        "search/internals.py's prune_with_a_set must be checked against it"
-    )
-    rng = random.Random(7)
-    docs = {f"notes/o/r/pr-{i}": None for i in range(300)}
-    indexer = IndexBuilder.__new__(IndexBuilder)
-    indexer._titles = {d: d for d in docs}
-    indexer._all_titles = {d: [] for d in docs}
-    indexer._filenames = {d: f"{d}.md" for d in docs}
-    indexer._mapping = {f"w{i}": set(rng.sample(sorted(docs), 3)) for i in range(2000)}
-    indexer._title_mapping = {f"t{i}": set(rng.sample(sorted(docs), 2)) for i in range(500)}
-    kept = dict(list(docs.items())[:-40])  # as Sphinx passes it: env.all_docs, a dict
-    expected = copy.deepcopy(indexer)
-    original(expected, kept)
-    internals.prune_with_a_set()
-    assert hasattr(IndexBuilder.prune, "__wrapped__")
-    indexer.prune(kept)
-    for store in ("_titles", "_all_titles", "_filenames", "_mapping", "_title_mapping"):
-        assert getattr(indexer, store) == getattr(expected, store), store
-    assert list(indexer._titles) == list(expected._titles)  # the same order too
 
 
 @pytest.fixture(scope="module")

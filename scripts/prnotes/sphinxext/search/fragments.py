@@ -15,12 +15,12 @@ until the build writes the search files (:mod:`.publish`).
 from __future__ import annotations
 
 import re
-import weakref
 
 from docutils import nodes
 from sphinx.application import Sphinx
 
 from ... import contract
+from .. import state
 from ..notefacts import section_titled
 from .derived import ADVICE_CLASS, NO_SEARCH
 from .language import LANG
@@ -30,9 +30,8 @@ from .language import LANG
 MAX_CHARS = 4000
 _SPACE = re.compile(r"\s+")
 _SKIPPED = (nodes.field_list, nodes.admonition, nodes.raw, nodes.comment, nodes.system_message, nodes.substitution_definition)
-
-# The texts of the pages written in a build, until it writes them out.
-_PENDING: weakref.WeakKeyDictionary[Sphinx, dict[str, str]] = weakref.WeakKeyDictionary()
+# The build state's name for the texts of the pages written in this build.
+_WRITTEN = "search.fragments"
 
 
 def _collect(node: nodes.Node, out: list[str]) -> None:
@@ -79,9 +78,9 @@ def take(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``, after :func:`.derived.mark`: keep the page's text."""
     if app.builder.format != "html" or (app.config.html_search_language or app.config.language) != LANG:
         return
-    _PENDING.setdefault(app, {})[docname] = page_text(doctree, docname)
+    state.of(app.env).once(_WRITTEN, dict)[docname] = page_text(doctree, docname)
 
 
 def written(app: Sphinx) -> dict[str, str]:
-    """The texts of the pages written in this build, by docname (forgotten once returned)."""
-    return _PENDING.pop(app, {})
+    """The texts of the pages written in this build, by docname."""
+    return state.of(app.env).get(_WRITTEN, {})

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 
 import pytest
 
 from prnotes.refs import Code, Ref, Text, code_spans, plain_text, segment
-from tests.support.timing import growth, linear_bound
+from bench.bounds import closed_far_away, never_closed
 
 ALIASES = (("aiter", "ROCm/aiter"),)
 
@@ -44,16 +43,6 @@ def test_plain_text_round_trips_except_backticks():
     assert plain_text(segment(text, "o/r")) == "a b c #1 #2"
 
 
-def closed_far_away(n: int) -> str:
-    """``n`` runs of 1 to 50 backticks: each opener's partner is 50 runs on."""
-    return "".join("`" * (i % 50 + 1) + "x" for i in range(n))
-
-
-def never_closed(n: int) -> str:
-    """Openers of distinct widths that nothing closes, then ``n`` single backticks."""
-    return "".join("`" * w + "y" for w in range(2, math.isqrt(n) + 2)) + "`x" * n
-
-
 def test_hostile_runs_pair_as_commonmark_says():
     text = closed_far_away(1000)
     spans = code_spans(text)
@@ -63,17 +52,3 @@ def test_hostile_runs_pair_as_commonmark_says():
     # Only the single backticks pair up, two by two.
     spans = code_spans(never_closed(1000))
     assert len(spans) == 500 and {w for _, _, w in spans} == {1}
-
-
-# Thirty times the runs: linear work takes about 30 times as long, quadratic
-# work 900 times. (A version that copies the rest of the text after each run
-# measured about 350 on closed_far_away; one that rescans the rest for each
-# opener, about 95 on never_closed.)
-SPAN_FACTOR = 30
-
-
-@pytest.mark.parametrize("make", [closed_far_away, never_closed])
-def test_code_spans_are_linear_on_hostile_runs(make):
-    bound = linear_bound(SPAN_FACTOR)
-    ratio, measured = growth(code_spans, make(10_000), make(10_000 * SPAN_FACTOR), bound)
-    assert ratio < bound, f"{SPAN_FACTOR}x the input took {ratio:.0f}x as long: {measured}"

@@ -15,7 +15,7 @@ from ..diagnostics import CommandError
 
 NAME = "bench"
 HELP = "run a benchmark from the checkout's bench/ folder: scale, search or pdf"
-BENCHMARKS = ("scale", "search", "pdf", "corpus")
+BENCHMARKS = ("scale", "search", "pdf", "bounds", "classify", "corpus")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -278,3 +278,46 @@ def test_a_paragraph_read_as_a_title_warns():
         "a.txt:7: title '另外，第二段讲实现细节。' ends like a sentence: if it is a paragraph of the advice above, "
         "join it to that paragraph (a blank line starts the next entry)"
     ]
+
+
+# Every phrase of the verdict rules, with the verdict a reader gives it. A
+# phrase moved to another family, or a new one with no line here, fails.
+VERDICT_PHRASES = {
+    "close": ["必读", "强烈推荐", "精读", "细读", "细看", "深读", "研读", "通读", "仔细阅读", "认真读", "逐行看",
+              "逐段阅读", "深入研究", "反复琢磨", "值得一读", "值得阅读", "推荐阅读", "重点阅读", "重点研读", "深究", "细究"],
+    "skim": ["快速浏览", "简单阅读", "粗略看看", "大致过一遍", "大概了解", "略读", "粗读", "速读", "泛读", "扫一眼", "扫一遍",
+             "瞄一眼", "看一眼", "过一眼", "浏览即可", "浏览一下", "浏览一遍", "了解改动即可", "知道有这个开关即可",
+             "有个印象", "看个大概", "值得一看", "速览", "跳读", "扫读", "粗看", "略看", "大致看", "简单看", "瞄一下", "扫一下"],
+    "optional": ["按需", "视需要", "酌情", "选读", "可选阅读", "可读可不读", "可以跳过", "建议略过", "跳过即可"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("phrase", "verdict"), [(p, v) for v, phrases in VERDICT_PHRASES.items() for p in phrases], ids=lambda x: x
+)
+def test_every_verdict_phrase_reads_as_its_verdict(phrase, verdict):
+    from prnotes.classify import verdict_of
+
+    assert verdict_of(f"这个改动{phrase}。后面是细节。") == verdict
+
+
+def test_every_literal_phrase_of_the_rules_has_a_reading_above():
+    import re
+
+    from prnotes import classify
+
+    def alternatives(pattern: str) -> list[str]:
+        out, depth, current = [], 0, ""
+        for ch in pattern:
+            depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+            if ch == "|" and depth == 0:
+                out.append(current)
+                current = ""
+            else:
+                current += ch
+        return [*out, current]
+
+    listed = {p for phrases in VERDICT_PHRASES.values() for p in phrases}
+    for name in ("_CLOSE", "_SKIM", "_OPTIONAL"):
+        literal = [a for a in alternatives(getattr(classify, name)) if re.fullmatch(r"[\u4e00-\u9fff]+", a)]
+        assert set(literal) <= listed, f"{name} has phrases no test reads: {sorted(set(literal) - listed)}"

@@ -7,6 +7,8 @@ each test commits them at chosen dates into a fresh git repository.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import re
 import shutil
 import xml.etree.ElementTree as ET
@@ -132,8 +134,8 @@ def test_feed_is_dated_by_digest_newest_first_in_seed_order(stream_site):
     assert [e.find(f"{ATOM}link").get("href") for e in entries] == [f"{base}{d}.html" for d in expected]
     by_digest = {d: digest.number for digest in model.digests for d in digest.notes}
     for entry, docname in zip(entries, expected):
-        published = entry.find(f"{ATOM}published").text
-        assert published.startswith(DATES[by_digest[docname] - 1][:19]), docname
+        published = datetime.fromisoformat(entry.find(f"{ATOM}published").text)
+        assert published == datetime.fromisoformat(DATES[by_digest[docname] - 1]), docname
 
 
 def test_note_links_its_pull_request_and_repository(stream_site):

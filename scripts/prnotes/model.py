@@ -389,10 +389,13 @@ def build_site(
         raise InputError(problems)
     notes.sort(key=lambda n: n.docname)
     numbered, volumes = assign_volumes(digests)
+    # GitHub reads owner and repository names case-insensitively: a reference
+    # to O/R#2 in o/r's notes is a back-link of o/r's note #2.
+    spelling = {seed.repo.lower(): seed.repo for seed in reversed(seeds)}
     mentioned: dict[tuple[str, int], set[str]] = {}
     for note in notes:
         for ref in note.mentions:
-            mentioned.setdefault((ref.repo, ref.number), set()).add(note.docname)
+            mentioned.setdefault((spelling.get(ref.repo.lower(), ref.repo), ref.number), set()).add(note.docname)
     return Site(
         notes=tuple(notes),
         taxonomy=taxonomy,

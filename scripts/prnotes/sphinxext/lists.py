@@ -92,7 +92,7 @@ class ListQuery:
 
     def in_range(self, repo: str, number: int) -> bool:
         where = self.conditions
-        return repo == where.get("repo") and int(where.get("from", 0)) <= number <= int(where.get("to", -1))
+        return repo.lower() == where.get("repo", "").lower() and int(where.get("from", 0)) <= number <= int(where.get("to", -1))
 
     def prs_of(self, facts: NoteFacts) -> list[tuple[str, int]]:
         own = [(facts.repo, facts.number)] if facts.number is not None else []
@@ -164,7 +164,7 @@ class FactsIndex:
     notes: dict[str, NoteFacts]  # docname -> facts, every note of the site
     by_condition: dict[tuple[str, str], tuple[str, ...]]  # (key, value) of a ``:where:`` -> docnames
     by_symbol_kind: dict[str, tuple[str, ...]]  # kind -> docnames that name a symbol of it
-    prs: dict[str, tuple[tuple[int, str, str, bool], ...]]  # repo -> (number, docname, kind, own), by number
+    prs: dict[str, tuple[tuple[int, str, str, bool], ...]]  # repo, lower case -> (number, docname, kind, own), by number
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> FactsIndex:
@@ -184,10 +184,11 @@ class FactsIndex:
                 by_condition.setdefault(key, []).append(docname)
             for kind in dict.fromkeys(k for k, _ in f.symbols):
                 by_kind.setdefault(kind, []).append(docname)
+            # By repository name case-insensitively, as GitHub reads it.
             if f.number is not None:
-                prs.setdefault(f.repo, []).append((f.number, docname, "pull", True))
+                prs.setdefault(f.repo.lower(), []).append((f.number, docname, "pull", True))
             for repo, number, kind in f.mentions:
-                prs.setdefault(repo, []).append((number, docname, kind, False))
+                prs.setdefault(repo.lower(), []).append((number, docname, kind, False))
         return cls(
             notes,
             {k: tuple(v) for k, v in by_condition.items()},
@@ -205,7 +206,7 @@ class FactsIndex:
         return list(min(sets, key=len)) if sets else list(self.notes)
 
     def prs_in(self, repo: str, first: int, last: int) -> tuple[tuple[int, str, str, bool], ...]:
-        entries = self.prs.get(repo, ())
+        entries = self.prs.get(repo.lower(), ())
         return entries[bisect_left(entries, (first,)) : bisect_left(entries, (last + 1,))]
 
 

@@ -48,7 +48,7 @@ def test_every_seed_entry_yields_exactly_its_symbols(site):
 
 
 def test_index_groups_notes_per_symbol(site):
-    index = symbol_index(site)
+    index = symbol_index(site.notes)
     assert index[Symbol(E, "BUILDKITE_PARALLEL_JOB")] == (
         "notes/vllm-project/vllm/pr-52326",
         "notes/vllm-project/vllm/pr-52327",

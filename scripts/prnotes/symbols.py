@@ -44,13 +44,11 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .model import Site
 from .refs import Code, Inline, Text
 
 
@@ -196,10 +194,15 @@ def sort_key(symbol: Symbol) -> tuple:
     return ([k.slug for k in KINDS].index(symbol.kind), symbol.name.lstrip("._").lower(), symbol.name)
 
 
-def symbol_index(site: "Site") -> dict[Symbol, tuple[str, ...]]:
-    """Every symbol on the site with the docnames of the notes that mention it."""
+class _WithSymbols(Protocol):
+    docname: str
+    symbols: tuple[Symbol, ...]
+
+
+def symbol_index(notes: Iterable[_WithSymbols]) -> dict[Symbol, tuple[str, ...]]:
+    """Every symbol of the notes with the docnames of the notes that mention it."""
     index: dict[Symbol, set[str]] = {}
-    for note in site.notes:
+    for note in notes:
         for symbol in note.symbols:
             index.setdefault(symbol, set()).add(note.docname)
     return {s: tuple(sorted(index[s])) for s in sorted(index, key=sort_key)}

@@ -31,7 +31,7 @@ INLINE_SYMBOLS = 150
 
 def render_symbols(site: Site) -> dict[str, str]:
     docname = contract.SYMBOLS
-    index = symbol_index(site)
+    index = symbol_index(site.notes)
     split = len(index) > INLINE_SYMBOLS
     lines = [marker("seeds/"), "", "(symbols)=", "# 代码符号索引", "", INTRO]
     pages: dict[str, str] = {}

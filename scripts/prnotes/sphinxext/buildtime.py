@@ -158,8 +158,8 @@ def _report(root: Path, past: history.History) -> None:
         )  # fmt: skip
 
 
-def look_up(app: Sphinx) -> None:
-    """On ``builder-inited``: this build's facts, once, and what is wrong with them."""
+def look_up(app: Sphinx, env: BuildEnvironment, *outdated: set[str]) -> list[str]:
+    """When a build starts: this build's facts, once, and what is wrong with them."""
     root = Path(app.confdir)
     past = history.read(root)
     _report(root, past)
@@ -169,7 +169,8 @@ def look_up(app: Sphinx) -> None:
     now = {"dates": dict(past.dates), "unknown": sorted(past.unknown), "in_git": past.in_git, "source": source}
     if not past.in_git:
         now["times"] = history.file_times(root)
-    state.of(app.env).set(_NOW, now)
+    state.of(env).set(_NOW, now)
+    return []
 
 
 _EMPTY = {"dates": {}, "unknown": [], "in_git": True, "source": ""}
@@ -311,7 +312,8 @@ def setup(app: Sphinx) -> dict:
         app.add_node(node, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
     app.add_role(contract.DIGEST_DATE_ROLE, date_role)
     app.add_role(contract.SOURCE_ROLE, source_role)
-    app.connect("builder-inited", look_up)
+    # After the build's state is made (0), before the rewrites compare facts (900).
+    app.connect("env-get-outdated", look_up, priority=100)
     app.add_post_transform(FillDates)
     app.add_post_transform(SourceLinks)
     app.add_post_transform(DropSourceLinks)

@@ -1,9 +1,12 @@
 """What the extension works out once per build, in one object.
 
-:func:`of` gives the build's :class:`BuildState`, made afresh at
-``builder-inited``: values computed on first use and kept for the rest of
-the build (:meth:`BuildState.once`), and what the build's changes were
-(:mod:`.rewrites`). Nothing of it is pickled with the environment; writer
+:func:`of` gives the build's :class:`BuildState`, found from the build
+environment (which every handler and transform has) and made afresh when
+each build starts: at ``env-get-outdated``, the first event of every build,
+a second build by the same application included (``builder-inited`` happens
+once per application). It holds values computed on first use and kept for
+the rest of the build (:meth:`BuildState.once`), and what the build's
+changes were (:mod:`.rewrites`). Nothing of it is pickled with the environment; writer
 processes forked by ``-j`` inherit it. What must survive from one build to
 the next lives in the environment instead.
 """
@@ -51,11 +54,12 @@ def of(env: BuildEnvironment) -> BuildState:
     return state
 
 
-def reset(app: Sphinx) -> None:
-    _STATES[app.env] = BuildState()
+def reset(app: Sphinx, env: BuildEnvironment, *outdated: set[str]) -> list[str]:
+    _STATES[env] = BuildState()
+    return []
 
 
 def setup(app: Sphinx) -> dict:
-    # First of the builder-inited handlers: every other one may use the state.
-    app.connect("builder-inited", reset, priority=0)
+    # First of the handlers of a build's first event: every later one may use the state.
+    app.connect("env-get-outdated", reset, priority=0)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

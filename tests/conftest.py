@@ -87,3 +87,13 @@ def _browser_problems():
     problems = pending_problems()
     if problems:
         pytest.fail("the browser reported:\n" + "\n".join(problems))
+
+
+@pytest.fixture(scope="session")
+def follow_site(tmp_path_factory):
+    """The follow fixture (tests.support.followsite) built to HTML once per
+    session: ``(project, app)``."""
+    from tests.support.followsite import build, follow_project
+
+    proj = follow_project(tmp_path_factory.mktemp("follow") / "proj")
+    return proj, build(proj)

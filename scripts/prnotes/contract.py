@@ -40,6 +40,7 @@ SOURCE_ROLE = "prnotes-source"  # the 编辑来源 link of a note
 NOTE_DIRECTIVE = "prnotes-note"  # a note's facts: digest, volume, verdict, subsystem, tags, symbols, mentions
 LIST_DIRECTIVE = "prnotes-list"  # a list of notes, filled from the notes' facts when the page is written
 ORPHAN_DIRECTIVE = "prnotes-orphan"  # a page reached by links, not from a toctree
+SINCE_DIRECTIVE = "prnotes-since"  # the landing page's "new since your last visit", filled in the browser
 
 # The follow-ups of a note page: each clause is marked where the advice says it
 # (a span with this class and an anchor), and the 待跟进 box lists their labels;
@@ -86,6 +87,13 @@ def note_docname(repo: str, number: int | None, title: str) -> str:
         return f"{repo_dir(repo)}/pr-{number}"
     digest = hashlib.sha1(f"{repo}\n{title}".encode()).hexdigest()[:12]
     return f"{repo_dir(repo)}/t-{digest}"
+
+
+def note_key(repo: str, number: int | None, docname: str) -> str:
+    """How a note is named to the reader's browser (read marks) and to user
+    styles and tests (``data-pr``): ``owner/repo#N``; a note without a PR
+    number is ``owner/repo#t-<12 hex>``, after its page (:func:`note_docname`)."""
+    return f"{repo}#{number}" if number is not None else f"{repo}#{docname.rsplit('/', 1)[-1]}"
 
 
 def _label_repo(repo: str) -> str:

@@ -65,6 +65,9 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         f"目前共 {len(site.notes)} 篇笔记（{verdict_counts(site.notes)}），"
         f"来自 {len(repos)} 个仓库（{escape('、'.join(repos))}）的 {len(digests)} 期摘要。",
         "",
+        f":::{{{contract.SINCE_DIRECTIVE}}}",
+        ":::",
+        "",
         *render_latest(site, "index"),
         *_first_reads(site),
         "## 阅读清单",

@@ -27,6 +27,12 @@ The directive's argument is the kind of list; ``:where:`` holds
   :data:`SYMBOL_NOTES` of them;
 - ``prs``: ``repo``, ``from`` and ``to``: every PR number in the range that
   has a note or is mentioned, with the note and the notes that mention it.
+
+Each entry of a ``notes`` list is a :class:`note_entry`: on the site, an
+``<li class="prnotes-note">`` whose ``data-`` attributes name the note
+(:func:`entry_data`), the stable hooks of the read marks, the filters, tests
+and user styles. An item of a ``followups`` list carries the same
+attributes of its note, with the class ``prnotes-followup-entry``.
 """
 
 from __future__ import annotations
@@ -55,6 +61,9 @@ from .summaries import summary_of
 KINDS = ("notes", "followups", "symbols", "prs")
 # A symbol lists this many notes (the newest); the rest are counted.
 SYMBOL_NOTES = 12
+# The class of a note's entry in a list, and of a follow-up's (module docstring).
+ENTRY_CLASS = "prnotes-note"
+FOLLOWUP_ENTRY_CLASS = "prnotes-followup-entry"
 # page docname -> the queries of its lists
 USERS = DocData("prnotes_list_users")
 
@@ -119,6 +128,43 @@ def parse_query(kind: str, where: str, order: str, show: str) -> ListQuery:
         key, _, value = word.partition("=")
         pairs.append((key, value))
     return ListQuery(kind, tuple(pairs), order or "number", tuple(show.split()))
+
+
+class note_entry(nodes.list_item):
+    """A list item that stands for one note; ``data`` holds its ``data-`` attributes."""
+
+
+def entry_data(docname: str, facts: NoteFacts) -> tuple[tuple[str, str], ...]:
+    """The ``data-`` attributes of a note's entry in a list:
+
+    - ``pr``: :func:`prnotes.contract.note_key` (``owner/repo#N``);
+    - ``verdict``: the verdict as the reader sees it (精读, 速读, 按需), empty without one;
+    - ``repo``: ``owner/repo``; ``subsystem``: the subsystem's slug;
+    - ``digest``: the number of its digest (第 N 期; larger is newer).
+
+    The filters' URL parameters use the same values (``?verdict=精读&repo=…&subsystem=…``).
+    """
+    verdict = VERDICT_BY_SLUG.get(facts.verdict)
+    return (
+        ("pr", contract.note_key(facts.repo, facts.number, docname)),
+        ("verdict", verdict.title if verdict else ""),
+        ("repo", facts.repo),
+        ("subsystem", facts.subsystem),
+        ("digest", str(facts.digest_number)),
+    )
+
+
+def visit_entry_html(self, node: note_entry) -> None:
+    self.body.append(self.starttag(node, "li", "", **{f"data-{key}": value for key, value in node["data"]}))
+
+
+def depart_entry_html(self, node: note_entry) -> None:
+    self.body.append("</li>\n")
+
+
+def _as_list_item(visit: bool):
+    """Any other writer shows an entry as the list item it is."""
+    return (lambda self, node: self.visit_list_item(node)) if visit else (lambda self, node: self.depart_list_item(node))
 
 
 class list_placeholder(nodes.General, nodes.Element):
@@ -293,7 +339,7 @@ class Builder:
     def build_notes(self, query: ListQuery) -> list[nodes.list_item]:
         items = []
         for docname, facts in self.notes(query):
-            item = nodes.list_item()
+            item = note_entry(classes=[ENTRY_CLASS], data=entry_data(docname, facts))
             item += self.note_line(docname, facts, verdict="verdict" in query.show)
             if "summary" in query.show:
                 item += nodes.paragraph("", "", self.resolved(summary_of(self.env, docname, self.page)))
@@ -316,7 +362,7 @@ class Builder:
                     meta += self.pr_ref(facts.repo, facts.number)
                 meta += nodes.Text(" · ")
                 meta.extend(self.digest_with_date(facts))
-                items.append(nodes.list_item("", label, meta))
+                items.append(note_entry("", label, meta, classes=[FOLLOWUP_ENTRY_CLASS], data=entry_data(docname, facts)))
         return items
 
     def followup_targets(self, targets: tuple[tuple[str, int, str], ...], home: str) -> list[nodes.Node]:
@@ -458,6 +504,8 @@ def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.summaries")
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(list_placeholder, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
+    item = (_as_list_item(True), _as_list_item(False))
+    app.add_node(note_entry, html=(visit_entry_html, depart_entry_html), latex=item, text=item, man=item, texinfo=item)
     app.add_directive(contract.LIST_DIRECTIVE, ListDirective)
     app.add_directive(contract.ORPHAN_DIRECTIVE, OrphanDirective)
     # Before the search marks list items as derived text (search/derived.py).

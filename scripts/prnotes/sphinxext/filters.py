@@ -1,0 +1,139 @@
+"""Filters on list pages: narrow a page's notes by verdict, repository and subsystem.
+
+A page whose lists hold entries of notes (:mod:`.lists`: every entry has
+``data-verdict``, ``data-repo`` and ``data-subsystem``) gets, before its
+first list, a form of three labelled ``<select>`` controls, one for each of
+these that the page's entries differ in (a subsystem page has no subsystem
+control; a one-repository site no repository control), each offering the
+values its entries have. ``_static/prnotes-filters.js`` (loaded with
+``defer`` on these pages only) shows the form, hides the entries that do
+not match (the ``hidden`` attribute: they stay on the page) and sections
+left with none, and keeps the choice in the URL, so a filtered view can be
+bookmarked and shared::
+
+    ?verdict=精读&repo=sgl-project/sglang&subsystem=kv-cache
+
+The values are the entries' own: the verdict as the reader sees it (精读,
+速读, 按需), ``owner/repo``, the subsystem's slug; the search page uses
+the same parameters. A value in the URL that no control offers (a
+bookmark of a renamed subsystem) is added to its control, so it can be
+seen and cleared. Without JavaScript the form stays hidden and every entry
+shows.
+"""
+
+from __future__ import annotations
+
+import html
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+from .. import contract
+from ..classify import VERDICTS
+from . import state
+from .lists import note_entry
+from .readmarks import on_the_site
+
+SCRIPT = "prnotes-filters.js"
+FORM_CLASS = "prnotes-filters"
+# (URL parameter, the control's label, the text of its "any" choice)
+CONTROLS = (("verdict", "阅读结论", "全部结论"), ("repo", "仓库", "全部仓库"), ("subsystem", "子系统", "全部子系统"))
+
+
+class filter_form(nodes.General, nodes.Element):
+    """The filter controls of a page; ``choices`` is ``((name, ((value, text), …)), …)``."""
+
+
+def subsystem_order(env: BuildEnvironment) -> dict[str, int]:
+    """Subsystem slug -> its place on the landing page (the taxonomy's order)."""
+
+    def make() -> dict[str, int]:
+        pages = env.toctree_includes.get(env.config.root_doc, [])
+        prefix = contract.subsystem_docname("")
+        slugs = [d.removeprefix(prefix) for d in pages if d.startswith(prefix)]
+        return {slug: index for index, slug in enumerate(slugs)}
+
+    return state.of(env).once("filters.subsystem-order", make)
+
+
+def choices(env: BuildEnvironment, entries: list[note_entry]) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """For each control whose values differ among ``entries``: its values, in the site's order."""
+    values: dict[str, set[str]] = {name: set() for name, _, _ in CONTROLS}
+    for entry in entries:
+        data = dict(entry["data"])
+        for name in values:
+            if data.get(name):
+                values[name].add(data[name])
+    order = subsystem_order(env)
+    verdicts = [v.title for v in VERDICTS]
+    out = []
+    for name, _, _ in CONTROLS:
+        found = values[name]
+        if len(found) < 2:
+            continue
+        if name == "verdict":
+            ranked = sorted(found, key=lambda v: (verdicts.index(v) if v in verdicts else len(verdicts), v))
+            out.append((name, tuple((v, v) for v in ranked)))
+        elif name == "repo":
+            out.append((name, tuple((r, r) for r in sorted(found, key=lambda r: (r.lower(), r)))))
+        else:
+            titles = env.titles
+            ranked = sorted(found, key=lambda s: (order.get(s, len(order)), s))
+            out.append((name, tuple((s, _title(titles, contract.subsystem_docname(s), s)) for s in ranked)))
+    return tuple(out)
+
+
+def _title(titles, docname: str, default: str) -> str:
+    return titles[docname].astext() if docname in titles else default
+
+
+def add_form(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """On ``doctree-resolved``, once the lists are filled: the form before the first list."""
+    if not on_the_site(app):
+        return
+    lists = [b for b in doctree.findall(nodes.bullet_list) if "prnotes-list" in b["classes"]]
+    entries = [e for b in lists for e in b.children if isinstance(e, note_entry)]
+    if not entries:
+        return
+    first = next(b for b in lists if any(isinstance(e, note_entry) for e in b.children))
+    # Before the part of the page that holds the first list (a reading list's
+    # first subsystem section, which the filters may hide), or the list itself.
+    anchor = first
+    while anchor.parent is not None and not (isinstance(anchor.parent, nodes.section) and isinstance(anchor.parent.parent, nodes.document)):
+        anchor = anchor.parent
+    if anchor.parent is None:
+        anchor = first
+    anchor.parent.insert(anchor.parent.index(anchor), filter_form(choices=choices(app.env, entries)))
+
+
+def visit_form_html(self, node: filter_form) -> None:
+    labels = {name: (label, anything) for name, label, anything in CONTROLS}
+    parts = [f'<form class="{FORM_CLASS}" hidden="hidden" aria-label="筛选本页的笔记">']
+    for name, values in node["choices"]:
+        label, anything = labels[name]
+        parts.append(f'<span class="prnotes-filter"><label for="prnotes-filter-{name}">{label}</label>')
+        parts.append(f'<select id="prnotes-filter-{name}" name="{name}"><option value="">{anything}</option>')
+        parts += [f'<option value="{html.escape(v, quote=True)}">{html.escape(t)}</option>' for v, t in values]
+        parts.append("</select></span>")
+    parts.append('<button type="reset" class="prnotes-filter-reset">清除筛选</button>')
+    parts.append('<p class="prnotes-filter-status" role="status" aria-live="polite"></p>')
+    parts.append("</form>\n")
+    self.body.append("".join(parts))
+    raise nodes.SkipNode
+
+
+def load_script(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    if doctree is not None and next(iter(doctree.findall(filter_form)), None) is not None:
+        app.add_js_file(SCRIPT, loading_method="defer")
+
+
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.lists")
+    app.setup_extension("prnotes.sphinxext.readmarks")
+    skip = (lambda self, node: None, lambda self, node: None)
+    app.add_node(filter_form, html=(visit_form_html, None), latex=skip, text=skip, man=skip, texinfo=skip)
+    # After the lists are filled (lists.py, 400), before the search marks what it leaves out (500).
+    app.connect("doctree-resolved", add_form, priority=450)
+    app.connect("html-page-context", load_script)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,126 @@
+"""Read marks and "new since your last visit", kept in the reader's browser.
+
+The pages carry what the browser needs; ``_static/prnotes-readmarks.js``
+(loaded with ``defer`` on every page of the site) does the rest, with
+``localStorage`` only: no server, no cookie. Without JavaScript, or with
+storage disabled, every entry shows as unread and nothing else changes.
+
+- A note page names its note in ``<meta name="prnotes-note"
+  content="owner/repo#N" data-digest="K">`` (:func:`prnotes.contract.note_key`;
+  ``K`` is its digest's number, 第 K 期). Opening it marks it read.
+- Every entry of a list of notes carries the same key and digest number
+  (:func:`.lists.entry_data`); the script adds the class ``prnotes-read`` to
+  the entries of notes read.
+- The ``{prnotes-since}`` directive (on the landing page) becomes an empty,
+  hidden ``<div class="prnotes-since" data-digests="K:n …">``: the number of
+  notes of each of the newest :data:`SINCE_DIGESTS` digests, newest first,
+  taken from the notes' facts when the page is written. The script fills
+  it with how many notes arrived since the last visit that are still
+  unread, and a 全部标为已读 button.
+
+"Since the last visit" (the script's docstring has the details): a visit is
+a run of page views with no gap longer than an hour. The notes that count
+are those of digests newer than the newest digest the landing page showed
+during the previous visit; on a first visit, those of the digests the
+landing page lists. Reloading the page within a visit keeps the baseline,
+so the count drops as the reader opens notes, and 全部标为已读 marks every
+note of those digests read.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util.docutils import SphinxDirective
+
+from .. import contract
+from . import rewrites
+from .docdata import DocData
+from .notefacts import FACTS
+
+SCRIPT = "prnotes-readmarks.js"
+# The landing page knows the note counts of this many digests (about two
+# months of daily digests); a reader away longer is told "at least".
+SINCE_DIGESTS = 60
+# page docname -> True: the pages with a {prnotes-since} line
+USERS = DocData("prnotes_since_users")
+
+
+def on_the_site(app: Sphinx) -> bool:
+    """The web site's builders: not the book's, nor the e-book's."""
+    return app.builder.name in ("html", "dirhtml")
+
+
+class since_line(nodes.General, nodes.Element):
+    """Where the landing page says what is new; ``digests`` is filled when the page is written."""
+
+
+class SinceDirective(SphinxDirective):
+    """``{prnotes-since}``: the line that says how many notes arrived since the last visit."""
+
+    def run(self) -> list[nodes.Node]:
+        USERS.of(self.env)[self.env.docname] = True
+        return [since_line()]
+
+
+def digest_counts(env: BuildEnvironment) -> list[tuple[int, int]]:
+    """``(digest number, notes)`` of the newest :data:`SINCE_DIGESTS` digests, newest first."""
+    counts = Counter(f.digest_number for d, f in FACTS.of(env).items() if d in env.all_docs)
+    return sorted(counts.items(), reverse=True)[:SINCE_DIGESTS]
+
+
+def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    found = list(doctree.findall(since_line))
+    if not found:
+        return
+    counts = " ".join(f"{number}:{notes}" for number, notes in digest_counts(app.env)) if on_the_site(app) else ""
+    for node in found:
+        if counts:
+            node["digests"] = counts
+        else:
+            node.parent.remove(node)
+
+
+def visit_since_html(self, node: since_line) -> None:
+    self.body.append(self.starttag(node, "div", "", CLASS="prnotes-since", hidden="hidden", **{"data-digests": node["digests"]}))
+
+
+def depart_since_html(self, node: since_line) -> None:
+    self.body.append("</div>\n")
+
+
+def note_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """The script on every page of the site; on a note page, the note's key and digest."""
+    if not on_the_site(app):
+        return
+    app.add_js_file(SCRIPT, loading_method="defer")
+    facts = FACTS.of(app.env).get(pagename)
+    if facts is None:
+        return
+    key = html.escape(contract.note_key(facts.repo, facts.number, pagename), quote=True)
+    context["metatags"] = context.get("metatags", "") + (
+        f'\n<meta name="prnotes-note" content="{key}" data-digest="{facts.digest_number}">'
+    )
+
+
+def pages_with_counts(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, before) -> list[str]:
+    """A note added, changed (its digest may have moved) or removed changes the counts."""
+    if any(contract.is_note_docname(d) for d in outdated.added | outdated.changed | outdated.removed):
+        return sorted(USERS.of(env))
+    return []
+
+
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.notefacts")
+    skip = (lambda self, node: None, lambda self, node: None)
+    app.add_node(since_line, html=(visit_since_html, depart_since_html), latex=skip, text=skip, man=skip, texinfo=skip)
+    app.add_directive(contract.SINCE_DIRECTIVE, SinceDirective)
+    app.connect("doctree-resolved", fill)
+    app.connect("html-page-context", note_meta)
+    USERS.connect(app)
+    rewrites.register(app, rewrites.Rewrite("readmarks", pages_with_counts))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

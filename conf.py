@@ -1,12 +1,15 @@
 """Sphinx configuration of PR 精读笔记."""
 
 import os
+from importlib.metadata import version as _package_version
 from urllib.parse import urlsplit
 
 project = "PR 精读笔记"
 author = "PR 精读笔记"
 copyright = "PR 精读笔记"
 language = "zh_CN"
+# The version of the prnotes package that made the site (the EPUB must have one).
+version = release = _package_version("prnotes")
 root_doc = "index"
 
 extensions = [
@@ -137,6 +140,31 @@ latex_elements = {
     "printindex": "",
     "maketitle": r"\prnotesmaketitle",
 }
+
+# The EPUB (make epub): _build/epub/prnotes.epub, the whole site as a book
+# for e-readers, checked with epubcheck by tests/test_epub.py. EPUB wants a
+# BCP 47 language tag (zh-CN), where Sphinx's `language` is zh_CN. The
+# fonts: prnotes-epub.css names the Chinese fonts e-readers ship, then the
+# generic families, and embeds none (a CJK font is megabytes). The search
+# scripts stay out (_templates/layout.html); the extension closes the
+# head's tags as XHTML wants (prnotes/sphinxext/epub.py).
+epub_basename = "prnotes"
+epub_language = "zh-CN"
+epub_title = project
+epub_description = "PR 精读笔记：每个 PR 一篇中文阅读笔记，按子系统归类，按 PR 编号互相链接。"
+# One identifier for every edition of the book: Sphinx writes it as the
+# package's identifier and its id, so it is an XML name without colons.
+epub_uid = epub_identifier = "prnotes-b4fa87d4-4b52-4fdd-b87c-9d0ac6559580"
+# The site's prnotes.css styles the site's theme, with CSS that EPUB readers
+# do not parse: the book has a stylesheet of its own.
+epub_css_files = ["prnotes-epub.css"]
+epub_show_urls = "no"
+epub_use_index = False
+# The landing page's toctrees are hidden (the site shows its own menus): the
+# book's table of contents lists them all the same.
+epub_tocscope = "includehidden"
+epub_tocdepth = 2  # the parts (subsystems, lists) and their notes, not the notes' sections
+epub_exclude_files = ["search.html", "404.html", "_static/prnotes.css"]
 
 # Where the site is published: the sitemap, Open Graph tags, the Atom feed and
 # the 404 page need absolute URLs. Set PRNOTES_BASEURL when publishing; on

@@ -16,6 +16,7 @@ FEATURES = (
     "alongside",
     "badgerefs",
     "buildtime",
+    "epub",
     "feed",
     "filters",
     "latex_print",

@@ -1,0 +1,72 @@
+"""What the EPUB (``make epub``) needs that the site does not.
+
+An EPUB's pages are XHTML, read by e-readers without a network:
+
+- every tag the extensions add to a page's ``<head>`` (``metatags``: the
+  note summaries' descriptions, written for HTML) is closed, as XML wants;
+- each page says its language (``lang`` and ``xml:lang``, from
+  ``epub_language``): e-readers pick the Chinese forms of the Han
+  characters, and a Chinese font, by it;
+- the landing page's link to the Atom feed, a file of the site and not of
+  the book, points at the published feed (``html_baseurl``).
+
+The rest is configuration (``conf.py``: the book's language tag, title,
+version, file name, fonts) and the templates (``_templates/layout.html``
+keeps the search scripts out of the book). ``tests/test_epub.py`` checks the
+result with epubcheck.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from .feed import FEED
+
+# A <meta> or <link> left open, as HTML allows and XHTML does not.
+_OPEN_VOID = re.compile(r"<(meta|link)\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)\s*(?<!/)>")
+
+
+def is_epub(app: Sphinx) -> bool:
+    return app.builder.name in ("epub", "epub3")
+
+
+def close_void_tags(text: str) -> str:
+    """``<meta …>`` and ``<link …>`` as XHTML writes them, ``<meta … />``."""
+    return _OPEN_VOID.sub(r"<\1\2 />", text)
+
+
+def xhtml_head(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    if not is_epub(app):
+        return
+    if context.get("metatags"):
+        context["metatags"] = close_void_tags(context["metatags"])
+    tag = context.get("html_tag", "")
+    if tag.startswith("<html") and " lang=" not in tag:
+        lang = html.escape(app.config.epub_language)
+        context["html_tag"] = tag[:-1] + f' lang="{lang}" xml:lang="{lang}">'
+
+
+class FeedLinkOnTheSite(SphinxPostTransform):
+    """The feed is published with the site; from the book, link to it there."""
+
+    default_priority = 700
+    builders = ("epub",)
+
+    def run(self, **kwargs) -> None:
+        url = self.config.html_baseurl.rstrip("/") + "/" + FEED
+        for node in self.document.findall(nodes.reference):
+            if "prnotes-feed" in node.get("classes", ()):
+                node["refuri"] = url
+
+
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.feed")
+    # After every handler that adds to the head (default priority 500).
+    app.connect("html-page-context", xhtml_head, priority=900)
+    app.add_post_transform(FeedLinkOnTheSite)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

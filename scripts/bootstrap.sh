@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the project needs on a fresh machine.
 #
-#   scripts/bootstrap.sh venv GROUP        create .venv with a dependency group
+#   scripts/bootstrap.sh venv GROUP        create .venv (or $VENV, as the
+#                                          Makefile's VENV= passes it) with a dependency group
 #                                          (site, test, bench, serve): its pins
 #                                          from requirements/GROUP.txt, then the
 #                                          prnotes package itself, editable
@@ -20,8 +21,11 @@
 # `apt-get update` once and installs them; otherwise it prints the command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The virtual environment: the Makefile's VENV (relative to the project), else .venv.
+VENV=${VENV:-.venv}
 
-APT_browser="chromium fonts-noto-cjk default-jre-headless"
+# The page checks: Chromium, Java for the Nu HTML checker, epubcheck for the EPUB.
+APT_browser="chromium fonts-noto-cjk default-jre-headless epubcheck"
 APT_pdf="texlive-xetex texlive-lang-cjk texlive-lang-chinese texlive-latex-extra \
 texlive-fonts-recommended fonts-noto-cjk fonts-freefont-otf poppler-utils"
 
@@ -50,10 +54,10 @@ venv() {
   local group=$1 py
   [[ -f requirements/$group.txt ]] || { echo "bootstrap: unknown dependency group '$group'" >&2; exit 2; }
   py=$(find_python)
-  if [[ ! -x .venv/bin/python ]]; then
-    "$py" -m venv .venv
+  if [[ ! -x $VENV/bin/python ]]; then
+    "$py" -m venv "$VENV"
   fi
-  local pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
+  local pip=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
   "${pip[@]}" -r "requirements/$group.txt"
   # The package itself, editable: `prnotes` and `import prnotes` use this checkout.
   "${pip[@]}" --no-deps -e .
@@ -62,9 +66,9 @@ venv() {
   # `prnotes` run would otherwise compile the modules again (about 0.1 s of
   # a day's build). A module edited afterwards is compiled in memory, as
   # without it.
-  .venv/bin/python -m compileall -q scripts/prnotes >/dev/null
+  "$VENV/bin/python" -m compileall -q scripts/prnotes >/dev/null
   # Every group's lock holds the site group's pins too.
-  touch ".venv/.installed-$group" .venv/.installed-site
+  touch "$VENV/.installed-$group" "$VENV/.installed-site"
 }
 
 # Install Debian packages as root (apt-get update once per machine); say how

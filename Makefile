@@ -61,11 +61,12 @@ html: $(VENV)/.installed-site
 	$(PRNOTES) build --notes $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"
 
-# The site and the whole book in one command, as Read the Docs and GitHub
-# Pages publish them: the book's build starts once the HTML build has read
-# the sources, and uses the core the writing of the pages leaves idle.
+# The site and the whole book in one command, as Read the Docs publishes
+# them: the book's build starts once the HTML build has read the sources, and
+# uses the core the writing of the pages leaves idle. A build to publish:
+# without PRNOTES_BASEURL (or a host's address) it warns, so it fails.
 publish: $(VENV)/.installed-site apt-pdf
-	$(PRNOTES) build --notes --pdf $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
+	PRNOTES_PUBLISH=1 $(PRNOTES) build --notes --pdf $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"
 
 apt-browser:

@@ -167,11 +167,15 @@ epub_tocdepth = 2  # the parts (subsystems, lists) and their notes, not the note
 epub_exclude_files = ["search.html", "404.html", "_static/prnotes.css"]
 
 # Where the site is published: the sitemap, Open Graph tags, the Atom feed and
-# the 404 page need absolute URLs. Set PRNOTES_BASEURL when publishing; on
-# Read the Docs its canonical URL is used.
+# the 404 page need absolute URLs. PRNOTES_BASEURL (the Pages workflow sets
+# it), else Read the Docs' canonical URL, else a placeholder: a preview on a
+# developer's machine needs none. A build made to be published says so
+# (PRNOTES_PUBLISH=1: make publish, the Pages workflow), and then the
+# placeholder is a warning (docs/publishing.md).
 html_baseurl = (
     os.environ.get("PRNOTES_BASEURL") or os.environ.get("READTHEDOCS_CANONICAL_URL") or "https://prnotes.example.org/"
 ).rstrip("/") + "/"
+prnotes_publish = bool(os.environ.get("PRNOTES_PUBLISH"))
 # Where each note's 编辑来源 link points: the repository of this project on
 # GitHub (its seed file, at the line). On GitHub Actions and Read the Docs it
 # is the repository being built; elsewhere git's `origin`, or PRNOTES_SOURCE_URL.

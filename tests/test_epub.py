@@ -81,6 +81,20 @@ def test_the_book_is_named_for_the_project_and_says_it_is_chinese(book):
     assert "index.xhtml" in names and any(n.startswith("notes/vllm-project/vllm/pr-") for n in names)
 
 
+def test_the_table_of_contents_is_chinese_and_lists_every_part(book):
+    proj, path = book
+    with zipfile.ZipFile(path) as z:
+        nav = ET.fromstring(z.read("nav.xhtml"))
+        ncx = z.read("toc.ncx").decode("utf-8")
+    assert nav.find(f"{XHTML}head/{XHTML}title").text == "目录"
+    assert "Table of Contents" not in ncx
+    entries = [a.get("href") for a in nav.iter(f"{XHTML}a")]
+    # The landing page's toctrees are hidden on the site; the book lists them: parts and their notes.
+    assert "notes/subsystem/ci.xhtml" in entries and "notes/pr-index.xhtml" in entries
+    notes = [e for e in entries if e.startswith("notes/vllm-project/vllm/pr-")]
+    assert notes and not [e for e in notes if "#" in e]  # not the notes' own sections
+
+
 def test_every_page_is_well_formed_xhtml_in_chinese_without_search(book):
     _, path = book
     found = pages(path)

@@ -77,6 +77,17 @@ def test_page_tree_and_relations(app):
         assert found["other"] == ["index", "index", "last"], "[parent, previous, next] per document is gone"
 
 
+@pytest.mark.sphinx("epub", testroot="internals", freshenv=True)
+def test_epub_guide_titles(app):
+    """translate_epub_guide: ``EpubBuilder.guide_titles``, which titles nav.xhtml."""
+    _internals.translate_epub_guide(app.builder, {"toc": "目录"})
+    app.build()
+    nav = (app.outdir / "nav.xhtml").read_text(encoding="utf-8")
+    assert "<title>目录</title>" in nav and "Table of Contents" not in nav, (
+        "the EPUB builder no longer titles nav.xhtml from guide_titles['toc']"
+    )
+
+
 def test_parallel_is_read_after_the_event(app):
     """set_parallel: ``Builder.read`` reads ``Sphinx.parallel`` after ``env-before-read-docs``."""
     merged = []

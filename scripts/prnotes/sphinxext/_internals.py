@@ -95,6 +95,18 @@ def relations(builder: Any) -> dict[str, list[str | None]]:
     return getattr(builder, "relations", {})
 
 
+# --- the EPUB (epub.py) --------------------------------------------------------
+
+
+def translate_epub_guide(builder: Any, titles: dict[str, str]) -> None:
+    """Give this EPUB builder's table of contents and cover these titles (``{"toc": …, "cover": …}``).
+
+    Relies on ``EpubBuilder.guide_titles``, the English titles Sphinx writes
+    into ``nav.xhtml`` and the package's guide whatever the language.
+    """
+    builder.guide_titles = {**builder.guide_titles, **titles}
+
+
 # --- processes (speedups.py) --------------------------------------------------
 
 

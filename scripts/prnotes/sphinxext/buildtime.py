@@ -84,20 +84,17 @@ def web_url(remote: str) -> str:
     return ""
 
 
-def _origin(root: Path) -> str:
-    try:
-        proc = subprocess.run(["git", "remote", "get-url", "origin"], cwd=root, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return web_url(proc.stdout) if proc.returncode == 0 else ""
-
-
 def _git_out(root: Path, *args: str) -> str:
+    """What ``git *args`` prints, stripped; '' when it fails or there is no git."""
     try:
         proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return ""
     return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def _origin(root: Path) -> str:
+    return web_url(_git_out(root, "remote", "get-url", "origin"))
 
 
 def source_ref(root: Path, configured: str = "", environ: dict[str, str] | None = None) -> str:

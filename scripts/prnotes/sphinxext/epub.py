@@ -8,7 +8,9 @@ An EPUB's pages are XHTML, read by e-readers without a network:
   ``epub_language``): e-readers pick the Chinese forms of the Han
   characters, and a Chinese font, by it;
 - the landing page's link to the Atom feed, a file of the site and not of
-  the book, points at the published feed (``html_baseurl``).
+  the book, points at the published feed (``html_baseurl``);
+- the table of contents is titled 目录 (Sphinx writes "Table of Contents"
+  whatever the language).
 
 The rest is configuration (``conf.py``: the book's language tag, title,
 version, file name, fonts) and the templates (``_templates/layout.html``
@@ -25,7 +27,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from . import _internals
 from .feed import FEED
+
+GUIDE_TITLES = {"toc": "目录", "cover": "封面"}
 
 # A <meta> or <link> left open, as HTML allows and XHTML does not.
 _OPEN_VOID = re.compile(r"<(meta|link)\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)\s*(?<!/)>")
@@ -64,8 +69,14 @@ class FeedLinkOnTheSite(SphinxPostTransform):
                 node["refuri"] = url
 
 
+def chinese_guide(app: Sphinx) -> None:
+    if is_epub(app):
+        _internals.translate_epub_guide(app.builder, GUIDE_TITLES)
+
+
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.feed")
+    app.connect("builder-inited", chinese_guide)
     # After every handler that adds to the head (default priority 500).
     app.connect("html-page-context", xhtml_head, priority=900)
     app.add_post_transform(FeedLinkOnTheSite)

@@ -77,6 +77,16 @@ def test_page_tree_and_relations(app):
         assert found["other"] == ["index", "index", "last"], "[parent, previous, next] per document is gone"
 
 
+def test_html_builds_write_a_search_index(app):
+    """writes_search_index: ``StandaloneHTMLBuilder.search``."""
+    assert _internals.writes_search_index(app.builder) is True, "the HTML builder's search attribute is gone"
+
+
+@pytest.mark.sphinx("epub", testroot="internals", freshenv=True)
+def test_epub_builds_write_none(app):
+    assert _internals.writes_search_index(app.builder) is False, "the EPUB builder no longer turns search off"
+
+
 @pytest.mark.sphinx("epub", testroot="internals", freshenv=True)
 def test_epub_guide_titles(app):
     """translate_epub_guide: ``EpubBuilder.guide_titles``, which titles nav.xhtml."""

@@ -71,6 +71,12 @@ def prune_index_with_a_set() -> None:
     IndexBuilder.prune = prune
 
 
+def writes_search_index(builder: Any) -> bool:
+    """Whether this builder writes a search index: ``StandaloneHTMLBuilder.search``, which the
+    EPUB and single-page builders turn off (they share the HTML builders' format)."""
+    return bool(getattr(builder, "search", False))
+
+
 def use_index_format(builder: Any, index_format: Any) -> bool:
     """Make an HTML builder write searchindex.js with ``index_format``
     (``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``); False if it cannot."""

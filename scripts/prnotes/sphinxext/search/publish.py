@@ -27,6 +27,7 @@ from sphinx.errors import ExtensionError
 from ... import write
 from ...classify import VERDICT_BY_SLUG, VERDICTS
 from ... import contract
+from .. import _internals
 from ..buildtime import facts as build_facts, label
 from ..notefacts import FACTS
 from . import fragments, internals, scripts, split
@@ -40,7 +41,12 @@ HIGHLIGHT_SCRIPT = "_static/sphinx_highlight.js"
 
 
 def ours(app: Sphinx) -> bool:
-    return app.builder.format == "html" and (app.config.html_search_language or app.config.language) == LANG
+    # Not the EPUB's: a book has no search (and its builder writes no index).
+    return (
+        app.builder.format == "html"
+        and _internals.writes_search_index(app.builder)
+        and (app.config.html_search_language or app.config.language) == LANG
+    )
 
 
 def note_rows(env) -> dict[str, split.NoteRow]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.corpus import generate
+from bench.corpus import DENSE_REPOS, dense_day, generate, generate_dense, subsystem_words
 from prnotes import contract, model
 from prnotes.project import load
 from prnotes.render import prindex, symbols, watchlist
@@ -204,3 +204,45 @@ def test_the_benchmark_corpus_files_every_note_under_a_rule(tmp_path, capsys):
     capsys.readouterr()
     assert convert(proj, "--strict") == 0
     assert "no subsystem rule matches" not in capsys.readouterr().err
+
+
+def test_the_dense_corpus_is_as_dense_as_a_busy_repository(tmp_path, capsys):
+    """The dense benchmark archive: several repositories, consecutive numbers,
+    four or more references per note, every subsystem, some notes without a
+    number, follow-ups and symbols; filed without a warning."""
+    proj = copy_project(tmp_path / "p", generate_dense(600))
+    capsys.readouterr()
+    assert convert(proj, "--strict") == 0
+    assert "no subsystem rule matches" not in capsys.readouterr().err
+    site = load(proj)
+    assert len(site.notes) == 600
+    assert set(site.repos) == set(DENSE_REPOS)
+    for repo in DENSE_REPOS:
+        numbers = sorted(n.number for n in site.notes if n.repo == repo and n.number is not None)
+        gaps = Counter(b - a for a, b in zip(numbers, numbers[1:]))
+        assert gaps[1] >= 0.8 * len(numbers), (repo, gaps)
+        filed = {n.subsystem for n in site.notes if n.repo == repo}
+        assert filed == {slug for slug, _ in subsystem_words(repo)}, repo
+    assert all(len(n.mentions) >= 4 for n in site.notes)
+    assert 0 < sum(n.number is None for n in site.notes) < 60
+    assert sum(bool(n.follow_ups) for n in site.notes) > 300
+    assert sum(bool(n.symbols) for n in site.notes) == 600
+    # Each noted PR is mentioned about four times, by notes of other digests too.
+    noted = [(n.repo, n.number) for n in site.notes if n.number is not None]
+    assert sum(len(site.mentioned_by.get(k, ())) for k in noted) >= 3 * len(noted)
+
+
+def test_a_dense_day_continues_the_archive(tmp_path):
+    """A day's digest of the dense archive: ten notes from every repository, in files that sort after the archive's."""
+    archive = generate_dense(200)
+    day = dense_day(200)
+    added = sorted(set(day) - {"prs.toml"})
+    assert added and min(added) > max(set(archive) - {"prs.toml"})
+    assert {text.split("\n", 1)[0] for name, text in day.items() if name in added} == set(DENSE_REPOS)
+    proj = copy_project(tmp_path / "p", {**archive, **day})
+    assert convert(proj, "--strict") == 0
+    site = load(proj)
+    assert len(site.notes) == 210
+    # The archive's own notes are the same as without the day.
+    alone = load(copy_project(tmp_path / "q", archive))
+    assert {n.docname for n in alone.notes} <= {n.docname for n in site.notes}

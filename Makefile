@@ -47,7 +47,7 @@ node_modules/.installed: package.json package-lock.json scripts/bootstrap.sh
 	scripts/bootstrap.sh npm
 
 # The converter runs every time: it decides from the content of seeds/,
-# taxonomy.toml and its own code, and writes nothing when nothing changed.
+# taxonomy.toml, taxonomy/ and its own code, and writes nothing when nothing changed.
 notes: $(VENV)/.installed-site
 	$(PRNOTES) notes $(NOTES_FLAGS)
 
@@ -115,7 +115,7 @@ epub: notes
 	@echo "book: $(BUILDDIR)/epub/prnotes.epub"
 
 serve: notes $(VENV)/.installed-serve
-	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch scripts \
+	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch taxonomy --watch scripts \
 	  --re-ignore '(\.venv|\.git|_build|__pycache__|\.pytest_cache|\.hypothesis)/' \
 	  --pre-build "$(PRNOTES) notes -q" --port $(PORT) $(SOURCEDIR) $(BUILDDIR)/html
 

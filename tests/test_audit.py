@@ -84,12 +84,12 @@ def test_note_in_zero_or_two_toctrees(tmp_path):
     proj = copy_project(tmp_path / "p", {"a.txt": seed})
     assert convert(proj) == 0
     # Take #1 out of its subsystem's toctree and list #2 in the landing page's too.
-    edit(proj / "notes/subsystem/ci.md", "\n../o/r/pr-1\n", "\n")
+    edit(proj / "notes/subsystem/o/r/ci.md", "\n../../../o/r/pr-1\n", "\n")
     edit(proj / "index.md", ":caption: 索引\n\n", ":caption: 索引\n\nnotes/o/r/pr-2\n")
     sphinx_build(proj)
     assert [str(f) for f in audit(proj).findings] == [
         "seeds/a.txt:3: exactly one subsystem toctree (listed by: none) missing from HTML notes/o/r/pr-1.html",
-        "seeds/a.txt:7: exactly one subsystem toctree (listed by: index, notes/subsystem/ci) "
+        "seeds/a.txt:7: exactly one subsystem toctree (listed by: index, notes/subsystem/o/r/ci) "
         "missing from HTML notes/o/r/pr-2.html",
     ]
 

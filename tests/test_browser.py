@@ -289,7 +289,7 @@ def test_header_shows_the_reader_tools_and_a_subsystem_menu(served, browser, sit
     items = page.evaluate(HEADER_JS)
     context.close()
     assert [i["text"] for i in items] == ["子系统", *TOOLS]
-    assert items[0]["menu"] == [s.title for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    assert items[0]["menu"] == [s.title for s in site.subsystems if site.in_subsystem(s.key)]
     assert all(i["menu"] is None for i in items[1:])
 
 
@@ -311,7 +311,7 @@ def test_the_phone_drawer_lists_each_entry_once(served, browser, name, site):
     entries = page.evaluate(DRAWER_JS)
     violations = axe_violations(page)
     context.close()
-    subsystems = [s.title for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    subsystems = [s.title for s in site.subsystems if site.in_subsystem(s.key)]
     counts = {entry: entries.count(entry) for entry in ("子系统", *subsystems, *TOOLS)}
     assert counts == dict.fromkeys(counts, 1), entries
     assert violations == []

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from prnotes import cache
+from prnotes.taxonomy import source_bytes
 from prnotes.render import note as note_renderer
 from tests.support.sandbox import convert, copy_project
 
@@ -103,4 +104,4 @@ def test_the_cache_keeps_only_what_the_archive_holds(project):
 
 
 def _version(project: Path) -> str:
-    return cache.code_version((project / "taxonomy.toml").read_bytes())
+    return cache.code_version(source_bytes(project))

@@ -182,10 +182,11 @@ def test_character_without_a_glyph_names_the_seed_line(tmp_path, capsys):
         "prs.toml": '["o/r"]\n"C 平台" = { number = 3, upstream_title = "[ROCm] \\U0001F600" }\n',
     }
     proj = copy_project(tmp_path / "p", seeds)
-    taxonomy = (proj / "taxonomy.toml").read_text(encoding="utf-8").split("\n")
+    # o/r has no set of its own: its chapters are the default set's.
+    taxonomy = (proj / "taxonomy/default.toml").read_text(encoding="utf-8").split("\n")
     ci = taxonomy.index('title = "CI 与构建"')
     taxonomy[ci] = 'title = "CI 与构建 🀄"'  # a chapter title
-    (proj / "taxonomy.toml").write_text("\n".join(taxonomy), encoding="utf-8")
+    (proj / "taxonomy/default.toml").write_text("\n".join(taxonomy), encoding="utf-8")
     assert convert(proj) == 0
     proc = cli(proj, "pdf", "-j", "1")
     assert proc.returncode == 1
@@ -194,7 +195,7 @@ def test_character_without_a_glyph_names_the_seed_line(tmp_path, capsys):
         "error: seeds/000.txt:6: the book's fonts have no glyph for 𓀀 (U+13000), 😀 (U+1F600); the PDF cannot show it",
         "error: seeds/001.txt:5: the book's fonts have no glyph for 😀 (U+1F600); the PDF cannot show it",
         "error: seeds/prs.toml:2: the book's fonts have no glyph for 😀 (U+1F600); the PDF cannot show it",
-        f"error: taxonomy.toml:{ci + 1}: the book's fonts have no glyph for 🀄 (U+1F004); the PDF cannot show it",
+        f"error: taxonomy/default.toml:{ci + 1}: the book's fonts have no glyph for 🀄 (U+1F004); the PDF cannot show it",
         "prnotes pdf: 5 error(s); the PDF was not updated",
     ]
     assert not (proj / "_build/latex/prnotes.pdf").exists()
@@ -345,7 +346,7 @@ def test_meta_tags_are_escaped_exactly_once(tmp_path):
     pages = {
         "notes/o/r/pr-1.html": (title, sentence),
         "notes/reading/close.html": ("精读清单", None),
-        "notes/subsystem/ci.html": ("CI 与构建", None),
+        "notes/subsystem/o/r/ci.html": ("CI 与构建", None),
     }
     for page, (og_title, description) in pages.items():
         raw = (proj / "_build/html" / page).read_text(encoding="utf-8")
@@ -700,3 +701,59 @@ def test_audit_of_an_unreadable_pdf_is_one_line(tmp_path):
     assert proc.returncode == 1
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"prnotes audit: {proj}/_build/latex/prnotes.pdf: pdfinfo cannot read it ("), lines
+
+
+# --- the taxonomy as a contributor may write it (issue 30, items 2 and 3) ---
+
+
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [("CI `rm -rf`", "`"), ("CI <b>", "< >"), ("CI \\\\x", "\\")],
+    ids=["backtick", "angle-brackets", "backslash"],
+)
+def test_markup_in_a_subsystem_title_is_refused_at_its_line(tmp_path, capsys, title, shown):
+    """A title goes into badges and links as written: a role's markup in it is refused, nothing written."""
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    before = tree(proj / "notes")
+    path = proj / "taxonomy/default.toml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    line = lines.index('title = "CI 与构建"')
+    lines[line] = f'title = "{title}"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    code, out = run(proj, capsys)
+    assert code == 1
+    (problem,) = errors(out)
+    assert problem.startswith(f"taxonomy/default.toml:{line + 1}: [[subsystem]] #") and f"'title' holds {shown}:" in problem
+    assert tree(proj / "notes") == before
+
+
+def test_markup_in_a_tag_title_is_refused_at_its_line(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    text = (proj / "taxonomy.toml").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    line = lines.index('title = "CI"')  # the ci tag
+    lines[line] = 'title = "CI `x` <y>"'
+    (proj / "taxonomy.toml").write_text("\n".join(lines), encoding="utf-8")
+    code, out = run(proj, capsys)
+    assert code == 1
+    assert errors(out)[0].startswith(f"taxonomy.toml:{line + 1}: [[tag]] #")
+
+
+def test_a_catastrophic_audience_pattern_matches_in_linear_time(tmp_path, capsys):
+    """(a+)+$ backtracks exponentially in Python's re on 'aaa…b'; RE2 does not
+    backtrack. Counted as work, not time: RE2 returns the same answer on a body
+    30 times longer, and the conversion finishes (a backtracking engine would
+    not, in this test's lifetime, on 40 characters)."""
+    from prnotes.taxonomy import Matcher
+
+    nested = Matcher("a", "A", regexes=("(a+)+$",))
+    assert not nested.matches("a" * 40 + "b") and not nested.matches("a" * 1200 + "b")
+    assert nested.matches("xaaa")
+    proj = copy_project(tmp_path / "p", {"000.txt": f"o/r\n\nA CI (#1)\n\n值得精读。{'a' * 5000}b\n"})
+    text = (proj / "taxonomy.toml").read_text(encoding="utf-8")
+    (proj / "taxonomy.toml").write_text(
+        text + '\n[[audience]]\nslug = "nested"\ntitle = "嵌套"\npatterns = ["(a+)+$", "正在做[^。]*?(quantization|OCP MX)"]\n',
+        encoding="utf-8",
+    )
+    assert run(proj, capsys)[0] == 0

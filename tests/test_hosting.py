@@ -249,7 +249,7 @@ def test_pages_workflow_builds_like_make_html_and_caches():
     cache = uses(steps, "actions/cache")
     assert set(cache["with"]["path"].split()) == {"_build", ".prnotes-cache"}
     key = cache["with"]["key"]
-    for part in ("requirements/site.txt", "conf.py", "scripts/prnotes/**", "taxonomy.toml"):
+    for part in ("requirements/site.txt", "conf.py", "scripts/prnotes/**", "taxonomy.toml", "taxonomy/**"):
         assert f"'{part}'" in key, part
     assert cache["with"]["restore-keys"].strip() in key
     restore = next(s for s in runs if "git restore-mtime" in s["run"])

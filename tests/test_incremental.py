@@ -147,7 +147,7 @@ def test_neighbours_follow_a_title_not_a_body(tmp_path):
 def test_a_renamed_subsystem_is_renamed_on_every_page(tmp_path):
     """Every page's header and sidebar name the subsystems, and a subsystem page's
     上一页 leads back over the previous subsystem's notes to its page: a subsystem
-    renamed in taxonomy.toml is renamed on all of them, not only on the pages read again."""
+    renamed in its set (taxonomy/) is renamed on all of them, not only on the pages read again."""
     proj = copy_project(tmp_path / "p")
     assert convert(proj) == 0
     app, _ = build(proj, freshenv=True)
@@ -161,7 +161,7 @@ def test_a_renamed_subsystem_is_renamed_on_every_page(tmp_path):
     while not before.startswith("notes/subsystem/"):
         before = relations[before][1]
     slug = before.rsplit("/", 1)[1]
-    taxonomy = proj / "taxonomy.toml"
+    taxonomy = proj / "taxonomy/vllm-project__vllm.toml"
     text = taxonomy.read_text(encoding="utf-8")
     old = re.search(rf'slug = "{slug}"\ntitle = "([^"]+)"', text).group(1)
     taxonomy.write_text(text.replace(f'slug = "{slug}"\ntitle = "{old}"', f'slug = "{slug}"\ntitle = "{old}（新名）"'), encoding="utf-8")

@@ -18,145 +18,161 @@ from prnotes.taxonomy import load_taxonomy
 
 GOOD_TAXONOMY = (ROOT / "taxonomy.toml").read_text(encoding="utf-8")
 MINIMAL = '[[subsystem]]\nslug = "other"\ntitle = "其他"\n'
+SHARED, DEFAULT = "taxonomy.toml", "taxonomy/default.toml"
 
 
-def taxonomy_errors(tmp_path: Path, text: str | bytes) -> list[str]:
-    path = tmp_path / "taxonomy.toml"
-    if isinstance(text, str):
-        text = text.encode("utf-8")
-    path.write_bytes(text)
+def taxonomy_errors(tmp_path: Path, files: dict[str, str | bytes]) -> list[str]:
+    """Problems of a project whose taxonomy is ``files`` (a minimal default set unless given)."""
+    files = {SHARED: "", DEFAULT: MINIMAL, **files}
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
     with pytest.raises(InputError) as info:
-        load_taxonomy(path)
+        load_taxonomy(tmp_path)
     return [str(p) for p in info.value.problems]
 
 
 def test_real_taxonomy_loads():
-    assert load_taxonomy(ROOT / "taxonomy.toml").fallback == "other"
+    taxonomy = load_taxonomy(ROOT)
+    assert taxonomy.fallback == "other"
+    assert taxonomy.sets[-1].is_default and taxonomy.sets[0].flat_pages
 
 
-RULES = '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\n\n[[repo]]\nname = "o/r"\n'
+RULES = '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\n'
 SLUG_RECIPE = "must be lower-case letters and digits joined by single hyphens, at most 40 characters (like 'kv-cache')"
+MARKUP = "titles are shown in badges and links as written; leave out ` < > \\"
+O_R = "taxonomy/o__r.toml"
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("files", "expected"),
     [
-        ("[[subsystem]\n", ["taxonomy.toml:1: invalid TOML: Expected ']]' at the end of an array declaration (column 12)"]),
-        (b"# \xff\n", ["taxonomy.toml:1: invalid UTF-8: byte 0xff at column 3"]),
-        ("", ["taxonomy.toml:1: no [[subsystem]] tables"]),
-        ('subsystem = "ci"\n', ["taxonomy.toml:1: 'subsystem' must be written as [[subsystem]] tables"]),
+        ({DEFAULT: "[[subsystem]\n"}, [f"{DEFAULT}:1: invalid TOML: Expected ']]' at the end of an array declaration (column 12)"]),
+        ({SHARED: b"# \xff\n"}, ["taxonomy.toml:1: invalid UTF-8: byte 0xff at column 3"]),
+        ({DEFAULT: ""}, [f"{DEFAULT}:1: no [[subsystem]] tables"]),
+        ({DEFAULT: 'subsystem = "ci"\n'}, [f"{DEFAULT}:1: 'subsystem' must be written as [[subsystem]] tables"]),
         (
-            MINIMAL + '\n[[subsystem]]\ntitle = "无名"\n',
-            ["taxonomy.toml:5: [[subsystem]] #2: 'slug' must be a string"],
+            {DEFAULT: MINIMAL + '\n[[subsystem]]\ntitle = "无名"\n'},
+            [f"{DEFAULT}:5: [[subsystem]] #2: 'slug' must be a string"],
         ),
         (
-            MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\ntitle_words = "CI"\n',
-            ["taxonomy.toml:8: [[subsystem]] #2: 'title_words' must be a list of non-empty strings"],
+            {DEFAULT: MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\ntitle_words = "CI"\n'},
+            [f"{DEFAULT}:8: [[subsystem]] #2: 'title_words' must be a list of non-empty strings"],
         ),
         (
-            MINIMAL + 'keywords = ["CI"]\n',
+            {DEFAULT: MINIMAL + 'keywords = ["CI"]\n'},
             [
-                "taxonomy.toml:4: [[subsystem]] #1: unknown key 'keywords' "
+                f"{DEFAULT}:4: [[subsystem]] #1: unknown key 'keywords' "
                 "(expected one of slug, title, intro, weight, title_words, body_words)"
             ],
         ),
+        ({DEFAULT: MINIMAL + 'intro = 3\n'}, [f"{DEFAULT}:4: [[subsystem]] #1: 'intro' must be a string"]),
+        ({DEFAULT: MINIMAL + 'weight = 0\n'}, [f"{DEFAULT}:4: [[subsystem]] #1: 'weight' must be a positive number"]),
         (
-            MINIMAL + 'intro = 3\n',
-            ["taxonomy.toml:4: [[subsystem]] #1: 'intro' must be a string"],
+            {SHARED: MINIMAL},
+            [
+                "taxonomy.toml:1: unknown table 'subsystem' (expected one of weights, rule, audience, tag, aliases); "
+                "subsystems are per repository, in taxonomy/<owner>__<repo>.toml and taxonomy/default.toml"
+            ],
         ),
         (
-            MINIMAL + 'weight = 0\n',
-            ["taxonomy.toml:4: [[subsystem]] #1: 'weight' must be a positive number"],
+            {DEFAULT: MINIMAL + '\n[[audience]]\nslug = "a"\ntitle = "A"\n'},
+            [f"{DEFAULT}:5: unknown table 'audience' (expected one of flat_pages, subsystem, rule)"],
         ),
         (
-            MINIMAL + '\n[[rule]]\nsubsystem = "other"\npatterns = ["x"]\n',
-            ["taxonomy.toml:1: unknown table 'rule' (expected one of weights, subsystem, repo, audience, tag, aliases)"],
-        ),
-        (
-            '[weights]\nprefixes = 3\n\n' + MINIMAL,
+            {SHARED: '[weights]\nprefixes = 3\n'},
             [
                 "taxonomy.toml:2: [weights]: unknown weight 'prefixes' "
                 "(expected one of body, body_cap, code, code_cap, prefix, tag, title, title_cap)"
             ],
         ),
+        ({SHARED: '[weights]\ncode_cap = 1.5\n'}, ["taxonomy.toml:2: [weights]: 'code_cap' must be a whole number ≥ 0"]),
         (
-            '[weights]\ncode_cap = 1.5\n\n' + MINIMAL,
-            ["taxonomy.toml:2: [weights]: 'code_cap' must be a whole number ≥ 0"],
+            {O_R: MINIMAL + '\n[[rule]]\nsubsystem = "ci"\nprefixes = ["CI"]\n'},
+            [f"{O_R}:6: [[rule]] #1: names unknown subsystem 'ci'"],
         ),
         (
-            MINIMAL + '\n[[repo]]\nname = "o/r"\n\n[[repo.rule]]\nsubsystem = "ci"\nprefixes = ["CI"]\n',
-            ["taxonomy.toml:9: [[repo.rule]] #1: names unknown subsystem 'ci'"],
+            {SHARED: '[[rule]]\nsubsystem = "ci"\nprefixes = ["CI"]\n'},
+            ["taxonomy.toml:2: [[rule]] #1: names subsystem 'ci', which no set in taxonomy/ has"],
         ),
         (
-            MINIMAL + '\n[[repo]]\nname = "o/r"\n\n[[repo.rule]]\nsubsystem = "other"\n',
-            ["taxonomy.toml:8: [[repo.rule]] #1: gives no prefixes, code, title_words or body_words"],
+            {O_R: MINIMAL + '\n[[rule]]\nsubsystem = "other"\n'},
+            [f"{O_R}:5: [[rule]] #1: gives no prefixes, code, title_words or body_words"],
+        ),
+        ({"taxonomy/vllm.toml": MINIMAL}, ["taxonomy/vllm.toml:1: a subsystem set's file is named <owner>__<repo>.toml (like vllm-project__vllm.toml), or default.toml"]),
+        ({"taxonomy/O__R.toml": MINIMAL, O_R: MINIMAL}, [f"{O_R}:1: o/r has a set already (taxonomy/O__R.toml)"]),
+        (
+            {O_R: MINIMAL + RULES + '\n[[rule]]\nsubsystem = "ci"\nprefixes = ["CI"]\n'
+             '\n[[rule]]\nsubsystem = "other"\nprefixes = ["ci"]\n'},
+            [f"{O_R}:15: [[rule]] #2: prefixes entry 'ci' already speaks for subsystem 'ci' in o/r's rules"],
         ),
         (
-            MINIMAL + '\n[[repo]]\nname = "vllm"\n',
-            ["taxonomy.toml:6: [[repo]] #1: 'name' must be an owner/repo string, or \"*\" for every repository"],
+            {O_R: MINIMAL + RULES + '\n[[rule]]\nsubsystem = "ci"\ncode = ["docs/"]\nweight = -1\n'},
+            [f"{O_R}:12: [[rule]] #1: 'weight' must be a positive number"],
         ),
         (
-            MINIMAL + '\n[[repo]]\nname = "o/r"\n\n[[repo]]\nname = "O/R"\n',
-            ["taxonomy.toml:9: [[repo]] #2: 'O/R' has a section already (line 6)"],
+            {O_R: 'flat_pages = true\n' + MINIMAL, "taxonomy/a__b.toml": 'flat_pages = true\n' + MINIMAL},
+            [f"{O_R}:1: 'flat_pages' is already true in taxonomy/a__b.toml: only one set's pages can be notes/subsystem/<slug>"],
+        ),
+        ({DEFAULT: 'flat_pages = true\n' + MINIMAL}, [f"{DEFAULT}:1: 'flat_pages' is for a repository's set, not the default one"]),
+        (
+            {SHARED: '[[audience]]\nslug = "a"\ntitle = "A"\npatterns = ["(未闭合"]\n'},
+            ["taxonomy.toml:1: [[audience]] #1: invalid regular expression '(未闭合': missing ): (未闭合"],
         ),
         (
-            MINIMAL + RULES + '\n[[repo.rule]]\nsubsystem = "ci"\nprefixes = ["CI"]\n'
-            '\n[[repo.rule]]\nsubsystem = "other"\nprefixes = ["ci"]\n',
-            ["taxonomy.toml:18: [[repo.rule]] #2: prefixes entry 'ci' already speaks for subsystem 'ci' in o/r's rules"],
+            # RE2 has no look-around: such a pattern is refused, not run by a backtracking engine.
+            {SHARED: '[[audience]]\nslug = "a"\ntitle = "A"\npatterns = ["(?<=a)b"]\n'},
+            ["taxonomy.toml:1: [[audience]] #1: invalid regular expression '(?<=a)b': invalid perl operator: (?<="],
         ),
+        ({SHARED: '[[tag]]\nslug = "t"\npatterns = ["x"]\n'}, ["taxonomy.toml:1: [[tag]] #1: 'title' must be a string"]),
+        ({SHARED: '[aliases]\naiter = "aiter"\n'}, ["taxonomy.toml:1: [aliases] must map words to owner/repo strings"]),
         (
-            MINIMAL + RULES + '\n[[repo.rule]]\nsubsystem = "ci"\ncode = ["docs/"]\nweight = -1\n',
-            ["taxonomy.toml:15: [[repo.rule]] #1: 'weight' must be a positive number"],
-        ),
-        (
-            MINIMAL + '\n[[audience]]\nslug = "a"\ntitle = "A"\npatterns = ["(未闭合"]\n',
-            ["taxonomy.toml:5: [[audience]] #1: invalid regular expression '(未闭合': missing ), unterminated subpattern"],
-        ),
-        (
-            MINIMAL + '\n[[tag]]\nslug = "t"\npatterns = ["x"]\n',
-            ["taxonomy.toml:5: [[tag]] #1: 'title' must be a string"],
-        ),
-        (
-            MINIMAL + '\n[aliases]\naiter = "aiter"\n',
-            ["taxonomy.toml:1: [aliases] must map words to owner/repo strings"],
-        ),
-        (
-            '[[subsystem]]\nslug = "ci"\ntitle = "CI"\n',
-            ["taxonomy.toml:1: a subsystem with slug 'other' is required"],
+            {DEFAULT: '[[subsystem]]\nslug = "ci"\ntitle = "CI"\n'},
+            [f"{DEFAULT}:1: a subsystem with slug 'other' is required (where notes no rule speaks for go)"],
         ),
         # Slugs name files: one recipe for all of them, no duplicates, no reserved names.
         (
-            MINIMAL + '\n[[subsystem]]\nslug = "../../../x"\ntitle = "X"\n',
-            [f"taxonomy.toml:6: [[subsystem]] #2: slug '../../../x' {SLUG_RECIPE}"],
+            {DEFAULT: MINIMAL + '\n[[subsystem]]\nslug = "../../../x"\ntitle = "X"\n'},
+            [f"{DEFAULT}:6: [[subsystem]] #2: slug '../../../x' {SLUG_RECIPE}"],
         ),
         (
-            MINIMAL + '\n[[subsystem]]\ntitle = "X"\nslug = "../pr-index"\n',
-            [f"taxonomy.toml:7: [[subsystem]] #2: slug '../pr-index' {SLUG_RECIPE}"],
+            {DEFAULT: MINIMAL + '\n[[subsystem]]\ntitle = "X"\nslug = "../pr-index"\n'},
+            [f"{DEFAULT}:7: [[subsystem]] #2: slug '../pr-index' {SLUG_RECIPE}"],
         ),
         (
-            MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\n\n[[subsystem]]\ntitle = "CI 2"\nslug = "ci"\n',
-            ["taxonomy.toml:11: [[subsystem]] #3: duplicate slug 'ci' (first at line 6)"],
+            {DEFAULT: MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI"\n\n[[subsystem]]\ntitle = "CI 2"\nslug = "ci"\n'},
+            [f"{DEFAULT}:11: [[subsystem]] #3: duplicate slug 'ci' (first at line 6)"],
         ),
         (
-            MINIMAL + '\n[[tag]]\nslug = "ROCm"\ntitle = "ROCm"\npatterns = ["ROCm"]\n',
-            [f"taxonomy.toml:6: [[tag]] #1: slug 'ROCm' {SLUG_RECIPE}"],
+            {SHARED: '[[tag]]\nslug = "ROCm"\ntitle = "ROCm"\npatterns = ["ROCm"]\n'},
+            [f"taxonomy.toml:2: [[tag]] #1: slug 'ROCm' {SLUG_RECIPE}"],
         ),
         (
-            MINIMAL + '\n[[tag]]\nslug = "a"\ntitle = "A"\npatterns = ["a"]\n\n[[tag]]\nslug = "a"\ntitle = "B"\npatterns = ["b"]\n',
-            ["taxonomy.toml:11: [[tag]] #2: duplicate slug 'a' (first at line 6)"],
+            {SHARED: '[[tag]]\nslug = "a"\ntitle = "A"\npatterns = ["a"]\n\n[[tag]]\nslug = "a"\ntitle = "B"\npatterns = ["b"]\n'},
+            ["taxonomy.toml:7: [[tag]] #2: duplicate slug 'a' (first at line 2)"],
         ),
         (
-            MINIMAL + '\n[[tag]]\nslug = "index"\ntitle = "I"\npatterns = ["i"]\n',
-            ["taxonomy.toml:6: [[tag]] #1: slug 'index' is reserved for the tag index page"],
+            {SHARED: '[[tag]]\nslug = "index"\ntitle = "I"\npatterns = ["i"]\n'},
+            ["taxonomy.toml:2: [[tag]] #1: slug 'index' is reserved for the tag index page"],
         ),
         (
-            MINIMAL + '\n[[audience]]\nslug = "a"\ntitle = "A"\npatterns = ["a"]\n'
-            '\n[[audience]]\nslug = "a"\ntitle = "B"\npatterns = ["b"]\n',
-            ["taxonomy.toml:11: [[audience]] #2: duplicate slug 'a' (first at line 6)"],
+            {SHARED: '[[audience]]\nslug = "a"\ntitle = "A"\npatterns = ["a"]\n'
+             '\n[[audience]]\nslug = "a"\ntitle = "B"\npatterns = ["b"]\n'},
+            ["taxonomy.toml:7: [[audience]] #2: duplicate slug 'a' (first at line 2)"],
         ),
         (
-            MINIMAL + '\n[[audience]]\nslug = "for ci"\ntitle = "A"\npatterns = ["a"]\n',
-            [f"taxonomy.toml:6: [[audience]] #1: slug 'for ci' {SLUG_RECIPE}"],
+            {SHARED: '[[audience]]\nslug = "for ci"\ntitle = "A"\npatterns = ["a"]\n'},
+            [f"taxonomy.toml:2: [[audience]] #1: slug 'for ci' {SLUG_RECIPE}"],
+        ),
+        # Titles show as written: markup characters in one are refused with the line.
+        (
+            {DEFAULT: MINIMAL + '\n[[subsystem]]\nslug = "ci"\ntitle = "CI `x`"\n'},
+            [f"{DEFAULT}:7: [[subsystem]] #2: 'title' holds `: {MARKUP}"],
+        ),
+        (
+            {SHARED: '[[tag]]\nslug = "t"\ntitle = "T <x>"\npatterns = ["x"]\n'},
+            [f"taxonomy.toml:3: [[tag]] #1: 'title' holds < >: {MARKUP}"],
         ),
     ],
     ids=[
@@ -169,16 +185,21 @@ SLUG_RECIPE = "must be lower-case letters and digits joined by single hyphens, a
         "unknown-key",
         "intro-type",
         "subsystem-weight",
-        "unknown-table",
+        "subsystems-in-the-shared-file",
+        "shared-table-in-a-set",
         "unknown-weight",
         "cap-not-whole",
         "unknown-subsystem",
+        "shared-rule-for-no-set",
         "rule-without-signals",
-        "repo-name",
+        "set-file-name",
         "repo-twice",
         "prefix-for-two-subsystems",
         "rule-weight",
+        "two-flat-sets",
+        "flat-default",
         "bad-regex",
+        "regex-look-behind",
         "tag-without-title",
         "bad-alias",
         "no-other",
@@ -190,15 +211,35 @@ SLUG_RECIPE = "must be lower-case letters and digits joined by single hyphens, a
         "reserved-tag-slug",
         "duplicate-audience-slug",
         "audience-slug-with-space",
+        "markup-in-subsystem-title",
+        "markup-in-tag-title",
     ],
 )
-def test_taxonomy_messages(tmp_path, text, expected):
-    assert taxonomy_errors(tmp_path, text) == expected
+def test_taxonomy_messages(tmp_path, files, expected):
+    assert taxonomy_errors(tmp_path, files) == expected
+
+
+def test_the_default_set_is_required(tmp_path):
+    (tmp_path / SHARED).write_text("", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_taxonomy(tmp_path)
+    assert [str(p) for p in info.value.problems] == [
+        f"{DEFAULT}:1: the default subsystem set is missing: every repository without a set of its own is filed by it"
+    ]
+
+
+def test_problems_of_every_taxonomy_file_are_reported_together(tmp_path):
+    assert taxonomy_errors(tmp_path, {SHARED: '[weights]\ncode_cap = -1\n', DEFAULT: ""}) == [
+        "taxonomy.toml:2: [weights]: 'code_cap' must be a whole number ≥ 0",
+        f"{DEFAULT}:1: no [[subsystem]] tables",
+    ]
 
 
 def test_missing_taxonomy(tmp_path):
+    (tmp_path / "taxonomy").mkdir()
+    (tmp_path / DEFAULT).write_text(MINIMAL, encoding="utf-8")
     with pytest.raises(InputError) as info:
-        load_taxonomy(tmp_path / "taxonomy.toml")
+        load_taxonomy(tmp_path)
     assert [str(p) for p in info.value.problems] == ["taxonomy.toml:1: cannot read the file: No such file or directory"]
 
 
@@ -341,7 +382,7 @@ def test_check_and_summary_lines(tmp_path, capsys):
             "out of date: notes/o/r/pr-1.md",
             "out of date: notes/reading/close.md",
             "out of date: notes/reading/index.md",
-            "out of date: notes/subsystem/ci.md",
+            "out of date: notes/subsystem/o/r/ci.md",
             "stale: notes/o/r/pr-2.md",
             "prnotes notes: notes/ is out of date; run `make notes`",
         ],

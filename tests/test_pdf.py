@@ -196,12 +196,12 @@ def test_symbols_of_the_notes_are_typeset(fixture_books):
 def test_bookmarks_follow_contents_chapters_and_notes(fixture_books):
     proj, full, _ = fixture_books
     site = load(proj)
-    used = [s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    used = [s for s in site.subsystems if site.in_subsystem(s.key)]
     tree = outline(full.pdf)
     assert tree[0] == ("目录", [])
     assert [strip_number(t) for t, _ in tree[1:]] == [s.title for s in used]
     for (_, children), sub in zip(tree[1:], used):
-        assert [strip_number(c) for c in children] == [n.title for n in site.in_subsystem(sub.slug)]
+        assert [strip_number(c) for c in children] == [n.title for n in site.in_subsystem(sub.key)]
 
 
 def pdfinfo(pdf: Path) -> dict[str, str]:
@@ -212,7 +212,7 @@ def pdfinfo(pdf: Path) -> dict[str, str]:
 def test_document_information_names_the_book(fixture_books):
     proj, full, subset = fixture_books
     site = load(proj)
-    chapters = [s.title for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    chapters = [s.title for s in site.subsystems if site.in_subsystem(s.key)]
     info = pdfinfo(full.pdf)
     assert info["Title"] == "PR 精读笔记"
     assert info["Author"] == "PR 精读笔记"
@@ -289,7 +289,8 @@ def test_a_long_book_is_right_after_one_xelatex_pass(tmp_path):
             target = named[dest]
             heading = named[next(k for k in named if k.startswith("section.") and named[k]["/Page"] == target["/Page"]
                                  and abs(float(named[k]["/Top"]) - float(target["/Top"])) < 40)]
-            assert 0 <= float(target["/Top"]) - float(heading["/Top"]) < 20
+            # (a heading set over two lines puts the anchor a line above the section's)
+            assert 0 <= float(target["/Top"]) - float(heading["/Top"]) < 30
             break
     else:
         raise AssertionError("no link to a note")
@@ -329,7 +330,7 @@ def test_chinese_captions_and_running_heads(fixture_books):
     # The running head of a page inside a chapter names the chapter: its
     # Chinese number and its subsystem.
     site = load(proj)
-    used = [s.title for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    used = [s.title for s in site.subsystems if site.in_subsystem(s.key)]
     page = PdfReader(full.pdf).pages[4].extract_text()
     assert any(f"第{number}章" in page and title in page for number, title in zip("一二三四五六七八九十", used))
 
@@ -520,7 +521,7 @@ def test_landing_page_cards_print_as_linked_titles(site_latex):
     tex = (proj / "_build/latex" / f"{TEX_NAME}.tex").read_text(encoding="utf-8")
     cards = tex.split(r"\begin{sphinxuseclass}{sd-card}")[1:]
     site = load(proj)
-    used = {s.slug: s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)}
+    used = {s.slug: s for s in site.subsystems if site.in_subsystem(s.key)}
     subsystem_cards = {}
     for card in cards:
         body = re.split(r"\\begin\{sphinxuseclass\}\{sd-col\}|\\chapter\{", card)[0]
@@ -606,7 +607,7 @@ def test_book_pages_are_the_selected_notes_under_a_book_root(site):
     assert notes == {f"{n.docname}.md" for n in site.notes if n.verdict == "close"}
     root = pages["notes/book.md"]
     chapters = re.findall(r"^subsystem/(\S+)$", root, re.MULTILINE)
-    used = [s.slug for s in site.taxonomy.subsystems if close.in_subsystem(s.slug)]
+    used = [s.slug for s in site.subsystems if close.in_subsystem(s.key)]
     assert chapters == used and "platform" not in chapters  # platform has no 精读 note
     assert VERDICT_BY_SLUG["close"].title in pages["notes/subsystem/ci.md"]
 

@@ -215,8 +215,8 @@ def _prev_next(html: str) -> dict[str, str]:
 
 def test_previous_and_next_stay_within_the_subsystem(built_site, site):
     proj, _ = built_site
-    for sub in site.taxonomy.subsystems:
-        notes = site.in_subsystem(sub.slug)
+    for sub in site.subsystems:
+        notes = site.in_subsystem(sub.key)
         for index, note in enumerate(notes):
             links = _prev_next(html_of(proj, note.docname))
             expected_prev = f"../../subsystem/{sub.slug}.html" if index == 0 else f"{notes[index - 1].docname.rsplit('/', 1)[1]}.html"
@@ -229,7 +229,7 @@ def test_pages_next_to_the_notes_do_not_link_into_them(built_site, site):
     proj, _ = built_site
     prev = _prev_next(html_of(proj, contract.READING_INDEX)).get("left-prev", "")
     assert not re.search(r"/pr-\d+\.html$", prev)
-    used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    used = [s.slug for s in site.subsystems if site.in_subsystem(s.key)]
     assert _prev_next(html_of(proj, f"notes/subsystem/{used[0]}")) == {
         "left-prev": "../../index.html",
         "right-next": f"../vllm-project/vllm/{site.in_subsystem(used[0])[0].docname.rsplit('/', 1)[1]}.html",
@@ -263,7 +263,7 @@ def test_every_page_is_in_the_header_or_its_menu_once(built_site, site):
     header = re.search(r'<nav aria-label="页眉导航">(.*?)</nav>', html, re.S).group(1)
     menu = re.search(r'<ul id="prnotes-menu-1" class="dropdown-menu">(.*?)</ul>', header, re.S).group(1)
     assert re.search(r'<button [^>]*dropdown-toggle[^>]*>子系统</button>', header)
-    used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
+    used = [s.slug for s in site.subsystems if site.in_subsystem(s.key)]
     # The current subsystem links to its own page's top; the others to their pages.
     assert re.findall(r'href="([^"]+)"', menu) == ["#" if slug == "ci" else f"{slug}.html" for slug in used]
     links = re.findall(r'<a class="nav-link nav-internal" href="[^"]+">([^<]+)</a>', header)
@@ -382,9 +382,10 @@ def test_a_marked_first_sentence_is_summarised_without_its_mark(tmp_path):
 
 
 def test_lists_order_notes_as_the_model_does_across_repositories(tmp_path):
-    """Notes without a PR number, and equal numbers, in two repositories: the
-    subsystem's list, its previous/next links and the model agree (by
-    repository, then newest number first, then title), and the page says so."""
+    """Notes without a PR number, and equal numbers, in two repositories: a
+    list of both (a tag's) and the model agree (by repository, then newest
+    number first, then title), and the page says so. Each repository has its
+    own subsystem page, in the same order within it."""
     seeds = {
         # By title 丁 < 丙 < 乙 < 甲; by repository alpha < zeta.
         "000_a.txt": "o/zeta\n\n丁：修复调度 A\n\n值得精读。\n\n丙：修复调度 C (#7)\n\n值得精读。\n",
@@ -394,14 +395,20 @@ def test_lists_order_notes_as_the_model_does_across_repositories(tmp_path):
     assert convert(proj) == 0
     _build(proj)
     site = load(proj)
-    (sub,) = [s for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
-    model = ["/".join(n.docname.split("/")[-2:]) for n in site.in_subsystem(sub.slug)]
-    assert [n.title for n in site.in_subsystem(sub.slug)] == ["乙：修复调度 D", "甲：修复调度 B", "丙：修复调度 C", "丁：修复调度 A"]
-    page = article(html_of(proj, contract.subsystem_docname(sub.slug)))
+    assert [s.repo for s in site.subsystems] == ["o/alpha", "o/zeta"]
+    for sub in site.subsystems:
+        model = ["/".join(n.docname.split("/")[-2:]) for n in site.in_subsystem(sub.key)]
+        page = article(html_of(proj, contract.subsystem_docname(sub.key)))
+        assert "按 PR 编号从新到旧排列" in page
+        listed = ["/".join(href.removesuffix(".html").split("/")[-2:]) for href in re.findall(r'href="([^"#]+\.html)', page)]
+        assert list(dict.fromkeys(d for d in listed if d in model)) == model
+    tagged = sorted(site.notes, key=lambda n: n.sort_key)  # every title says 修复: the bugfix tag
+    assert [n.title for n in tagged] == ["乙：修复调度 D", "甲：修复调度 B", "丙：修复调度 C", "丁：修复调度 A"]
+    model = ["/".join(n.docname.split("/")[-2:]) for n in tagged]
+    page = article(html_of(proj, contract.tag_docname("bugfix")))
     assert "按仓库分组（仓库名的字母顺序），组内按 PR 编号从新到旧排列" in page
     listed = ["/".join(href.removesuffix(".html").split("/")[-2:]) for href in re.findall(r'href="([^"#]+\.html)', page)]
     assert list(dict.fromkeys(d for d in listed if d in model)) == model
-
 
 
 def test_the_header_links_the_one_upstream_repository_with_its_icon(built_site):

@@ -82,11 +82,11 @@ def test_the_archive_has_several_volumes(split_site):
 
 def test_subsystem_parts_list_each_note_once(split_site):
     proj, site = split_site
-    for sub in site.taxonomy.subsystems:
-        notes = site.in_subsystem(sub.slug)
+    for sub in site.subsystems:
+        notes = site.in_subsystem(sub.key)
         if not notes:
             continue
-        listed = Counter(n for part in parts(proj, contract.subsystem_docname(sub.slug)) for n in title_links(html(proj, part)))
+        listed = Counter(n for part in parts(proj, contract.subsystem_docname(sub.key)) for n in title_links(html(proj, part)))
         assert listed == Counter(n.docname.rsplit("/", 1)[1] for n in notes), sub.slug
 
 
@@ -104,13 +104,13 @@ def test_reading_list_and_tag_parts_list_each_note_once(split_site):
 
 def test_watch_list_parts_list_each_note_with_follow_ups_once(split_site):
     proj, site = split_site
-    for sub in site.taxonomy.subsystems:
-        notes = [n for n in site.in_subsystem(sub.slug) if n.follow_ups]
+    for sub in site.subsystems:
+        notes = [n for n in site.in_subsystem(sub.key) if n.follow_ups]
         if not notes:
             continue
         # Each item links the sentence it comes from: the note, at #followup-<k>.
         seen = Counter()
-        for part in parts(proj, contract.watchlist_docname(sub.slug)):
+        for part in parts(proj, contract.watchlist_docname(sub.key)):
             seen.update(set(re.findall(r'href="[^"]*/(pr-\d+|t-[0-9a-f]{12})\.html#followup-\d+"', html(proj, part))))
         assert seen == Counter(n.docname.rsplit("/", 1)[1] for n in notes), sub.slug
 

@@ -52,11 +52,9 @@ def test_tag_index_lists_notes_newest_first(site):
     assert list(index) == ["rocm", "nvidia", "deepseek", "ci", "perf", "bugfix", "attention", "moe", "parallel"]
 
 
-# The rules on made-up input. The taxonomy: subsystems ci, platform, kv-cache
-# and other; the repository o/r files [ROCm] under platform and [CI] under ci;
-# title words for ci, platform and kv-cache; tags rocm, perf and ci (the same
-# slug as a subsystem).
-TAXONOMY = """
+# The rules on made-up input. The shared file: the weights and tags rocm, perf and ci (the same slug as a
+# subsystem).
+SHARED = """
 [weights]
 prefix = 10
 code = 5
@@ -66,6 +64,25 @@ title_cap = 2
 body = 0.5
 body_cap = 4
 tag = 4.5
+
+[[tag]]
+slug = "rocm"
+title = "ROCm/AMD"
+patterns = ["ROCm", "MI300"]
+[[tag]]
+slug = "perf"
+title = "性能"
+patterns = ["提速", "speedup"]
+[[tag]]
+slug = "ci"
+title = "CI"
+patterns = ["CI", "Buildkite"]
+"""
+# The set of the repository o/r (flat pages, so keys are slugs): subsystems
+# ci, platform, kv-cache and other; [ROCm] under platform and [CI] under ci;
+# title words for ci, platform and kv-cache.
+O_R = """
+flat_pages = true
 
 [[subsystem]]
 slug = "ci"
@@ -83,35 +100,23 @@ title_words = ["前缀缓存", "缓存命中"]
 slug = "other"
 title = "其他"
 
-[[repo]]
-name = "o/r"
-[[repo.rule]]
+[[rule]]
 subsystem = "platform"
 prefixes = ["ROCm"]
-[[repo.rule]]
+[[rule]]
 subsystem = "ci"
 prefixes = ["CI"]
-
-[[tag]]
-slug = "rocm"
-title = "ROCm/AMD"
-patterns = ["ROCm", "MI300"]
-[[tag]]
-slug = "perf"
-title = "性能"
-patterns = ["提速", "speedup"]
-[[tag]]
-slug = "ci"
-title = "CI"
-patterns = ["CI", "Buildkite"]
 """
 
 
 @pytest.fixture(scope="module")
 def made_up(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("taxonomy") / "taxonomy.toml"
-    path.write_text(TAXONOMY, encoding="utf-8")
-    return path
+    root = tmp_path_factory.mktemp("taxonomy")
+    (root / "taxonomy.toml").write_text(SHARED, encoding="utf-8")
+    (root / "taxonomy").mkdir()
+    (root / "taxonomy" / "o__r.toml").write_text(O_R, encoding="utf-8")
+    (root / "taxonomy" / "default.toml").write_text('[[subsystem]]\nslug = "other"\ntitle = "其他"\n', encoding="utf-8")
+    return root
 
 
 def tags_of(made_up: Path, title: str, body: str = "值得精读。") -> tuple[str, tuple[str, ...], tuple[str, ...]]:

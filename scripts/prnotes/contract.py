@@ -151,8 +151,29 @@ def digest_label(seed_path: str) -> str:
     return "digest-" + digest_docname(seed_path).rsplit("/", 1)[1]
 
 
-def subsystem_label(slug_: str) -> str:
-    return f"subsystem-{slug_}"
+def subsystem_key(repo: str, slug_: str, flat: bool = False) -> str:
+    """The site-wide name of a repository's subsystem: its page's path under ``notes/subsystem/``.
+
+    Each repository has its own subsystems, so ``quantization`` of
+    ``sgl-project/sglang`` is ``sgl-project/sglang/quantization``. The one set
+    with flat pages (vLLM's, whose pages were there before sets were per
+    repository) keeps ``<slug>``: a slug never holds ``/``, so the two never meet.
+    """
+    if flat:
+        return slug_
+    owner, name = repo.split("/", 1)
+    return f"{slug(owner)}/{slug(name)}/{slug_}"
+
+
+def subsystem_slug(key: str) -> str:
+    """The slug within its set of a subsystem named by :func:`subsystem_key`."""
+    return key.rsplit("/", 1)[-1]
+
+
+def subsystem_label(key: str) -> str:
+    """``subsystem-<slug>`` for a flat key; a slug has no ``--``, so the
+    repository's parts, joined by ``--``, never make another key's label."""
+    return f"subsystem-{key.replace('/', '--')}"
 
 
 def quote_path(path: str) -> str:
@@ -206,9 +227,9 @@ def watchlist_docname(subsystem_slug: str) -> str:
     return f"{WATCHLIST}/{subsystem_slug}"
 
 
-def watchlist_label(subsystem_slug: str) -> str:
-    """A subsystem's section of the watch list, while it is one page."""
-    return f"followups-{subsystem_slug}"
+def watchlist_label(subsystem_key_: str) -> str:
+    """A subsystem's section of the watch list, while it is one page (``/`` as in :func:`subsystem_label`)."""
+    return f"followups-{subsystem_key_.replace('/', '--')}"
 
 
 def symbols_docname(kind: str, initial: str) -> str:

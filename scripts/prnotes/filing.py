@@ -1,8 +1,10 @@
 """Where a note is filed: the subsystem with most evidence, and the runners-up.
 
-The signals and their weights are data (``taxonomy.toml``: ``[weights]``,
-``[[subsystem]]`` words, each repository's ``[[repo.rule]]`` tables);
-:func:`file_note` describes how they are weighed.
+Each repository's notes are filed into its own subsystem set
+(``taxonomy/<owner>__<repo>.toml``, else ``taxonomy/default.toml``). The
+signals and their weights are data: ``[weights]`` and the shared ``[[rule]]``
+tables of ``taxonomy.toml``, the set's ``[[subsystem]]`` words and its
+``[[rule]]`` tables; :func:`file_note` describes how they are weighed.
 """
 
 from __future__ import annotations
@@ -79,20 +81,15 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Filing:
-    """Where a note goes: its subsystem, and every subsystem with evidence."""
+    """Where a note goes: a subsystem of its repository's set (a slug of that
+    set), every subsystem with evidence, and the runners-up."""
 
     subsystem: str
     matched: bool
     evidence: tuple[Evidence, ...]  # strongest first
-
-    def runners_up(self, taxonomy: Taxonomy) -> tuple[str, ...]:
-        """Other subsystems with strong enough evidence, in taxonomy order: the note's tags."""
-        slugs = {
-            e.subsystem
-            for e in self.evidence
-            if e.subsystem != self.subsystem and e.strong and e.total >= taxonomy.weights.tag
-        }
-        return tuple(s.slug for s in taxonomy.subsystems if s.slug in slugs)
+    # Other subsystems with evidence beyond the body and at least ``tag`` of
+    # [weights], in the set's order: the note's tags.
+    runners_up: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,13 +153,13 @@ def _signals(taxonomy: Taxonomy, repo: str) -> _Signals:
 
 
 def _compile_signals(taxonomy: Taxonomy, repo: str) -> _Signals:
-    rules = taxonomy.repo_rules(repo)
+    rules = taxonomy.rules_for(repo)
     prefixes = {normalize_prefix(p): (r.subsystem, r.weight) for r in rules for p in r.prefixes}
     code = {c.lower(): (r.subsystem, r.weight) for r in rules for c in r.code}
     # Longest first: at one position the longest pattern is the one that matches.
     alternatives = sorted(code, key=lambda c: (-len(c), c))
     code_re = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
-    words = tuple(s.words for s in taxonomy.subsystems) + tuple(r.words for r in rules)
+    words = tuple(s.words for s in taxonomy.set_for(repo).subsystems) + tuple(r.words for r in rules)
     return _Signals(prefixes, code_re, code, _WordSet.of(words, "title"), _WordSet.of(words, "body"))
 
 
@@ -285,7 +282,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
         for sub, s in scores.items()
         if sub != taxonomy.fallback
     ]
-    order, never = taxonomy.order, len(title) + len(upstream_title) + 2
+    order, never = taxonomy.set_for(repo).order, len(title) + len(upstream_title) + 2
     # Most evidence first; then the stronger signal; then the subject, which a
     # Chinese title names first ("LoRA 支持 …"); then taxonomy order.
     evidence.sort(
@@ -296,4 +293,8 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     evidence = [e for e in evidence if e.total > 0]
     if not evidence:
         return Filing(taxonomy.fallback, False, ())
-    return Filing(evidence[0].subsystem, True, tuple(evidence))
+    winner = evidence[0].subsystem
+    runners_up = sorted(
+        {e.subsystem for e in evidence[1:] if e.strong and e.total >= w.tag and e.subsystem != winner}, key=order.__getitem__
+    )
+    return Filing(winner, True, tuple(evidence), tuple(runners_up))

@@ -37,7 +37,7 @@ class Note:
     title_pieces: tuple[Inline, ...]
     verdict: str | None
     audiences: tuple[str, ...]
-    subsystem: str
+    subsystem: str  # the site-wide key of its repository's subsystem (contract.subsystem_key)
     tags: tuple[str, ...]
     path: str
     line: int
@@ -47,7 +47,12 @@ class Note:
     follow_ups: tuple[FollowUp, ...] = ()
     symbols: tuple[Symbol, ...] = ()
     summary: str = ""  # the first sentence that says more than the verdict
-    secondary: tuple[str, ...] = ()  # subsystems the filing weighed and lost: tags
+    secondary: tuple[str, ...] = ()  # subsystem slugs (of its set) the filing weighed and lost: tags
+
+    @property
+    def subsystem_slug(self) -> str:
+        """Its subsystem's slug within its repository's set."""
+        return contract.subsystem_slug(self.subsystem)
 
     @cached_property
     def docname(self) -> str:
@@ -126,6 +131,25 @@ def assign_volumes(digests: list[Digest]) -> tuple[list[Digest], tuple[Volume, .
 
 
 @dataclass(frozen=True)
+class RepoSubsystem:
+    """A subsystem of one repository's set as the site has it: one page."""
+
+    key: str  # contract.subsystem_key: also every note's ``subsystem``
+    repo: str
+    slug: str
+    title: str
+    intro: str
+
+    @property
+    def docname(self) -> str:
+        return contract.subsystem_docname(self.key)
+
+    @property
+    def label(self) -> str:
+        return contract.subsystem_label(self.key)
+
+
+@dataclass(frozen=True)
 class Site:
     """Every note plus the indexes built over them."""
 
@@ -176,6 +200,44 @@ class Site:
         for note in self.notes:
             groups.setdefault(note.subsystem, []).append(note)
         return {k: tuple(sorted(v, key=lambda n: n.sort_key)) for k, v in groups.items()}
+
+    @cached_property
+    def subsystems(self) -> tuple[RepoSubsystem, ...]:
+        """Every subsystem that has notes: by repository (:attr:`repos`), each
+        repository's in its set's order. Each is one page."""
+        out = []
+        for repo in self.repos:
+            chosen = self.taxonomy.set_for(repo)
+            for sub in chosen.subsystems:
+                key = self.taxonomy.subsystem_key(repo, sub.slug)
+                if key in self._by_subsystem and all(o.key != key for o in out):
+                    out.append(RepoSubsystem(key, repo, sub.slug, sub.title, sub.intro))
+        return tuple(out)
+
+    @cached_property
+    def _subsystem_by_key(self) -> dict[str, RepoSubsystem]:
+        return {s.key: s for s in self.subsystems}
+
+    def subsystem(self, key: str) -> RepoSubsystem:
+        """The subsystem of that key (a note's ``subsystem``)."""
+        return self._subsystem_by_key[key]
+
+    def subsystems_of(self, repo: str) -> tuple[RepoSubsystem, ...]:
+        """The repository's subsystems that have notes, in its set's order."""
+        return tuple(s for s in self.subsystems if s.repo == repo)
+
+    def namesakes(self, key: str) -> tuple[RepoSubsystem, ...]:
+        """Other repositories' subsystems of the same slug or title (量化 of vLLM
+        and of SGLang): pages that link to each other."""
+        sub = self.subsystem(key)
+        return tuple(
+            o for o in self.subsystems if o.repo != sub.repo and (o.slug == sub.slug or o.title == sub.title)
+        )
+
+    @property
+    def by_repository(self) -> bool:
+        """Whether lists of subsystems are grouped by repository: the archive holds more than one."""
+        return len(self.repos) > 1
 
     def note_for(self, repo: str, number: int) -> Note | None:
         return self._by_pr.get((repo.lower(), number))
@@ -231,12 +293,12 @@ def analyse(
     pieces = segment(body, repo, taxonomy.aliases if aliases is None else aliases)
     title_pieces = _title_pieces(title, repo)
     return Analysis(
-        subsystem=filing.subsystem,
+        subsystem=taxonomy.subsystem_key(repo, filing.subsystem),
         matched=filing.matched,
-        secondary=filing.runners_up(taxonomy),
+        secondary=filing.runners_up,
         verdict=verdict_of(body),
         audiences=audiences_of(body, taxonomy),
-        tags=tags_of(title, upstream, body, filing.subsystem, taxonomy),
+        tags=tags_of(title, upstream, body, filing.subsystem, taxonomy),  # filing.subsystem: the slug
         pieces=pieces,
         title_pieces=title_pieces,
         follow_ups=follow_ups_in(pieces),

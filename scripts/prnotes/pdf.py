@@ -52,6 +52,7 @@ from .convert import convert
 from .project import load, open_cache
 from .render.book import render_book
 from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_selection
+from .taxonomy import SETS_DIR, SHARED_FILE, set_files
 from .write import LOCK_NAME, apply, locked, plan, write_file
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
@@ -142,7 +143,7 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
     runs from its title line to the next title; only the entries of notes in
     the book are searched. An upstream title is reported at its ``prs.toml``
     line, a seed file's name (which its notes show) at the file's line 1, and
-    a line of ``taxonomy.toml`` (chapter titles, badges) at its line.
+    a line of ``taxonomy.toml`` or a set in ``taxonomy/`` (chapter titles, badges) at its line.
     """
     absent = {chr(int(m.group(1), 16)) for line in missing if (m := _CODE_POINT.search(line))}
     if not absent:
@@ -175,11 +176,11 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
     for key, info in prs.items():
         if key in titles:
             report(info.path, info.line, info.upstream_title)
-    # Chapter titles and badges come from taxonomy.toml.
-    taxonomy = decode("taxonomy.toml", read_file(root / "taxonomy.toml", "taxonomy.toml")).split("\n")
-    for lineno, text in enumerate(taxonomy, 1):
-        if not text.lstrip().startswith("#"):
-            report("taxonomy.toml", lineno, text)
+    # Chapter titles and badges come from taxonomy.toml and the sets in taxonomy/.
+    for path, rel in [(root / SHARED_FILE, SHARED_FILE), *set_files(root)]:
+        for lineno, text in enumerate(decode(rel, read_file(path, rel)).split("\n"), 1):
+            if not text.lstrip().startswith("#"):
+                report(rel, lineno, text)
     return sorted(problems)
 
 
@@ -264,7 +265,7 @@ def _staged_inputs(root: Path, src: Path, command: list[str], site: Site, dates:
     return buildstamp.digest(
         {
             **buildstamp.environment(command),
-            "files": buildstamp.files(src, root / "conf.py", root / "taxonomy.toml", buildstamp.PACKAGE),
+            "files": buildstamp.files(src, root / "conf.py", root / SHARED_FILE, root / SETS_DIR, buildstamp.PACKAGE),
             "dates": [[path, dates.get(path)] for path in seeds],
         }
     )

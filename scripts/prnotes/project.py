@@ -1,6 +1,6 @@
 """The one rule for where a project is, and loading it.
 
-A project folder holds ``conf.py``, ``taxonomy.toml`` and ``seeds/``. Commands
+A project folder holds ``conf.py``, ``taxonomy.toml`` with ``taxonomy/`` and ``seeds/``. Commands
 take ``--root``; without it they use the current folder or the nearest folder
 above it that is a project, as git finds its repository.
 """
@@ -13,7 +13,7 @@ from . import cache
 from .cache import Cache
 from .model import Site, build_site
 from .parse import read_seeds
-from .taxonomy import load_taxonomy
+from .taxonomy import load_taxonomy, source_bytes
 
 MARKERS = ("conf.py", "seeds")
 
@@ -40,15 +40,11 @@ def load(root: Path, cache: Cache | None = None) -> Site:
 
     With a ``cache`` (:func:`open_cache`), unchanged seed files and entries are not parsed or analysed again.
     """
-    taxonomy = load_taxonomy(root / "taxonomy.toml")
+    taxonomy = load_taxonomy(root)
     seeds, prs = read_seeds(root / "seeds", root, cache.seeds if cache else None)
     return build_site(seeds, prs, taxonomy, cache.analyses if cache else None)
 
 
 def open_cache(root: Path) -> Cache:
     """The conversion cache of the project at ``root`` (see :mod:`prnotes.cache`)."""
-    try:
-        taxonomy = (root / "taxonomy.toml").read_bytes()
-    except OSError:
-        taxonomy = b""  # load() reports it
-    return cache.load(root, cache.code_version(taxonomy))
+    return cache.load(root, cache.code_version(source_bytes(root)))

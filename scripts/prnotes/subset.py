@@ -44,7 +44,8 @@ class Selection:
     def name(self) -> str:
         """ASCII file name of the book, e.g. ``prnotes-ci-close`` or ``prnotes-v2``."""
         volume = (f"v{self.volume.number}",) if self.volume else ()
-        return "-".join((BOOK_NAME, *volume, *self.subsystems, *self.verdicts))
+        subsystems = (s.replace("/", "-") for s in self.subsystems)
+        return "-".join((BOOK_NAME, *volume, *subsystems, *self.verdicts))
 
     def describe(self, taxonomy: Taxonomy, count: int) -> str:
         """What the edition holds, in words, for the title page."""
@@ -52,7 +53,7 @@ class Selection:
         if self.volume:
             parts.append(self.volume.title)
         if self.subsystems:
-            parts.append("子系统：" + "、".join(taxonomy.subsystem(s).title for s in self.subsystems))
+            parts.append("子系统：" + "、".join(taxonomy.subsystem_of_key(s).title for s in self.subsystems))
         if self.verdicts:
             parts.append("阅读结论：" + "、".join(VERDICT_BY_SLUG[v].title for v in self.verdicts))
         scope = "；".join(parts) if parts else "全部笔记"
@@ -75,16 +76,18 @@ def parse_selection(verdicts: str, subsystems: str, taxonomy: Taxonomy) -> Selec
             choices = ", ".join(f"{v.title} ({v.slug})" for v in VERDICTS)
             raise ValueError(f"unknown verdict {value!r}; choose from {choices}")
         chosen_verdicts.append(by_name[value])
-    slugs = [s.slug for s in taxonomy.subsystems]
+    flat = next((s for s in taxonomy.sets if s.flat_pages), None)
+    choices = [s.slug for s in flat.subsystems] if flat else []
     chosen_subsystems = []
     for value in _split(subsystems):
-        if value not in slugs:
-            raise ValueError(f"unknown subsystem {value!r}; choose from {', '.join(slugs)}")
+        if taxonomy.subsystem_of_key(value) is None:
+            hint = f"{', '.join(choices)}, or <owner>/<repo>/<slug> for another repository's" if choices else "<owner>/<repo>/<slug>"
+            raise ValueError(f"unknown subsystem {value!r}; choose from {hint}")
         chosen_subsystems.append(value)
-    # Taxonomy order, without repeats: the same choice always names the same book.
+    # Sorted, without repeats: the same choice always names the same book.
     return Selection(
         verdicts=tuple(v.slug for v in VERDICTS if v.slug in chosen_verdicts),
-        subsystems=tuple(s for s in slugs if s in chosen_subsystems),
+        subsystems=tuple(sorted(set(chosen_subsystems), key=lambda k: (k.count("/"), choices.index(k) if k in choices else 0, k))),
     )
 
 

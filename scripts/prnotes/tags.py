@@ -5,10 +5,11 @@ too (``[ROCm][CI] …`` is filed under CI and also concerns ROCm). Every
 subsystem that the classification weighed and that lost, with evidence beyond
 the body and at least ``tag`` in ``[weights]`` of ``taxonomy.toml``
 (:meth:`prnotes.filing.Filing.runners_up`), becomes a tag named like the
-subsystem. A ``[[tag]]`` with the same slug as a subsystem is the same tag.
+subsystem. A ``[[tag]]`` with the same slug as a subsystem is the same tag,
+and a slug that two repositories' sets share (``quantization``) names one tag.
 
 Tag order: the ``[[tag]]`` list first (hardware, models, topics), then the
-secondary subsystems in taxonomy order.
+secondary subsystems in the order of the sets (:attr:`prnotes.taxonomy.Taxonomy.sets`).
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ class Tag:
 @functools.lru_cache(maxsize=8)
 def all_tags(taxonomy: Taxonomy) -> tuple[Tag, ...]:
     """Every tag a note can have, in display order."""
-    subsystem_slugs = {s.slug for s in taxonomy.subsystems}
+    subsystem_slugs = {s.slug for s in taxonomy.all_subsystems}
     tags = [Tag(t.slug, t.title, t.slug if t.slug in subsystem_slugs else None) for t in taxonomy.tags]
     named = {t.slug for t in tags}
-    tags += [Tag(s.slug, s.title, s.slug) for s in taxonomy.subsystems if s.slug not in named and s.slug != taxonomy.fallback]
+    tags += [Tag(s.slug, s.title, s.slug) for s in taxonomy.all_subsystems if s.slug not in named and s.slug != taxonomy.fallback]
     return tuple(tags)
 
 
@@ -47,7 +48,7 @@ def secondary_subsystems(note: Note, taxonomy: Taxonomy) -> tuple[str, ...]:
 def tags_of_note(note: Note, taxonomy: Taxonomy) -> tuple[Tag, ...]:
     """The note's tags, in display order (see the module docstring)."""
     slugs = set(note.tags) | set(note.secondary)
-    return tuple(t for t in all_tags(taxonomy) if t.slug in slugs and t.slug != note.subsystem)
+    return tuple(t for t in all_tags(taxonomy) if t.slug in slugs and t.slug != note.subsystem_slug)
 
 
 def tag_index(site: Site) -> dict[str, tuple[Note, ...]]:

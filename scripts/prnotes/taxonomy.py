@@ -1,8 +1,16 @@
-"""Load ``taxonomy.toml``: subsystems, signals, audiences, tags, aliases.
+"""Load the taxonomy: ``taxonomy.toml`` and each repository's subsystems in ``taxonomy/``.
 
-The file's header comment describes the tables; :mod:`prnotes.filing`
+- ``taxonomy.toml`` holds what every repository shares: ``[weights]``, the
+  ``[[rule]]`` tables that hold for every repository's set, ``[[audience]]``,
+  ``[[tag]]`` and ``[aliases]``.
+- ``taxonomy/<owner>__<repo>.toml`` is one repository's subsystem set: its
+  ``[[subsystem]]`` tables (in the order the site lists them) and its
+  ``[[rule]]`` tables (the prefixes, code paths and words that file its notes);
+  ``taxonomy/default.toml`` is the set of every repository without a file.
+
+The files' header comments describe the tables; :mod:`prnotes.filing`
 describes how the signals file a note. Every problem is reported as
-``taxonomy.toml:line: what is wrong``.
+``file:line: what is wrong``.
 """
 
 from __future__ import annotations
@@ -13,18 +21,28 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+import re2
+
+from . import contract
 from .diagnostics import Diagnostic, InputError
 from .parse import load_toml, read_file
 
+SHARED_FILE = "taxonomy.toml"
+SETS_DIR = "taxonomy"
+DEFAULT_SET = "default"  # taxonomy/default.toml: a repository without a set of its own
+SET_FILE_RE = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]*)__([A-Za-z0-9._-]+)\.toml")
 _WORD_RE = re.compile(r"[A-Za-z0-9_-]+")
 REPO_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
-EVERY_REPO = "*"  # a [[repo]] section by this name holds for every repository
 _REGEX_META_RE = re.compile(r"[.^$*+?{}\[\]\\|()]")
 # One recipe for every slug: slugs become file names and URLs.
 SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 SLUG_MAX = 40
 # "index" names the tag index page, and every subsystem is also a tag.
 RESERVED_SLUGS = frozenset({"index"})
+FALLBACK = "other"
+# Titles go into badges, links and headings as they are: characters that are
+# markup there are refused rather than guessed at.
+TITLE_MARKUP = "`<>\\"
 
 
 def _literal_prefix(pattern: str) -> str:
@@ -45,21 +63,46 @@ def _literal_prefix(pattern: str) -> str:
     return prefix[:-1] if match.group() in "?*{" else prefix
 
 
+def _re2_options() -> re2.Options:
+    options = re2.Options()
+    options.case_sensitive = False
+    options.log_errors = False  # a bad pattern is reported once, with its file and line
+    return options
+
+
 @lru_cache(maxsize=None)
-def compile_pattern(pattern: str, regex: bool = False) -> re.Pattern[str]:
-    """Compile a taxonomy pattern (see the header of ``taxonomy.toml``).
+def compile_regex(pattern: str):
+    """A regular expression of the taxonomy (an audience's ``patterns``).
+
+    Compiled by RE2, which matches in time linear in the text whatever the
+    pattern (``(a+)+$`` included): the patterns come from a file anyone may
+    edit. RE2 has no look-around or back-references; a pattern using them is
+    refused at load time. Raises ``re2.error``.
+    """
+    return re2.compile(pattern, _re2_options())
+
+
+def regex_error(exc: Exception) -> str:
+    message = exc.args[0] if exc.args else exc
+    return message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
+
+
+@lru_cache(maxsize=None)
+def compile_pattern(pattern: str) -> re.Pattern[str]:
+    """Compile a word pattern (see the header of ``taxonomy.toml``): always
+    escaped, so it holds no quantifier of its own.
 
     Cached: callers compile a pattern when its prefilter first matches, as
     most of a taxonomy's thousand patterns never match a given archive."""
-    if regex:
-        return re.compile(pattern, re.IGNORECASE)
     if _WORD_RE.fullmatch(pattern):
         return re.compile(
             rf"(?<![A-Za-z0-9_]){re.escape(pattern)}(?![A-Za-z0-9_])", re.IGNORECASE
         )
-    if pattern.endswith("*") and _WORD_RE.fullmatch(pattern[:-1]):
-        # "schedul*": a word that starts with "schedul".
-        return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(pattern[:-1])}", re.IGNORECASE)
+    if pattern.endswith("*") and pattern[:-1]:
+        # "schedul*", "CUDA graph*": text that starts a word ("CUDA graphs").
+        stem = pattern[:-1]
+        lead = r"(?<![A-Za-z0-9_])" if _WORD_RE.match(stem[0]) else ""
+        return re.compile(lead + re.escape(stem), re.IGNORECASE)
     return re.compile(re.escape(pattern), re.IGNORECASE)
 
 
@@ -74,7 +117,7 @@ class Matcher:
 
     ``literals`` are plain patterns, checked with a substring test on the
     lower-cased text first (cheap, and most texts match no pattern), then with
-    the word-boundary regex; ``regexes`` are regular expressions.
+    the word-boundary regex; ``regexes`` are regular expressions (RE2).
     """
 
     slug: str
@@ -87,9 +130,9 @@ class Matcher:
         return tuple((prefilter(lit), lit) for lit in self.literals)
 
     @cached_property
-    def _regexes(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    def _regexes(self) -> tuple:
         # Each regex with the literal text it must start with, as a prefilter.
-        return tuple((_literal_prefix(r).lower(), compile_pattern(r, regex=True)) for r in self.regexes)
+        return tuple((_literal_prefix(r).lower(), compile_regex(r)) for r in self.regexes)
 
     def matches(self, text: str, lower: str | None = None) -> bool:
         """Whether any pattern occurs; pass ``text.lower()`` if you have it."""
@@ -114,12 +157,12 @@ class Subsystem:
     slug: str
     title: str
     intro: str
-    words: Words  # shared by every repository
+    words: Words
 
 
 @dataclass(frozen=True)
-class RepoRule:
-    """One ``[[repo.rule]]``: a repository's signals for one subsystem."""
+class Rule:
+    """One ``[[rule]]``: signals for one subsystem of a set."""
 
     subsystem: str
     weight: float
@@ -129,9 +172,31 @@ class RepoRule:
 
 
 @dataclass(frozen=True)
-class Repo:
-    name: str
-    rules: tuple[RepoRule, ...]
+class SubsystemSet:
+    """One file of ``taxonomy/``: a repository's subsystems and the rules that file its notes.
+
+    ``repo`` is the repository the file is named for (``""`` for the default
+    set). ``flat_pages``: the set's subsystem pages are ``notes/subsystem/<slug>``
+    rather than under the repository's folder (see :func:`prnotes.contract.subsystem_key`).
+    """
+
+    path: str
+    repo: str
+    subsystems: tuple[Subsystem, ...]
+    rules: tuple[Rule, ...]
+    flat_pages: bool = False
+
+    @property
+    def is_default(self) -> bool:
+        return not self.repo
+
+    @cached_property
+    def order(self) -> dict[str, int]:
+        """Subsystem slug -> its position in the file (display order)."""
+        return {s.slug: i for i, s in enumerate(self.subsystems)}
+
+    def subsystem(self, slug: str) -> Subsystem:
+        return self.subsystems[self.order[slug]]
 
 
 @dataclass(frozen=True)
@@ -155,45 +220,66 @@ def normalize_prefix(prefix: str) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Taxonomy:
-    """The loaded file. Compared by identity: it is loaded once per run."""
+    """The loaded files. Compared by identity: they are loaded once per run."""
 
-    subsystems: tuple[Subsystem, ...]
-    repos: tuple[Repo, ...]
+    sets: tuple[SubsystemSet, ...]  # the flat-page set, the others by file name, the default set last
+    shared_rules: tuple[Rule, ...]  # taxonomy.toml's [[rule]]: for every set with that subsystem
     audiences: tuple[Matcher, ...]
     tags: tuple[Matcher, ...]
     aliases: tuple[tuple[str, str], ...]
     weights: Weights = field(default_factory=Weights)
-    fallback: str = "other"
+    fallback: str = FALLBACK
     # Compiled signals per repository and filings per note (prnotes.filing):
     # the model and the tag pages both ask, and a taxonomy lives for one run.
     cache: dict = field(default_factory=dict, repr=False)
 
-    def subsystem(self, slug: str) -> Subsystem:
-        for sub in self.subsystems:
-            if sub.slug == slug:
-                return sub
-        raise KeyError(slug)
+    @cached_property
+    def _by_repo(self) -> dict[str, SubsystemSet]:
+        return {s.repo.lower(): s for s in self.sets if s.repo}
+
+    @property
+    def default(self) -> SubsystemSet:
+        return self.sets[-1]
+
+    def set_for(self, repo: str) -> SubsystemSet:
+        """The repository's own set, else the default one (names compare case-insensitively)."""
+        return self._by_repo.get(repo.lower(), self.default)
+
+    def rules_for(self, repo: str) -> tuple[Rule, ...]:
+        """The shared rules for subsystems the repository's set has, then the set's own."""
+        chosen = self.set_for(repo)
+        return tuple(r for r in self.shared_rules if r.subsystem in chosen.order) + chosen.rules
+
+    def subsystem_key(self, repo: str, slug: str) -> str:
+        """The site-wide name of a repository's subsystem (:func:`prnotes.contract.subsystem_key`)."""
+        return contract.subsystem_key(repo, slug, self.set_for(repo).flat_pages)
+
+    def subsystem_of_key(self, key: str) -> Subsystem | None:
+        """The subsystem a key (:meth:`subsystem_key`) names, whichever repository it is of; None if none."""
+        if "/" not in key:
+            flat = next((s for s in self.sets if s.flat_pages), None)
+            return flat.subsystem(key) if flat and key in flat.order else None
+        owner, name, slug = (key.split("/") + ["", ""])[:3]
+        chosen = next(
+            (s for s in self.sets if s.repo and not s.flat_pages and contract.subsystem_key(s.repo, slug) == key),
+            self.default,
+        )
+        return chosen.subsystem(slug) if slug in chosen.order and key.count("/") == 2 else None
 
     @cached_property
-    def order(self) -> dict[str, int]:
-        """Subsystem slug -> its position in the file (display order)."""
-        return {s.slug: i for i, s in enumerate(self.subsystems)}
-
-    @cached_property
-    def _repos(self) -> dict[str, Repo]:
-        return {r.name.lower(): r for r in self.repos}
-
-    def repo_rules(self, repo: str) -> tuple[RepoRule, ...]:
-        """The ``[[repo.rule]]`` tables that apply to a repository: those of the
-        ``name = "*"`` section, which hold for every repository, then its own."""
-        shared = self._repos.get(EVERY_REPO)
-        found = self._repos.get(repo.lower())
-        return (shared.rules if shared else ()) + (found.rules if found and repo != EVERY_REPO else ())
+    def all_subsystems(self) -> tuple[Subsystem, ...]:
+        """Every set's subsystems, each slug once (its first set's), in set order."""
+        seen: dict[str, Subsystem] = {}
+        for chosen in self.sets:
+            for sub in chosen.subsystems:
+                seen.setdefault(sub.slug, sub)
+        return tuple(seen.values())
 
 
 # --- loading and checking -------------------------------------------------
 
-_TOP_KEYS = ("weights", "subsystem", "repo", "audience", "tag", "aliases")
+_SHARED_KEYS = ("weights", "rule", "audience", "tag", "aliases")
+_SET_KEYS = ("flat_pages", "subsystem", "rule")
 _HEADER_RE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?")
 
 
@@ -215,9 +301,10 @@ class _Checker:
         lines = self._headers.get(kind, [])
         return lines[index] if index < len(lines) else 1
 
-    def key_line(self, kind: str, index: int, key: str) -> int:
-        """Line of ``key = …`` in the index-th ``[[kind]]`` table (else its header)."""
-        start = self.line(kind, index)
+    def key_line(self, kind: str | None, index: int, key: str) -> int:
+        """Line of ``key = …`` in the index-th ``[[kind]]`` table (else its header);
+        ``kind`` None: a key before the first table."""
+        start = self.line(kind, index) if kind else 0
         pair = re.compile(rf"^\s*{re.escape(key)}\s*=")
         for n in range(start, len(self.lines)):
             text = self.lines[n]
@@ -225,7 +312,7 @@ class _Checker:
                 break
             if pair.match(text):
                 return n + 1
-        return start
+        return start or 1
 
     def error(self, line: int, message: str) -> None:
         self.problems.append(Diagnostic(self.rel, line, message))
@@ -260,6 +347,18 @@ class _Checker:
                 ok = False
         return ok
 
+    def title(self, kind: str, index: int, item: dict) -> bool:
+        """A title shows as it is written: markup characters in it are refused."""
+        found = sorted({ch for ch in item["title"] if ch in TITLE_MARKUP})
+        if found:
+            shown = " ".join(found)
+            self.add(kind, index, f"'title' holds {shown}: titles are shown in badges and links as written; leave out {' '.join(TITLE_MARKUP)}", "title")
+            return False
+        if not item["title"].strip():
+            self.add(kind, index, "'title' is empty", "title")
+            return False
+        return True
+
     def weight(self, kind: str, index: int, item: dict) -> float:
         value = item.get("weight", 1)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
@@ -271,13 +370,13 @@ class _Checker:
         """The patterns that compile; each one that does not is a problem."""
         out = []
         for pattern in patterns:
-            try:
-                if regex:  # a plain pattern is escaped: it always compiles (and is compiled when first matched)
-                    compile_pattern(pattern, regex)
-            except re.error as exc:
-                self.add(kind, index, f"invalid regular expression {pattern!r}: {exc.msg}")
-            else:
-                out.append(pattern)
+            if regex:  # a plain pattern is escaped: it always compiles (and is compiled when first matched)
+                try:
+                    compile_regex(pattern)
+                except re2.error as exc:
+                    self.add(kind, index, f"invalid regular expression {pattern!r}: {regex_error(exc)}")
+                    continue
+            out.append(pattern)
         return tuple(out)
 
     def slugs(self, kind: str, items: list[tuple[int, dict]]) -> None:
@@ -300,6 +399,11 @@ class _Checker:
                 self.error(line, f"[[{kind}]] #{i + 1}: duplicate slug {slug!r} (first at line {first[slug]})")
             else:
                 first[slug] = line
+
+    def unknown_tables(self, doc: dict, allowed: tuple[str, ...], hint: str = "") -> None:
+        for key in sorted(set(doc) - set(allowed)):
+            self.error(self.key_line(None, 0, key) if key not in self._headers else self.line(key, 0),
+                       f"unknown table {key!r} (expected one of {', '.join(allowed)}){hint}")
 
 
 def _words(check: _Checker, kind: str, i: int, item: dict, subsystem: str, weight: float) -> Words:
@@ -344,93 +448,89 @@ def _subsystems(check: _Checker, doc: dict) -> list[Subsystem]:
         check.known_keys("subsystem", i, s, _SUBSYSTEM_KEYS)
         if not check.fields("subsystem", i, s, ("slug", "title"), ("title_words", "body_words")):
             continue
+        if not check.title("subsystem", i, s):
+            continue
         if not isinstance(s.get("intro", ""), str):
             check.add("subsystem", i, "'intro' must be a string", "intro")
             continue
         words = _words(check, "subsystem", i, s, s["slug"], check.weight("subsystem", i, s))
         out.append(Subsystem(s["slug"], s["title"], s.get("intro", ""), words))
+    if out and FALLBACK not in {s.slug for s in out}:
+        check.error(1, f"a subsystem with slug {FALLBACK!r} is required (where notes no rule speaks for go)")
     return out
 
 
-def _repos(check: _Checker, doc: dict, slugs: set[str]) -> list[Repo]:
-    """The ``[[repo]]`` sections, each with its ``[[repo.rule]]`` tables."""
-    repos, seen = [], {}
-    rule_index = 0  # [[repo.rule]] headers are numbered across the whole file
-    for r, item in check.tables(doc, "repo"):
-        rules_raw = item.get("rule", [])
-        if not isinstance(rules_raw, list) or not all(isinstance(x, dict) for x in rules_raw):
-            check.add("repo", r, "'rule' must be written as [[repo.rule]] tables")
-            rules_raw = []
-        first_rule, rule_index = rule_index, rule_index + len(rules_raw)
-        check.known_keys("repo", r, item, ("name", "rule"))
-        name = item.get("name")
-        if not isinstance(name, str) or not (name == EVERY_REPO or REPO_NAME_RE.fullmatch(name)):
-            check.add("repo", r, "'name' must be an owner/repo string, or \"*\" for every repository", "name")
+def _rules(check: _Checker, doc: dict, slugs: set[str] | None, whose: str) -> list[Rule]:
+    """The ``[[rule]]`` tables; ``slugs`` None: shared rules, checked against every set later."""
+    rules = []
+    owners: dict[tuple[str, str], str] = {}  # (kind, pattern) -> subsystem
+    for k, rule in check.tables(doc, "rule"):
+        kind = "rule"
+        check.known_keys(kind, k, rule, _RULE_KEYS)
+        if not check.fields(kind, k, rule, ("subsystem",), _RULE_LISTS):
             continue
-        if name.lower() in seen:
-            check.add("repo", r, f"{name!r} has a section already (line {seen[name.lower()]})", "name")
+        sub = rule["subsystem"]
+        if slugs is not None and sub not in slugs:
+            check.add(kind, k, f"names unknown subsystem {sub!r}", "subsystem")
             continue
-        seen[name.lower()] = check.key_line("repo", r, "name")
-        rules = []
-        owners: dict[tuple[str, str], str] = {}  # (kind, pattern) -> subsystem, per repository
-        for j, rule in enumerate(rules_raw):
-            k = first_rule + j
-            rule_rules = _repo_rule(check, k, rule, name, slugs, owners)
-            if rule_rules is not None:
-                rules.append(rule_rules)
-        repos.append(Repo(name, tuple(rules)))
-    return repos
+        if not any(rule.get(key) for key in _RULE_LISTS):
+            check.add(kind, k, "gives no prefixes, code, title_words or body_words")
+            continue
+        # A prefix or code pattern speaks for one subsystem per set; two
+        # answers would make the result depend on the order of the file.
+        for key, normal in (("prefixes", normalize_prefix), ("code", str.lower)):
+            for value in rule.get(key, []):
+                owner = owners.setdefault((key, normal(value)), sub)
+                if owner != sub:
+                    check.add(kind, k, f"{key} entry {value!r} already speaks for subsystem {owner!r} in {whose}", key)
+        weight = check.weight(kind, k, rule)
+        words = _words(check, kind, k, rule, sub, weight)
+        rules.append(Rule(sub, weight, tuple(rule.get("prefixes", [])), tuple(rule.get("code", [])), words))
+    return rules
 
 
-def _repo_rule(
-    check: _Checker, k: int, rule: dict, repo: str, slugs: set[str], owners: dict[tuple[str, str], str]
-) -> RepoRule | None:
-    kind = "repo.rule"
-    check.known_keys(kind, k, rule, _RULE_KEYS)
-    if not check.fields(kind, k, rule, ("subsystem",), _RULE_LISTS):
-        return None
-    sub = rule["subsystem"]
-    if sub not in slugs:
-        check.add(kind, k, f"names unknown subsystem {sub!r}", "subsystem")
-        return None
-    if not any(rule.get(key) for key in _RULE_LISTS):
-        check.add(kind, k, "gives no prefixes, code, title_words or body_words")
-        return None
-    # A prefix or code pattern speaks for one subsystem per repository;
-    # two answers would make the result depend on the order of the file.
-    for key, normal in (("prefixes", normalize_prefix), ("code", str.lower)):
-        for value in rule.get(key, []):
-            owner = owners.setdefault((key, normal(value)), sub)
-            if owner != sub:
-                check.add(kind, k, f"{key} entry {value!r} already speaks for subsystem {owner!r} in {repo}'s rules", key)
-    weight = check.weight(kind, k, rule)
-    words = _words(check, kind, k, rule, sub, weight)
-    return RepoRule(sub, weight, tuple(rule.get("prefixes", [])), tuple(rule.get("code", [])), words)
-
-
-def load_taxonomy(path: Path, rel: str = "taxonomy.toml") -> Taxonomy:
-    """Read and check the taxonomy; every problem names ``taxonomy.toml`` and a line."""
+def load_set(path: Path, rel: str) -> SubsystemSet:
+    """One file of ``taxonomy/``; every problem names it and a line."""
     text, doc = load_toml(rel, read_file(path, rel))
     check = _Checker(rel, text)
-    for key in sorted(set(doc) - set(_TOP_KEYS)):
-        check.error(1, f"unknown table {key!r} (expected one of {', '.join(_TOP_KEYS)})")
-    weights = _weights(check, doc)
+    check.unknown_tables(doc, _SET_KEYS)
+    name = rel.rsplit("/", 1)[-1]
+    match = SET_FILE_RE.fullmatch(name)
+    repo = f"{match.group(1)}/{match.group(2)}" if match else ""
+    flat = doc.get("flat_pages", False)
+    if not isinstance(flat, bool):
+        check.error(check.key_line(None, 0, "flat_pages"), "'flat_pages' must be true or false")
+        flat = False
+    if flat and not repo:
+        check.error(check.key_line(None, 0, "flat_pages"), "'flat_pages' is for a repository's set, not the default one")
     subsystems = _subsystems(check, doc)
-    slugs = {s.slug for s in subsystems}
-    repos = _repos(check, doc, slugs)
+    whose = f"{repo}'s rules" if repo else "the default set's rules"
+    rules = _rules(check, doc, {s.slug for s in subsystems}, whose)
+    if check.problems:
+        raise InputError(check.problems)
+    return SubsystemSet(rel, repo, tuple(subsystems), tuple(rules), flat)
+
+
+def _load_shared(path: Path, rel: str) -> tuple[_Checker, Weights, list[Rule], tuple, tuple, dict]:
+    text, doc = load_toml(rel, read_file(path, rel))
+    check = _Checker(rel, text)
+    hint = f"; subsystems are per repository, in {SETS_DIR}/<owner>__<repo>.toml and {SETS_DIR}/{DEFAULT_SET}.toml" if "subsystem" in doc or "repo" in doc else ""
+    check.unknown_tables(doc, _SHARED_KEYS, hint)
+    weights = _weights(check, doc)
+    rules = _rules(check, doc, None, "the shared rules")
     audience_items = check.tables(doc, "audience")
     check.slugs("audience", audience_items)
     audiences = tuple(
         Matcher(a["slug"], a["title"], regexes=check.patterns("audience", i, a.get("patterns", []), regex=True))
         for i, a in audience_items
-        if check.fields("audience", i, a, ("slug", "title"), ("patterns",))
+        if check.fields("audience", i, a, ("slug", "title"), ("patterns",)) and check.title("audience", i, a)
     )
     tag_items = check.tables(doc, "tag")
     check.slugs("tag", tag_items)
     tags = tuple(
         Matcher(t["slug"], t["title"], check.patterns("tag", i, t.get("patterns", []), regex=False))
         for i, t in tag_items
-        if check.fields("tag", i, t, ("slug", "title"), ("patterns",))
+        if check.fields("tag", i, t, ("slug", "title"), ("patterns",)) and check.title("tag", i, t)
     )
     aliases = doc.get("aliases", {})
     if not isinstance(aliases, dict) or not all(
@@ -438,10 +538,85 @@ def load_taxonomy(path: Path, rel: str = "taxonomy.toml") -> Taxonomy:
     ):
         check.error(1, "[aliases] must map words to owner/repo strings")
         aliases = {}
-    if subsystems and "other" not in slugs:
-        check.error(1, "a subsystem with slug 'other' is required")
-    if check.problems:
-        raise InputError(check.problems)
+    return check, weights, rules, audiences, tags, aliases
+
+
+def set_files(root: Path) -> list[tuple[Path, str]]:
+    """``(path, relative name)`` of every set file under ``root/taxonomy``, by name; hidden files left out."""
+    folder = root / SETS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(
+        ((p, f"{SETS_DIR}/{p.name}") for p in folder.iterdir() if p.suffix == ".toml" and not p.name.startswith(".")),
+        key=lambda pr: pr[1],
+    )
+
+
+def source_bytes(root: Path) -> bytes:
+    """Every taxonomy file's name and bytes: what a conversion's cache depends on."""
+    parts = []
+    for path, rel in [(root / SHARED_FILE, SHARED_FILE), *set_files(root)]:
+        try:
+            parts.append(rel.encode() + b"\0" + path.read_bytes())
+        except OSError:
+            parts.append(rel.encode() + b"\0")  # load_taxonomy reports it
+    return b"\1".join(parts)
+
+
+def load_taxonomy(where: Path) -> Taxonomy:
+    """Read and check ``taxonomy.toml`` and ``taxonomy/*.toml`` of the project
+    at ``where`` (its folder, or its ``taxonomy.toml``).
+
+    Every problem names its file and a line; the problems of every file are
+    reported together.
+    """
+    root = where if where.is_dir() else where.parent
+    problems: list[Diagnostic] = []
+    try:
+        check, weights, shared_rules, audiences, tags, aliases = _load_shared(root / SHARED_FILE, SHARED_FILE)
+    except InputError as exc:
+        problems += exc.problems
+        check, shared_rules = None, []
+    sets: list[SubsystemSet] = []
+    default: SubsystemSet | None = None
+    repos: dict[str, str] = {}
+    for path, rel in set_files(root):
+        name = rel.rsplit("/", 1)[-1]
+        if name != f"{DEFAULT_SET}.toml" and not SET_FILE_RE.fullmatch(name):
+            problems.append(
+                Diagnostic(rel, 1, f"a subsystem set's file is named <owner>__<repo>.toml (like vllm-project__vllm.toml), or {DEFAULT_SET}.toml")
+            )
+            continue
+        try:
+            loaded = load_set(path, rel)
+        except InputError as exc:
+            problems += exc.problems
+            continue
+        if loaded.is_default:
+            default = loaded
+            continue
+        if loaded.repo.lower() in repos:
+            problems.append(Diagnostic(rel, 1, f"{loaded.repo} has a set already ({repos[loaded.repo.lower()]})"))
+            continue
+        repos[loaded.repo.lower()] = rel
+        sets.append(loaded)
+    if default is None and not any(p.path.startswith(f"{SETS_DIR}/{DEFAULT_SET}.toml") for p in problems):
+        problems.append(
+            Diagnostic(f"{SETS_DIR}/{DEFAULT_SET}.toml", 1, "the default subsystem set is missing: every repository without a set of its own is filed by it")
+        )
+    flat = [s for s in sets if s.flat_pages]
+    for extra in flat[1:]:
+        problems.append(Diagnostic(extra.path, 1, f"'flat_pages' is already true in {flat[0].path}: only one set's pages can be notes/subsystem/<slug>"))
+    if check is not None and default is not None:
+        known = {s.slug for chosen in (*sets, default) for s in chosen.subsystems}
+        for k, rule in enumerate(shared_rules):
+            if rule.subsystem not in known:
+                check.add("rule", k, f"names subsystem {rule.subsystem!r}, which no set in {SETS_DIR}/ has", "subsystem")
+    if check is not None:
+        problems += check.problems
+    if problems:
+        raise InputError(problems)
+    ordered = sorted(sets, key=lambda s: (not s.flat_pages, s.path))
     return Taxonomy(
-        tuple(subsystems), tuple(repos), audiences, tags, tuple(sorted(aliases.items())), weights
+        (*ordered, default), tuple(shared_rules), audiences, tags, tuple(sorted(aliases.items())), weights
     )

@@ -20,6 +20,7 @@ FIXTURE = ROOTS / "vllm16"
 PROJECT_FILES = (
     "conf.py",
     "taxonomy.toml",
+    "taxonomy",
     "_static",
     "_templates",
     "Makefile",
@@ -33,8 +34,8 @@ def copy_project(dest: Path, seeds: Path | dict[str, str | bytes] | None = None)
     """Copy the project's configuration to ``dest`` with the given seeds.
 
     ``seeds`` is a folder to copy, or ``{file name: content}``; by default the
-    fixture's (:data:`FIXTURE`). A fixture's own ``taxonomy.toml`` replaces the
-    project's.
+    fixture's (:data:`FIXTURE`). A fixture's own ``taxonomy.toml`` or
+    ``taxonomy/`` replaces the project's.
     """
     dest.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
@@ -50,6 +51,9 @@ def copy_project(dest: Path, seeds: Path | dict[str, str | bytes] | None = None)
         shutil.copytree(seeds, seeds_dir)
         if (seeds.parent / "taxonomy.toml").is_file() and seeds.parent.is_relative_to(ROOTS):
             shutil.copy2(seeds.parent / "taxonomy.toml", dest / "taxonomy.toml")
+        if (seeds.parent / "taxonomy").is_dir() and seeds.parent.is_relative_to(ROOTS):
+            shutil.rmtree(dest / "taxonomy")
+            shutil.copytree(seeds.parent / "taxonomy", dest / "taxonomy")
     else:
         seeds_dir.mkdir()
         for name, content in seeds.items():
@@ -92,6 +96,5 @@ def fixture_site(fixture: Path = FIXTURE):
     from prnotes.parse import read_seeds
     from prnotes.taxonomy import load_taxonomy
 
-    taxonomy = fixture / "taxonomy.toml"
     seeds, prs = read_seeds(fixture / "seeds", fixture)
-    return build_site(seeds, prs, load_taxonomy(taxonomy if taxonomy.is_file() else ROOT / "taxonomy.toml"))
+    return build_site(seeds, prs, load_taxonomy(fixture if (fixture / "taxonomy.toml").is_file() else ROOT))

@@ -57,15 +57,14 @@ def render_pages(site: Site, current: Callable[[str, str], bool] | None = None) 
 
 def _hub_pages(site: Site) -> dict[str, str]:
     pages: dict[str, str] = {}
-    used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
-    for slug in used:
-        pages.update(render_subsystem(site, site.taxonomy.subsystem(slug), site.in_subsystem(slug)))
+    for sub in site.subsystems:
+        pages.update(render_subsystem(site, sub, site.in_subsystem(sub.key)))
     pages.update(render_prindex(site))
-    pages["index.md"] = render_landing(site, used)
+    pages["index.md"] = render_landing(site)
     pages.update(render_reading_lists(site))
     pages.update(render_watchlist(site))
     pages.update(render_symbols(site))
     pages.update(render_tags(site))
     pages.update(render_digests(site))
-    pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(used)
+    pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(site)
     return pages

@@ -19,7 +19,7 @@ from .subsystem import render_subsystem
 BOOK_TITLE = "PR 精读笔记"
 
 
-def render_book_root(subsystems: list[str]) -> str:
+def render_book_root(site: Site) -> str:
     """The root page: its title becomes the book's, its toctree the chapters."""
     return "\n".join(
         [
@@ -31,7 +31,7 @@ def render_book_root(subsystems: list[str]) -> str:
             "```{toctree}",
             ":maxdepth: 2",
             "",
-            *(relative(contract.BOOK_ROOT, contract.subsystem_docname(s)) for s in subsystems),
+            *(relative(contract.BOOK_ROOT, s.docname) for s in site.subsystems),
             "```",
             "",
         ]
@@ -40,11 +40,10 @@ def render_book_root(subsystems: list[str]) -> str:
 
 def render_book(site: Site) -> dict[str, str]:
     """``{relative path: text}`` of every page of the book, sorted."""
-    used = [s.slug for s in site.taxonomy.subsystems if site.in_subsystem(s.slug)]
     pages = {f"{note.docname}.md": render_note(note, site, links=False) for note in site.notes}
-    for slug in used:
-        pages.update(render_subsystem(site, site.taxonomy.subsystem(slug), site.in_subsystem(slug), book=True))
-    pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(used)
+    for sub in site.subsystems:
+        pages.update(render_subsystem(site, sub, site.in_subsystem(sub.key), book=True))
+    pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(site)
     # The site's root document must exist; the book does not use it.
     pages["index.md"] = "\n".join([marker("seeds/"), "", *orphan(), f"# {BOOK_TITLE}", ""])
     return dict(sorted(pages.items()))

@@ -6,7 +6,7 @@ from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..model import Site
 from .digests import render_latest
-from .lists import note_link, verdict_counts
+from .lists import note_link, subsystem_heading, verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
 from .readinglists import audience_heading, audiences_used, cjk_join, verdicts_used
 
@@ -23,7 +23,7 @@ FIRST_READS_PER_SUBSYSTEM = 6
 def _first_reads(site: Site) -> list[str]:
     docname = "index"
     close = VERDICT_BY_SLUG["close"]
-    groups = [(s, [n for n in site.in_subsystem(s.slug) if n.verdict == "close"]) for s in site.taxonomy.subsystems]
+    groups = [(s, [n for n in site.in_subsystem(s.key) if n.verdict == "close"]) for s in site.subsystems]
     groups = [(s, notes) for s, notes in groups if notes]
     if not groups:
         return []
@@ -41,16 +41,59 @@ def _first_reads(site: Site) -> list[str]:
     ]
     for sub, notes in groups:
         shown = notes[:FIRST_READS_PER_SUBSYSTEM]
-        lines += [f"::::{{grid-item-card}} {escape(sub.title)}", ""]
+        lines += [f"::::{{grid-item-card}} {escape(subsystem_heading(site, sub))}", ""]
         lines += [f"- {note_link(n, docname)}" for n in shown]
         more = len(notes) - len(shown)
         label = escape(cjk_join(sub.title, "的全部笔记")) + (f"（另有 {more} 篇精读）" if more else "")
-        lines += ["", ":::{card-footer}", doc_link(label, docname, contract.subsystem_docname(sub.slug)), ":::", "::::", ""]
+        lines += ["", ":::{card-footer}", doc_link(label, docname, sub.docname), ":::", "::::", ""]
     lines += [":::::", ""]
     return lines
 
 
-def render_landing(site: Site, subsystems: list[str]) -> str:
+def _subsystem_cards(site: Site) -> list[str]:
+    """The 子系统 section: a card per subsystem, under its repository's heading
+    when the archive holds several (each repository has its own subsystems)."""
+    lines: list[str] = []
+    for repo in site.repos:
+        subs = site.subsystems_of(repo)
+        if not subs:
+            continue
+        if site.by_repository:
+            lines += [f"### {escape(repo)}", ""]
+        lines += ["::::{grid} 1 2 2 3", ":gutter: 2", ""]
+        for sub in subs:
+            notes = site.in_subsystem(sub.key)
+            lines += [
+                f":::{{grid-item-card}} {escape(sub.title)}",
+                f":link: {sub.docname}",
+                ":link-type: doc",
+                "",
+                escape(sub.intro),
+                "",
+                f"**{len(notes)} 篇**（{verdict_counts(notes)}）",
+                ":::",
+                "",
+            ]
+        lines += ["::::", ""]
+    return lines
+
+
+def subsystem_toctrees(site: Site) -> list[str]:
+    """The hidden toctrees of the subsystem pages: one, captioned 子系统, or
+    one per repository (``子系统：<repo>``), which the navigation groups by."""
+    if not site.by_repository:
+        return hidden_toctree((s.docname for s in site.subsystems), SUBSYSTEMS_CAPTION)
+    lines: list[str] = []
+    for repo in site.repos:
+        if site.subsystems_of(repo):
+            lines += hidden_toctree((s.docname for s in site.subsystems_of(repo)), f"{SUBSYSTEMS_CAPTION}：{repo}")
+    return lines
+
+
+SUBSYSTEMS_CAPTION = "子系统"
+
+
+def render_landing(site: Site) -> str:
     tax = site.taxonomy
     repos = sorted({n.repo for n in site.notes})
     digests = sorted({n.path for n in site.notes})
@@ -84,27 +127,7 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         "",
         "## 子系统",
         "",
-        "::::{grid} 1 2 2 3",
-        ":gutter: 2",
-        "",
-    ]
-    for slug in subsystems:
-        sub = tax.subsystem(slug)
-        notes = site.in_subsystem(slug)
-        lines += [
-            f":::{{grid-item-card}} {escape(sub.title)}",
-            f":link: {contract.subsystem_docname(slug)}",
-            ":link-type: doc",
-            "",
-            escape(sub.intro),
-            "",
-            f"**{len(notes)} 篇**（{verdict_counts(notes)}）",
-            ":::",
-            "",
-        ]
-    lines += [
-        "::::",
-        "",
+        *_subsystem_cards(site),
         "## 索引",
         "",
         f"- [摘要归档]({contract.DIGESTS_INDEX}.md)：每一期摘要和它收录的笔记，最新的在前。",
@@ -114,7 +137,7 @@ def render_landing(site: Site, subsystems: list[str]) -> str:
         f"- [PR 索引]({contract.PR_INDEX}.md)：站内每个 PR 编号，以及提到它的笔记。",
         "- {prnotes-feed}`订阅更新（Atom）`：新笔记按摘要到达的顺序出现，最新的在前。",
         "",
-        *hidden_toctree((contract.subsystem_docname(s) for s in subsystems), "子系统"),
+        *subsystem_toctrees(site),
         *hidden_toctree((contract.DIGESTS_INDEX, contract.READING_INDEX, contract.WATCHLIST), "阅读与跟进"),
         *hidden_toctree((contract.SYMBOLS, contract.TAGS_INDEX, contract.PR_INDEX), "索引"),
     ]

@@ -6,7 +6,7 @@ notes' facts when a page is written (:mod:`prnotes.sphinxext.lists`).
 from __future__ import annotations
 
 from ..classify import VERDICTS
-from ..model import Note
+from ..model import Note, RepoSubsystem, Site
 from .myst import doc_link, inline
 
 
@@ -23,6 +23,12 @@ def verdict_counts(notes: tuple[Note, ...] | list[Note]) -> str:
     counts = [(v.title, sum(1 for n in notes if n.verdict == v.slug)) for v in VERDICTS]
     counts.append(("未注明", sum(1 for n in notes if n.verdict is None)))
     return "，".join(f"{title} {count} 篇" for title, count in counts if count)
+
+
+def subsystem_heading(site: Site, sub: RepoSubsystem) -> str:
+    """A subsystem as a heading of a list of several repositories' notes: its
+    title, and its repository when the archive holds more than one (plain text)."""
+    return f"{sub.title}（{sub.repo}）" if site.by_repository else sub.title
 
 
 def list_order(notes: tuple[Note, ...] | list[Note]) -> str:

@@ -27,8 +27,8 @@ def _meta_badges(note: Note, site: Site, links: bool) -> str:
     if note.verdict:
         v = VERDICT_BY_SLUG[note.verdict]
         parts.append(f"{{bdg-{v.badge}}}`{v.title}`")
-    sub = tax.subsystem(note.subsystem)
-    parts.append(f"{{bdg-ref-info-line}}`{sub.title} <{contract.subsystem_label(sub.slug)}>`")
+    sub = site.subsystem(note.subsystem)
+    parts.append(f"{{bdg-ref-info-line}}`{sub.title} <{sub.label}>`")
     parts.extend(note_tag_badges(note, site, links))
     return " ".join(parts)
 
@@ -55,8 +55,8 @@ def _fields(note: Note, site: Site, links: bool) -> list[str]:
     if note.audiences:
         names = {a.slug: a.title for a in tax.audiences}
         fields.append(f":{contract.AUDIENCE_FIELD}: " + "、".join(escape(names[a]) for a in note.audiences))
-    sub = tax.subsystem(note.subsystem)
-    fields.append(f":{contract.SUBSYSTEM_FIELD}: {doc_link(escape(sub.title), note.docname, contract.subsystem_docname(sub.slug))}")
+    sub = site.subsystem(note.subsystem)
+    fields.append(f":{contract.SUBSYSTEM_FIELD}: {doc_link(escape(sub.title), note.docname, sub.docname)}")
     digest = site.digest_by_docname.get(note.digest)
     if digest is not None:
         title = doc_link(digest.title, note.docname, digest.docname) if links else digest.title

@@ -15,7 +15,7 @@ import unicodedata
 from .. import contract
 from ..classify import VERDICT_BY_SLUG, VERDICTS
 from ..model import Note, Site, Volume
-from .lists import verdict_counts
+from .lists import subsystem_heading, verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
 from .paging import list_directive, paged
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
@@ -44,10 +44,10 @@ def _grouped(site: Site, where: dict[str, str], show: tuple[str, ...]):
     def body(members: list[Note], volume: Volume, here: str) -> list[str]:
         present = {n.subsystem for n in members}
         lines: list[str] = []
-        for sub in site.taxonomy.subsystems:
-            if sub.slug in present:
-                lines += [f"## {escape(sub.title)}", ""]
-                lines += list_directive("notes", {**where, "subsystem": sub.slug, "volume": volume.number}, show=show)
+        for sub in site.subsystems:
+            if sub.key in present:
+                lines += [f"## {escape(subsystem_heading(site, sub))}", ""]
+                lines += list_directive("notes", {**where, "subsystem": sub.key, "volume": volume.number}, show=show)
         return lines
 
     return body

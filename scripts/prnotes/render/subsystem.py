@@ -1,5 +1,9 @@
 """A subsystem page: its introduction, its newest notes with their first sentences, and the toctree of all of them.
 
+Each repository has its own subsystems (:mod:`prnotes.taxonomy`), so a page
+is one repository's subsystem; on an archive of several repositories it says
+which, and links to the other repositories' subsystems of the same name.
+
 Earlier volumes of the list have pages of their own (:mod:`.paging`); the
 toctree stays on the subsystem page, so every note has that page as its one
 parent.
@@ -8,10 +12,9 @@ parent.
 from __future__ import annotations
 
 from .. import contract
-from ..model import Note, Site, Volume
-from ..taxonomy import Subsystem
+from ..model import Note, RepoSubsystem, Site, Volume
 from .lists import list_order, verdict_counts
-from .myst import escape, hidden_toctree, marker, relative
+from .myst import doc_link, escape, external_link, hidden_toctree, marker, relative
 from .paging import list_directive, paged
 
 
@@ -20,19 +23,33 @@ def _per_builder(site_text: str, book_text: str) -> list[str]:
     return ["```{only} html", site_text, "```", "", "```{only} latex", book_text, "```", ""]
 
 
-def render_subsystem(site: Site, sub: Subsystem, notes: tuple[Note, ...], book: bool = False) -> dict[str, str]:
+def _whose(site: Site, sub: RepoSubsystem, book: bool) -> list[str]:
+    """Which repository the subsystem is of, and its namesakes in the others (an archive of several)."""
+    if not site.by_repository:
+        return []
+    lines = [f"{contract.REPO_FIELD}：{external_link(escape(sub.repo), contract.github_repo_url(sub.repo))}。", ""]
+    namesakes = site.namesakes(sub.key)
+    if namesakes and not book:
+        links = "、".join(doc_link(escape(f"{o.repo} 的{o.title}"), sub.docname, o.docname) for o in namesakes)
+        lines += [f"其他仓库的同名子系统：{links}。", ""]
+    return lines
+
+
+def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], book: bool = False) -> dict[str, str]:
     """The pages of one subsystem. In a book its page opens a chapter (本章) and
     lists nothing; the site's page does the same when the whole book is built from it."""
-    docname = contract.subsystem_docname(sub.slug)
+    docname = sub.docname
     counts = f"共 {len(notes)} 篇笔记（{verdict_counts(notes)}），{list_order(notes)}。"
+    source = f"{site.taxonomy.set_for(sub.repo).path} and seeds/"
     head = [
-        marker("taxonomy.toml and seeds/"),
+        marker(source),
         "",
-        f"({contract.subsystem_label(sub.slug)})=",
+        f"({sub.label})=",
         f"# {escape(sub.title)}",
         "",
         escape(sub.intro),
         "",
+        *_whose(site, sub, book),
         *([f"本章{counts}", ""] if book else _per_builder(f"本页{counts}", f"本章{counts}")),
         *hidden_toctree(relative(docname, n.docname) for n in notes),
     ]
@@ -41,6 +58,6 @@ def render_subsystem(site: Site, sub: Subsystem, notes: tuple[Note, ...], book: 
     head += ["```{only} html", "笔记页底部的“上一篇/下一篇”也按这个顺序，只在本子系统内前后移动。", "```", ""]
 
     def body(members: list[Note], volume: Volume, here: str) -> list[str]:
-        return list_directive("notes", {"subsystem": sub.slug, "volume": volume.number}, show=("verdict", "summary"))
+        return list_directive("notes", {"subsystem": sub.key, "volume": volume.number}, show=("verdict", "summary"))
 
-    return paged(site, docname, notes, head, sub.title, body, source="taxonomy.toml and seeds/")
+    return paged(site, docname, notes, head, sub.title, body, source=source)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import contract
 from ..model import Note, Site, Volume
 from ..tags import Tag, all_tags, tag_index, tags_of_note
-from .lists import list_order, verdict_counts
+from .lists import list_order, subsystem_heading, verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
 from .paging import list_directive, paged
 
@@ -37,10 +37,10 @@ def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> dict[str, 
         f"{len(notes)} 篇笔记（{verdict_counts(notes)}），{list_order(notes)}。",
         "",
     ]
-    if tag.subsystem and site.in_subsystem(tag.subsystem):
-        sub = site.taxonomy.subsystem(tag.subsystem)
-        link = doc_link(escape(sub.title), docname, contract.subsystem_docname(sub.slug))
-        head += [f"本页列出归在其他子系统、但也涉及这一方向的笔记；归在这里的笔记见子系统页{link}。", ""]
+    pages = [s for s in site.subsystems if s.slug == tag.subsystem]
+    if pages:
+        links = "、".join(doc_link(escape(subsystem_heading(site, s)), docname, s.docname) for s in pages)
+        head += [f"本页列出归在其他子系统、但也涉及这一方向的笔记；归在这里的笔记见子系统页{links}。", ""]
 
     def body(members: list[Note], volume: Volume, here: str) -> list[str]:
         return list_directive("notes", {"tag": tag.slug, "volume": volume.number}, show=("verdict",))

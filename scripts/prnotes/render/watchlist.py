@@ -15,6 +15,7 @@ from .. import contract
 from ..followups import FollowUp
 from ..model import Note, Site, Volume
 from ..refs import Inline, Ref, Text
+from .lists import subsystem_heading
 from .myst import doc_link, escape, hidden_toctree, inline, marker, ref_role, relative
 from .paging import list_directive, paged
 
@@ -122,8 +123,8 @@ def render_watchlist(site: Site) -> dict[str, str]:
     else an index of subsystems and a page per subsystem (a part per volume)."""
     docname = contract.WATCHLIST
     groups = []
-    for sub in site.taxonomy.subsystems:
-        notes = [n for n in site.in_subsystem(sub.slug) if n.follow_ups]
+    for sub in site.subsystems:
+        notes = [n for n in site.in_subsystem(sub.key) if n.follow_ups]
         if notes:
             groups.append((sub, notes, sum(len(n.follow_ups) for n in notes)))
     total = sum(items for _, _, items in groups)
@@ -135,26 +136,27 @@ def render_watchlist(site: Site) -> dict[str, str]:
     pages: dict[str, str] = {}
     if total <= INLINE_FOLLOWUPS:
         for sub, notes, items in groups:
-            lines += [f"({contract.watchlist_label(sub.slug)})=", f"## {escape(sub.title)}", "", f"{_count(items, len(notes))}。", ""]
-            lines += list_directive("followups", {"subsystem": sub.slug}, order=ORDER)
+            lines += [f"({contract.watchlist_label(sub.key)})=", f"## {escape(subsystem_heading(site, sub))}", "", f"{_count(items, len(notes))}。", ""]
+            lines += list_directive("followups", {"subsystem": sub.key}, order=ORDER)
         pages[f"{docname}.md"] = "\n".join(lines).rstrip("\n") + "\n"
         return pages
     for sub, notes, items in groups:
-        page = contract.watchlist_docname(sub.slug)
-        lines.append(f"- {doc_link(escape(sub.title), docname, page)}：{_count(items, len(notes))}")
+        page = contract.watchlist_docname(sub.key)
+        heading = subsystem_heading(site, sub)
+        lines.append(f"- {doc_link(escape(heading), docname, page)}：{_count(items, len(notes))}")
         head = [
             marker("seeds/"),
             "",
-            f"# 跟进清单：{escape(sub.title)}",
+            f"# 跟进清单：{escape(heading)}",
             "",
-            f"{escape(sub.title)}的笔记里提到的后续事项，共 {_count(items, len(notes))}，新的一期在前。",
+            f"{escape(heading)}的笔记里提到的后续事项，共 {_count(items, len(notes))}，新的一期在前。",
             "",
         ]
 
-        def body(members: list[Note], volume: Volume, here: str, slug: str = sub.slug) -> list[str]:
-            return list_directive("followups", {"subsystem": slug, "volume": volume.number}, order=ORDER)
+        def body(members: list[Note], volume: Volume, here: str, key: str = sub.key) -> list[str]:
+            return list_directive("followups", {"subsystem": key, "volume": volume.number}, order=ORDER)
 
-        pages.update(paged(site, page, notes, head, f"跟进清单：{sub.title}", body))
-    lines += ["", *hidden_toctree(relative(docname, contract.watchlist_docname(s.slug)) for s, _, _ in groups)]
+        pages.update(paged(site, page, notes, head, f"跟进清单：{heading}", body))
+    lines += ["", *hidden_toctree(relative(docname, contract.watchlist_docname(s.key)) for s, _, _ in groups)]
     pages[f"{docname}.md"] = "\n".join(lines).rstrip("\n") + "\n"
     return pages

@@ -1,8 +1,12 @@
-"""The classification evaluation set (``tests/classify_eval.tsv``) and its scores.
+"""The classification evaluation sets (``tests/classify_*.tsv``) and their scores.
 
-Each row becomes a note of ``vllm-project/vllm`` in one seed file, with its
-upstream title in ``prs.toml``, and goes through the real converter (parse,
-then model), so the scores measure what the site would show.
+Each row becomes a note of its repository (``vllm-project/vllm`` unless the
+file says ``# repo: owner/name`` or has a ``repo`` column) in one seed file
+per repository, with its upstream title in ``prs.toml``, and goes through the
+real converter (parse, then model), so the scores measure what the site would
+show. :data:`SETS` lists the files: an evaluation part, which the rules were
+tuned on, and a held-out part, which they never were, for each repository's
+set and for the default set.
 """
 
 from __future__ import annotations
@@ -22,18 +26,28 @@ REPO = "vllm-project/vllm"
 NO_VERDICT = "未注明"
 FIRST_NUMBER = 900001  # far from real PR numbers, so no row links to another
 COLUMNS = ("area", "subsystem", "verdict", "signal", "borrows", "title", "upstream", "advice")
+_REPO_COMMENT = "# repo: "
+# (whose set, evaluation file, held-out file): the default set's rows name their repositories.
+SETS = (
+    ("vllm-project/vllm", "tests/classify_eval.tsv", "tests/classify_holdout.tsv"),
+    ("sgl-project/sglang", "tests/classify_eval_sglang.tsv", "tests/classify_holdout_sglang.tsv"),
+    ("pytorch/pytorch", "tests/classify_eval_pytorch.tsv", "tests/classify_holdout_pytorch.tsv"),
+    ("huggingface/transformers", "tests/classify_eval_transformers.tsv", "tests/classify_holdout_transformers.tsv"),
+    ("default set", "tests/classify_eval_default.tsv", "tests/classify_holdout_default.tsv"),
+)
 
 
 @dataclass(frozen=True)
 class Row:
     area: str
-    subsystem: str
+    subsystem: str  # a slug of the repository's set
     verdict: str
     signal: str
     borrows: str
     title: str
     upstream: str
     advice: str
+    repo: str = REPO
 
 
 @dataclass(frozen=True)
@@ -52,29 +66,43 @@ class Outcome:
 
 
 def load_rows(path: Path) -> list[Row]:
-    """Read the TSV; lines starting with ``#`` are comments."""
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    """Read the TSV; lines starting with ``#`` are comments, but ``# repo: owner/name``,
+    which names the repository of every row (else a ``repo`` column names each)."""
+    text = path.read_text(encoding="utf-8").splitlines()
+    named = [line.removeprefix(_REPO_COMMENT).strip() for line in text if line.startswith(_REPO_COMMENT)]
+    lines = [line for line in text if line and not line.startswith("#")]
     reader = csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
-    if tuple(reader.fieldnames or ()) != COLUMNS:
-        raise ValueError(f"{path}: the header must be {' '.join(COLUMNS)}")
-    return [Row(**{k: (v or "").strip() for k, v in row.items()}) for row in reader]
+    if tuple(reader.fieldnames or ()) not in (COLUMNS, (*COLUMNS, "repo")):
+        raise ValueError(f"{path}: the header must be {' '.join(COLUMNS)}, and optionally repo")
+    rows = []
+    for row in reader:
+        values = {k: (v or "").strip() for k, v in row.items()}
+        values.setdefault("repo", named[0] if named else REPO)
+        rows.append(Row(**values))
+    return rows
 
 
 def run(rows: list[Row], taxonomy: Taxonomy) -> list[Outcome]:
-    """Convert the rows as one digest file and read back each note's filing."""
-    seed = REPO + "\n\n" + "".join(f"{r.title}\n\n{r.advice}\n\n" for r in rows)
-    prs = f'["{REPO}"]\n' + "".join(
-        f"{json.dumps(r.title, ensure_ascii=False)} = "
-        f"{{ number = {FIRST_NUMBER + i}, upstream_title = {json.dumps(r.upstream, ensure_ascii=False)} }}\n"
-        for i, r in enumerate(rows)
-    )
-    site = build_site([parse_seed("classify_eval.txt", seed.encode())], parse_prs("prs.toml", prs.encode()), taxonomy)
-    by_number = {n.number: n for n in site.notes}
+    """Convert the rows as one digest file per repository and read back each
+    note's filing (the slug of its subsystem in its repository's set)."""
+    repos = sorted({r.repo for r in rows})
+    seeds, prs = [], ""
+    for k, repo in enumerate(repos):
+        mine = [(i, r) for i, r in enumerate(rows) if r.repo == repo]
+        text = repo + "\n\n" + "".join(f"{r.title}\n\n{r.advice}\n\n" for _, r in mine)
+        seeds.append(parse_seed(f"classify_eval_{k}.txt", text.encode()))
+        prs += f'["{repo}"]\n' + "".join(
+            f"{json.dumps(r.title, ensure_ascii=False)} = "
+            f"{{ number = {FIRST_NUMBER + i}, upstream_title = {json.dumps(r.upstream, ensure_ascii=False)} }}\n"
+            for i, r in mine
+        )
+    site = build_site(seeds, parse_prs("prs.toml", prs.encode()), taxonomy)
+    by_number = {(n.repo, n.number): n for n in site.notes}
     outcomes = []
     for i, row in enumerate(rows):
-        note = by_number[FIRST_NUMBER + i]
+        note = by_number[(row.repo, FIRST_NUMBER + i)]
         verdict = VERDICT_BY_SLUG[note.verdict].title if note.verdict else NO_VERDICT
-        outcomes.append(Outcome(row, note.subsystem, verdict))
+        outcomes.append(Outcome(row, note.subsystem_slug, verdict))
     return outcomes
 
 
@@ -103,9 +131,10 @@ def scores(outcomes: list[Outcome], fallback: str = "other") -> Scores:
 def report(outcomes: list[Outcome], source: str = "tests/classify_eval.tsv") -> str:
     """Markdown: the scores, accuracy by deciding signal, and every miss."""
     s = scores(outcomes)
+    repos = sorted({o.row.repo for o in outcomes})
     lines = [
         f"{s.rows} notes from {s.areas} areas, expected in {s.subsystems} subsystems "
-        f"(`{source}`), converted as `{REPO}` notes.",
+        f"(`{source}`), converted as notes of {', '.join(f'`{r}`' for r in repos)}.",
         "",
         "| measure | value |",
         "| --- | ---: |",

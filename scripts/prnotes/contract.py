@@ -189,6 +189,22 @@ def github_repo_url(repo: str) -> str:
     return f"{GITHUB}/{repo}"
 
 
+# The landing page's toctree of the subsystem pages has this caption; on an
+# archive of several repositories there is one per repository, captioned
+# "子系统：<owner>/<repo>", and the navigation groups by it.
+SUBSYSTEMS_CAPTION = "子系统"
+_CAPTION_SEPARATOR = "："
+
+
+def subsystems_caption(repo: str = "") -> str:
+    return f"{SUBSYSTEMS_CAPTION}{_CAPTION_SEPARATOR}{repo}" if repo else SUBSYSTEMS_CAPTION
+
+
+def caption_repository(caption: str) -> str:
+    """The repository a subsystem toctree's caption names ('' for the one toctree of a one-repository archive)."""
+    return caption.removeprefix(f"{SUBSYSTEMS_CAPTION}{_CAPTION_SEPARATOR}") if caption != SUBSYSTEMS_CAPTION else ""
+
+
 def subsystem_docname(slug_: str) -> str:
     return f"{NOTES_DIR}/subsystem/{slug_}"
 

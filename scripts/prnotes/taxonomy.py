@@ -505,7 +505,10 @@ def load_set(path: Path, rel: str) -> SubsystemSet:
         check.error(check.key_line(None, 0, "flat_pages"), "'flat_pages' is for a repository's set, not the default one")
     subsystems = _subsystems(check, doc)
     whose = f"{repo}'s rules" if repo else "the default set's rules"
-    rules = _rules(check, doc, {s.slug for s in subsystems}, whose)
+    # Every slug a table names, also of one refused for another reason: a
+    # rule naming it is not a second problem.
+    named = {t.get("slug") for t in doc.get("subsystem", []) if isinstance(t, dict)} if isinstance(doc.get("subsystem"), list) else set()
+    rules = _rules(check, doc, {s.slug for s in subsystems} | {n for n in named if isinstance(n, str)}, whose)
     if check.problems:
         raise InputError(check.problems)
     return SubsystemSet(rel, repo, tuple(subsystems), tuple(rules), flat)

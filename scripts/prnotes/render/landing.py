@@ -80,17 +80,15 @@ def _subsystem_cards(site: Site) -> list[str]:
 
 def subsystem_toctrees(site: Site) -> list[str]:
     """The hidden toctrees of the subsystem pages: one, captioned 子系统, or
-    one per repository (``子系统：<repo>``), which the navigation groups by."""
+    one per repository (``子系统：<repo>``), which the navigation groups by
+    (:func:`prnotes.contract.subsystems_caption`)."""
     if not site.by_repository:
-        return hidden_toctree((s.docname for s in site.subsystems), SUBSYSTEMS_CAPTION)
+        return hidden_toctree((s.docname for s in site.subsystems), contract.subsystems_caption())
     lines: list[str] = []
     for repo in site.repos:
         if site.subsystems_of(repo):
-            lines += hidden_toctree((s.docname for s in site.subsystems_of(repo)), f"{SUBSYSTEMS_CAPTION}：{repo}")
+            lines += hidden_toctree((s.docname for s in site.subsystems_of(repo)), contract.subsystems_caption(repo))
     return lines
-
-
-SUBSYSTEMS_CAPTION = "子系统"
 
 
 def render_landing(site: Site) -> str:

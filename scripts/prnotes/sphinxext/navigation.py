@@ -7,6 +7,12 @@ menu and every other page as a link of its own, so the reader tools are in
 plain sight; the sidebar and the phone's drawer list every group once, under
 its caption. Neither lists the notes: a page's size does not grow with the
 number of notes.
+
+Each repository has its own subsystems: on an archive of several, the
+landing page has a subsystem toctree per repository (``子系统：<repo>``), and
+they make one 子系统 group in parts, one per repository. A reader on a page of
+one repository's (a note, or a subsystem page) sees that repository's part
+only; elsewhere every part shows, under its repository's name.
 """
 
 from __future__ import annotations
@@ -41,16 +47,31 @@ class NavItem:
 
 
 @dataclass(frozen=True)
-class NavGroup:
-    """One toctree of the landing page: its caption and its pages.
-
-    ``menu`` groups (the subsystems) are one drop-down menu in the header;
-    the others (the reader tools) are links of their own there.
-    """
+class NavPart:
+    """One repository's pages of a group (``caption`` is the repository, or
+    empty on an archive of one)."""
 
     caption: str
     items: tuple[NavItem, ...]
+
+
+@dataclass(frozen=True)
+class NavGroup:
+    """A group of the navigation: its caption and its pages, in parts.
+
+    ``menu`` groups (the subsystems) are one drop-down menu in the header;
+    the others (the reader tools) are links of their own there. A group is
+    one toctree of the landing page, but the subsystems, whose toctrees are
+    one per repository, with a part for each.
+    """
+
+    caption: str
+    parts: tuple[NavPart, ...]
     menu: bool
+
+    @property
+    def items(self) -> tuple[NavItem, ...]:
+        return tuple(item for part in self.parts for item in part.items)
 
     @property
     def current(self) -> bool:
@@ -92,7 +113,7 @@ def nav_groups(app: Sphinx, pagename: str, pathto) -> list[NavGroup]:
     """The site's navigation as the header and the sidebar show it."""
     env = app.env
     current = _parents(env).get(pagename)
-    groups = []
+    groups: list[NavGroup] = []
     for caption, docnames in _toctrees(env):
         if not docnames:
             continue
@@ -100,8 +121,22 @@ def nav_groups(app: Sphinx, pagename: str, pathto) -> list[NavGroup]:
             NavItem(env.titles[d].astext() if d in env.titles else d, pathto(d), d == current, d == pagename)
             for d in docnames
         )
-        groups.append(NavGroup(caption, items, all(d.startswith(SUBSYSTEM_PREFIX) for d in docnames)))
-    return groups
+        menu = all(d.startswith(SUBSYSTEM_PREFIX) for d in docnames)
+        if menu and groups and groups[-1].menu:
+            # Another repository's subsystems: a part of the one 子系统 group.
+            last = groups.pop()
+            groups.append(NavGroup(last.caption, (*last.parts, NavPart(contract.caption_repository(caption), items)), True))
+        elif menu:
+            groups.append(NavGroup(contract.SUBSYSTEMS_CAPTION, (NavPart(contract.caption_repository(caption), items),), True))
+        else:
+            groups.append(NavGroup(caption, (NavPart("", items),), False))
+    return [_reader_of_one_repository(g) for g in groups]
+
+
+def _reader_of_one_repository(group: NavGroup) -> NavGroup:
+    """A reader under one repository's subsystem sees that repository's part only."""
+    mine = tuple(part for part in group.parts if any(item.current for item in part.items))
+    return NavGroup(group.caption, mine, group.menu) if mine and len(group.parts) > 1 else group
 
 
 def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:

@@ -1,0 +1,135 @@
+"""Navigation on an archive of several repositories (issue 33): each
+repository's own subsystems, grouped by repository, and a reader of one
+repository's pages sees only that repository's areas.
+
+The fixture project is ``tests/roots/filing`` (nine-note digests of PyTorch,
+Transformers, SGLang and TensorRT-LLM, which has no set of its own) with the
+two vLLM digests of ``tests/roots/vllm16``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from bs4 import BeautifulSoup
+
+from prnotes import contract
+from prnotes.project import load
+from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
+
+VLLM = "vllm-project/vllm"
+REPOS = ["huggingface/transformers", "NVIDIA/TensorRT-LLM", "pytorch/pytorch", "sgl-project/sglang", VLLM]
+
+
+@pytest.fixture(scope="module")
+def several(tmp_path_factory):
+    seeds = tmp_path_factory.mktemp("seeds") / "seeds"
+    shutil.copytree(ROOTS / "filing" / "seeds", seeds)
+    for path in (ROOTS / "vllm16" / "seeds").iterdir():
+        shutil.copy2(path, seeds / path.name)
+    proj = copy_project(tmp_path_factory.mktemp("several") / "p", seeds)
+    assert convert(proj, "--strict") == 0
+    app = sphinx_build(proj)
+    assert app.warning.getvalue() == ""
+    return proj, load(proj)
+
+
+def _html(proj, docname: str) -> BeautifulSoup:
+    return BeautifulSoup((proj / "_build/html" / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def _menu(page: BeautifulSoup) -> list[tuple[str, list[str]]]:
+    """The header's 子系统 drop-down: (repository heading, subsystem titles) per part."""
+    menu = page.select_one('.bd-header ul.dropdown-menu[id^="prnotes-menu-"]')
+    parts: list[tuple[str, list[str]]] = []
+    for li in menu.find_all("li", recursive=False):
+        header = li.select_one(".prnotes-menu-part")
+        if header is not None:
+            parts.append((header.get_text(strip=True), []))
+        else:
+            if not parts:
+                parts.append(("", []))
+            parts[-1][1].append(li.get_text(strip=True))
+    return parts
+
+
+def _sidebar_parts(page: BeautifulSoup) -> list[str]:
+    nav = page.select_one(".bd-sidebar-primary .prnotes-sidenav")
+    return [p.get_text(strip=True) for p in nav.select(".prnotes-sidenav__part")]
+
+
+def test_each_repository_has_its_own_subsystem_pages(several):
+    proj, site = several
+    assert [r for r in site.repos] == sorted(REPOS, key=str.lower)
+    for repo in REPOS:
+        chosen = site.taxonomy.set_for(repo)
+        for sub in site.subsystems_of(repo):
+            assert sub.slug in chosen.order
+            assert (proj / "_build/html" / f"{sub.docname}.html").is_file()
+    # vLLM's pages keep their addresses; the others' are under their repository.
+    assert {s.docname for s in site.subsystems_of(VLLM)} >= {"notes/subsystem/ci", "notes/subsystem/quantization"}
+    assert "notes/subsystem/pytorch/pytorch/inductor" in {s.docname for s in site.subsystems}
+    assert "notes/subsystem/nvidia/tensorrt-llm/quantization" in {s.docname for s in site.subsystems}
+
+
+def test_a_reader_of_one_repository_sees_only_its_areas(several):
+    proj, site = several
+    inductor = next(n for n in site.notes if n.repo == "pytorch/pytorch")
+    for docname in (inductor.docname, site.subsystem(inductor.subsystem).docname):
+        page = _html(proj, docname)
+        menu = _menu(page)
+        assert [heading for heading, _ in menu] == ["pytorch/pytorch"]
+        assert menu[0][1] == [s.title for s in site.subsystems_of("pytorch/pytorch")]
+        assert _sidebar_parts(page) == ["pytorch/pytorch"]
+        text = page.select_one(".bd-sidebar-primary .prnotes-sidenav").get_text(" ")
+        for vllm_only in ("Model Runner", "KV Connector", "投机解码"):
+            assert vllm_only not in text and vllm_only not in str(page.select_one(".bd-header")), (docname, vllm_only)
+    # A vLLM note: vLLM's areas only.
+    vllm_note = next(n for n in site.notes if n.repo == VLLM)
+    menu = _menu(_html(proj, vllm_note.docname))
+    assert menu == [(VLLM, [s.title for s in site.subsystems_of(VLLM)])]
+
+
+def test_pages_of_no_one_repository_list_every_repository_s_areas_grouped(several):
+    proj, site = several
+    for docname in ("index", contract.TAGS_INDEX, site.digests[0].docname):
+        page = _html(proj, docname)
+        assert [heading for heading, _ in _menu(page)] == list(site.repos)
+        assert _menu(page) == [(r, [s.title for s in site.subsystems_of(r)]) for r in site.repos]
+        assert _sidebar_parts(page) == list(site.repos)
+    # The landing page's 子系统 section: a heading per repository, its cards under it.
+    landing = _html(proj, "index")
+    headings = [h.find(string=True, recursive=False) or h.get_text() for h in landing.select("article h3")]
+    assert [h.strip() for h in headings if h.strip() in site.repos] == list(site.repos)
+
+
+def test_a_name_shared_by_two_repositories_is_a_page_each_linked_to_the_other(several):
+    proj, site = several
+    vllm = site.subsystem("quantization")
+    trt = site.subsystem("nvidia/tensorrt-llm/quantization")
+    assert vllm.title == trt.title == "量化"
+    assert site.namesakes(vllm.key) == (trt,) and site.namesakes(trt.key) == (vllm,)
+    for here, there in ((vllm, trt), (trt, vllm)):
+        article = _html(proj, here.docname).select_one("article")
+        links = {a["href"] for a in article.find_all("a", href=True)}
+        target = posixpath_relative(here.docname, there.docname)
+        assert target in links, (here.key, sorted(links))
+        assert f"仓库：{here.repo}" in article.get_text()
+
+
+def posixpath_relative(from_doc: str, to_doc: str) -> str:
+    import posixpath
+
+    return posixpath.relpath(f"{to_doc}.html", posixpath.dirname(from_doc))
+
+
+def test_the_model_exposes_each_note_s_repository_and_subsystem(several):
+    """What filters need: a note's repository and subsystem slug, and the subsystems per repository."""
+    _, site = several
+    for note in site.notes:
+        sub = site.subsystem(note.subsystem)
+        assert (sub.repo.lower(), sub.slug) == (note.repo.lower(), note.subsystem_slug)
+        assert sub in site.subsystems_of(sub.repo)
+    assert re.fullmatch(r"subsystem-[a-z0-9-]+", site.subsystem("ci").label)

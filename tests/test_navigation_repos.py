@@ -133,3 +133,14 @@ def test_the_model_exposes_each_note_s_repository_and_subsystem(several):
         assert (sub.repo.lower(), sub.slug) == (note.repo.lower(), note.subsystem_slug)
         assert sub in site.subsystems_of(sub.repo)
     assert re.fullmatch(r"subsystem-[a-z0-9-]+", site.subsystem("ci").label)
+
+
+def test_the_search_filters_name_every_repository_s_subsystems():
+    """Subsystem pages are keys (no /, or two); their later parts are not subsystems."""
+    from prnotes.sphinxext.search.publish import subsystem_names
+
+    data = {
+        "docnames": ["notes/subsystem/ci", "notes/subsystem/ci/v2", "notes/subsystem/o/r/kernels", "notes/subsystem/o/r/kernels/v2", "index"],
+        "titles": ["CI 与构建", "CI 与构建（第 1 卷）", "算子与 kernel", "算子与 kernel（第 1 卷）", "PR 精读笔记"],
+    }
+    assert subsystem_names(data) == {"ci": "CI 与构建", "o/r/kernels": "算子与 kernel"}

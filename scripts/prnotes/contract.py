@@ -165,6 +165,12 @@ def subsystem_key(repo: str, slug_: str, flat: bool = False) -> str:
     return f"{slug(owner)}/{slug(name)}/{slug_}"
 
 
+def is_subsystem_key(text: str) -> bool:
+    """Whether a path under ``notes/subsystem/`` is a subsystem's page (a key:
+    no ``/``, or two), not one of its later parts (``<key>/v<k>``)."""
+    return text.count("/") in (0, 2)
+
+
 def subsystem_slug(key: str) -> str:
     """The slug within its set of a subsystem named by :func:`subsystem_key`."""
     return key.rsplit("/", 1)[-1]

@@ -143,7 +143,7 @@ class NoteRow:
     repo: str  # owner/repo
     number: int | None
     date: str  # YYYY-MM-DD, or the placeholder of an uncommitted digest
-    subsystem: str  # the subsystem's slug
+    subsystem: str  # the subsystem's key (prnotes.contract.subsystem_key: its slug for vLLM)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ from tests.support.searchbrowser import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
-KV_CACHE = contract.subsystem_docname("kv-cache")
+# SGLang's own subsystem (taxonomy/sgl-project__sglang.toml): its two notes, 精读 and 按需.
+MEM_CACHE = contract.subsystem_docname("sgl-project/sglang/mem-cache")
 SHOWN = "() => { const b = document.querySelector('.prnotes-since'); return b && !b.hidden; }"
 HOUR = 3600 * 1000
 
@@ -139,7 +140,7 @@ def test_mark_all_read_clears_the_count_and_dims_every_new_note(tab, served):
 
 def test_a_read_note_is_marked_on_every_list_that_has_it(tab, served):
     tab.goto(served + "notes/vllm-project/vllm/pr-70101.html")
-    for path in (f"{KV_CACHE}.html", "notes/reading/close.html", "notes/digests/000_v1.html"):
+    for path in (f"{contract.subsystem_docname('kv-cache')}.html", "notes/reading/close.html", "notes/digests/000_v1.html"):
         open_page(tab, served, path)
         assert tab.locator("li.prnotes-read").evaluate_all("els => els.map(e => e.dataset.pr)") == ["vllm-project/vllm#70101"], path
 
@@ -165,7 +166,7 @@ def test_without_storage_nothing_breaks_and_everything_is_unread(browser, served
     context, guard = guarded_context(browser, locale="zh-CN")
     context.add_init_script(STORAGE[storage])
     page = context.new_page()
-    for path in ("notes/vllm-project/vllm/pr-70101.html", "index.html", f"{KV_CACHE}.html"):
+    for path in ("notes/vllm-project/vllm/pr-70101.html", "index.html", f"{MEM_CACHE}.html"):
         page.goto(served + path)
         page.wait_for_load_state("load")
     assert page.locator(".prnotes-read").count() == 0
@@ -179,10 +180,10 @@ def test_without_storage_nothing_breaks_and_everything_is_unread(browser, served
 def test_without_javascript_every_entry_shows_unread_and_no_control_shows(browser, served):
     context, guard = guarded_context(browser, locale="zh-CN", java_script_enabled=False)
     page = context.new_page()
-    page.goto(served + f"{KV_CACHE}.html?verdict={quote('精读')}")
+    page.goto(served + f"{MEM_CACHE}.html?verdict={quote('精读')}")
     assert page.locator("form.prnotes-filters").is_hidden()
-    assert page.locator("li.prnotes-note").count() == 3
-    assert all(page.locator("li.prnotes-note").nth(i).is_visible() for i in range(3))
+    assert page.locator("li.prnotes-note").count() == 2
+    assert all(page.locator("li.prnotes-note").nth(i).is_visible() for i in range(2))
     page.goto(served + "index.html")
     assert page.locator(".prnotes-since").is_hidden() and page.locator(".prnotes-read").count() == 0
     context.close()
@@ -201,49 +202,51 @@ def query(page) -> dict[str, list[str]]:
 
 
 def test_verdict_in_the_url_hides_every_other_entry_of_a_subsystem_page(tab, served):
-    open_page(tab, served, f"{KV_CACHE}.html?verdict={quote('精读')}")
+    open_page(tab, served, f"{MEM_CACHE}.html?verdict={quote('精读')}")
     shown = visible_entries(tab)
     assert shown and {e["verdict"] for e in shown} == {"精读"}
     hidden = tab.evaluate("() => [...document.querySelectorAll('article li.prnotes-note')].filter(li => li.hidden).map(li => li.dataset.verdict)")
     assert hidden == ["按需"]  # hidden, not removed
     assert tab.locator("form.prnotes-filters").is_visible()
     assert tab.locator("select[name=verdict]").input_value() == "精读"
-    assert tab.locator(".prnotes-filter-status").inner_text() == "显示 2 / 3 篇"
+    assert tab.locator(".prnotes-filter-status").inner_text() == "显示 1 / 2 篇"
 
 
 def test_the_controls_keep_the_choice_in_the_url(tab, served):
-    open_page(tab, served, f"{KV_CACHE}.html")
-    assert tab.locator(".prnotes-filter-status").inner_text() == "共 3 篇"
+    open_page(tab, served, f"{MEM_CACHE}.html")
+    assert tab.locator(".prnotes-filter-status").inner_text() == "共 2 篇"
     tab.get_by_label("阅读结论", exact=True).select_option("精读")
-    tab.get_by_label("仓库", exact=True).select_option("vllm-project/vllm")
-    assert query(tab) == {"verdict": ["精读"], "repo": ["vllm-project/vllm"]}
-    assert [e["pr"] for e in visible_entries(tab)] == ["vllm-project/vllm#70101"]
+    assert query(tab) == {"verdict": ["精读"]}
+    assert [e["pr"] for e in visible_entries(tab)] == ["sgl-project/sglang#40201"]
     # The URL as a bookmark: the same view in a new tab.
     url = tab.url
     tab.goto("about:blank")
     open_page(tab, "", url)
-    assert [e["pr"] for e in visible_entries(tab)] == ["vllm-project/vllm#70101"]
+    assert [e["pr"] for e in visible_entries(tab)] == ["sgl-project/sglang#40201"]
     tab.get_by_role("button", name="清除筛选").click()
-    assert query(tab) == {} and len(visible_entries(tab)) == 3
+    assert query(tab) == {} and len(visible_entries(tab)) == 2
 
 
 def test_a_reading_list_filtered_to_one_subsystem_hides_the_other_sections(tab, served):
-    open_page(tab, served, "notes/reading/close.html?subsystem=kv-cache&repo=sgl-project/sglang")
+    open_page(tab, served, "notes/reading/close.html?subsystem=sgl-project/sglang/mem-cache&repo=sgl-project/sglang")
     sections = tab.evaluate(
         "() => [...document.querySelectorAll('article section section')].map(s => [s.querySelector('h2').firstChild.textContent, !s.hidden])"
     )
-    assert [title for title, shown in sections if shown] == ["KV 缓存、前缀缓存与 KV Connector"]
+    assert [title for title, shown in sections if shown] == ["RadixCache 与 HiCache（sgl-project/sglang）"]
     assert len(sections) > 1
     assert [e["pr"] for e in visible_entries(tab)] == ["sgl-project/sglang#40201"]
+    tab.get_by_label("仓库", exact=True).select_option("vllm-project/vllm")
+    assert query(tab) == {"subsystem": ["sgl-project/sglang/mem-cache"], "repo": ["vllm-project/vllm"]}
+    assert visible_entries(tab) == []
 
 
 def test_a_value_the_page_does_not_offer_is_shown_and_can_be_cleared(tab, served):
-    open_page(tab, served, f"{KV_CACHE}.html?subsystem=no-such-subsystem")
+    open_page(tab, served, f"{MEM_CACHE}.html?subsystem=no-such-subsystem")
     assert tab.locator("select[name=subsystem]").input_value() == "no-such-subsystem"
     assert visible_entries(tab) == []
-    assert tab.locator(".prnotes-filter-status").inner_text() == "显示 0 / 3 篇"
+    assert tab.locator(".prnotes-filter-status").inner_text() == "显示 0 / 2 篇"
     tab.get_by_role("button", name="清除筛选").click()
-    assert len(visible_entries(tab)) == 3
+    assert len(visible_entries(tab)) == 2
 
 
 TARGETS_JS = """
@@ -263,7 +266,7 @@ def test_axe_finds_nothing_and_the_controls_are_large_enough_to_tap(browser, ser
     problems, targets = [], []
     # A note read, then the landing page with its line and the filtered subsystem page.
     page.goto(served + "notes/sgl-project/sglang/pr-40204.html")
-    for name, path in (("landing", "index.html"), ("subsystem", f"{KV_CACHE}.html?verdict={quote('精读')}")):
+    for name, path in (("landing", "index.html"), ("subsystem", f"{MEM_CACHE}.html?verdict={quote('精读')}")):
         open_page(page, served, path)
         if name == "landing":
             guard.wait_for(page, SHOWN)

@@ -60,7 +60,7 @@ def test_a_note_without_a_pr_number_is_named_after_its_page(follow_site, model):
 
 @pytest.mark.parametrize(
     "docname",
-    ["index", contract.subsystem_docname("kv-cache"), contract.verdict_docname("close"), contract.tag_docname("llama")],
+    ["index", contract.subsystem_docname("sgl-project/sglang/mem-cache"), contract.verdict_docname("close"), contract.tag_docname("llama")],
 )
 def test_every_list_of_notes_has_the_hooks(follow_site, model, docname):
     proj, _ = follow_site
@@ -113,12 +113,20 @@ def controls(page: BeautifulSoup) -> dict[str, list[tuple[str, str]]]:
     return {s["name"]: [(o["value"], o.get_text()) for o in s.find_all("option")] for s in form.find_all("select")}
 
 
-def test_a_subsystem_page_filters_by_verdict_and_repository(follow_site):
+def test_a_subsystem_page_filters_by_verdict_only(follow_site, model):
+    """Each repository has its own subsystems, so a subsystem page is one
+    repository's: it filters by verdict, and has no repository control."""
     proj, _ = follow_site
-    assert controls(soup(proj, contract.subsystem_docname("kv-cache"))) == {
-        "verdict": [("", "全部结论"), ("精读", "精读"), ("按需", "按需")],
-        "repo": [("", "全部仓库"), ("sgl-project/sglang", "sgl-project/sglang"), ("vllm-project/vllm", "vllm-project/vllm")],
-    }
+    assert len(model.repos) > 1
+    mixed = [s for s in model.subsystems if len({n.verdict for n in model.in_subsystem(s.key)}) > 1]
+    assert mixed
+    for sub in model.subsystems:
+        found = controls(soup(proj, sub.docname)) if sub in mixed else {}
+        assert set(found) <= {"verdict"}, sub.key
+    sub = mixed[0]
+    verdicts = {n.verdict for n in model.in_subsystem(sub.key)}
+    shown = [t for v, t in (("close", "精读"), ("skim", "速读"), ("optional", "按需")) if v in verdicts]
+    assert controls(soup(proj, sub.docname)) == {"verdict": [("", "全部结论"), *((t, t) for t in shown)]}
 
 
 def test_a_reading_list_filters_by_subsystem_in_the_sites_order_before_its_first_section(follow_site, model):
@@ -126,10 +134,10 @@ def test_a_reading_list_filters_by_subsystem_in_the_sites_order_before_its_first
     page = soup(proj, contract.verdict_docname("close"))
     found = controls(page)
     assert list(found) == ["repo", "subsystem"]  # every note of it is 精读
-    order = [s.slug for s in model.taxonomy.subsystems]
+    order = [s.key for s in model.subsystems]
     slugs = [v for v, _ in found["subsystem"][1:]]
     assert slugs == sorted({n.subsystem for n in model.notes if n.verdict == "close"}, key=order.index)
-    assert found["subsystem"][1][1] == model.taxonomy.subsystem(slugs[0]).title
+    assert found["subsystem"][1][1] == model.subsystem(slugs[0]).title
     form = page.select_one("form.prnotes-filters")
     # Not inside the first subsystem's section, which the filters may hide.
     assert form.find_parent("section").find_parent("section") is None
@@ -138,7 +146,7 @@ def test_a_reading_list_filters_by_subsystem_in_the_sites_order_before_its_first
 
 def test_filters_load_their_script_only_where_there_is_a_form(follow_site):
     proj, _ = follow_site
-    for docname, expected in (("index", True), (contract.subsystem_docname("kv-cache"), True), (contract.SYMBOLS, False),
+    for docname, expected in (("index", True), (contract.subsystem_docname("sgl-project/sglang/mem-cache"), True), (contract.SYMBOLS, False),
                               ("notes/vllm-project/vllm/pr-70101", False)):  # fmt: skip
         page = soup(proj, docname)
         scripts = [s for s in page.find_all("script", src=True) if "prnotes-filters.js" in s["src"]]

@@ -221,7 +221,7 @@ def test_the_dense_corpus_is_as_dense_as_a_busy_repository(tmp_path, capsys):
         numbers = sorted(n.number for n in site.notes if n.repo == repo and n.number is not None)
         gaps = Counter(b - a for a, b in zip(numbers, numbers[1:]))
         assert gaps[1] >= 0.8 * len(numbers), (repo, gaps)
-        filed = {n.subsystem for n in site.notes if n.repo == repo}
+        filed = {n.subsystem_slug for n in site.notes if n.repo == repo}
         assert filed == {slug for slug, _ in subsystem_words(repo)}, repo
     assert all(len(n.mentions) >= 4 for n in site.notes)
     assert 0 < sum(n.number is None for n in site.notes) < 60

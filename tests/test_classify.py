@@ -319,3 +319,12 @@ def test_a_trailing_star_starts_a_word_after_a_space_too():
     assert compile_pattern("tool call*").search("parallel Tool Calls")
     assert not compile_pattern("CUDA graph*").search("xCUDA graph")
     assert compile_pattern("schedul*").search("rescheduling") is None
+
+
+def test_a_key_names_its_repository_s_subsystem(taxonomy):
+    """make pdf SUBSYSTEM=… takes keys: vLLM's slugs, <owner>/<repo>/<slug> for the others."""
+    assert taxonomy.subsystem_of_key("ci").title == "CI 与构建"
+    assert taxonomy.subsystem_of_key("sgl-project/sglang/mem-cache").title == "RadixCache 与 HiCache"
+    assert taxonomy.subsystem_of_key("nvidia/tensorrt-llm/kernels").title == "算子与 kernel"  # the default set's
+    for wrong in ("no-such", "sgl-project/sglang/no-such", "sgl-project/mem-cache", "a/b/c/d", "nvidia/tensorrt-llm/mem-cache"):
+        assert taxonomy.subsystem_of_key(wrong) is None, wrong

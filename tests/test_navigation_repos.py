@@ -9,6 +9,7 @@ two vLLM digests of ``tests/roots/vllm16``.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shutil
 
@@ -53,6 +54,10 @@ def _menu(page: BeautifulSoup) -> list[tuple[str, list[str]]]:
                 parts.append(("", []))
             parts[-1][1].append(li.get_text(strip=True))
     return parts
+
+
+def _relative(from_doc: str, to_doc: str) -> str:
+    return posixpath.relpath(f"{to_doc}.html", posixpath.dirname(from_doc))
 
 
 def _sidebar_parts(page: BeautifulSoup) -> list[str]:
@@ -114,15 +119,9 @@ def test_a_name_shared_by_two_repositories_is_a_page_each_linked_to_the_other(se
     for here, there in ((vllm, trt), (trt, vllm)):
         article = _html(proj, here.docname).select_one("article")
         links = {a["href"] for a in article.find_all("a", href=True)}
-        target = posixpath_relative(here.docname, there.docname)
+        target = _relative(here.docname, there.docname)
         assert target in links, (here.key, sorted(links))
         assert f"仓库：{here.repo}" in article.get_text()
-
-
-def posixpath_relative(from_doc: str, to_doc: str) -> str:
-    import posixpath
-
-    return posixpath.relpath(f"{to_doc}.html", posixpath.dirname(from_doc))
 
 
 def test_the_model_exposes_each_note_s_repository_and_subsystem(several):
@@ -144,3 +143,37 @@ def test_the_search_filters_name_every_repository_s_subsystems():
         "titles": ["CI 与构建", "CI 与构建（第 1 卷）", "算子与 kernel", "算子与 kernel（第 1 卷）", "PR 精读笔记"],
     }
     assert subsystem_names(data) == {"ci": "CI 与构建", "o/r/kernels": "算子与 kernel"}
+
+
+def test_the_grouped_navigation_passes_the_page_checks(several):
+    """axe-core on the pages whose navigation has a part per repository (the
+    landing page: all of them; a note: its repository's), wide and on a
+    phone with the drawer open, and the Nu checker on their HTML."""
+    from playwright import sync_api as playwright
+
+    from tests.support.browserguard import guarded_context
+    from tests.support.pagechecks import axe_violations, nu_errors
+    from tests.support.searchbrowser import serve
+
+    proj, site = several
+    outdir = proj / "_build" / "html"
+    note = next(n for n in site.notes if n.repo == "pytorch/pytorch")
+    pages = ["index.html", f"{note.docname}.html"]
+    problems = [str(m) for m in nu_errors([outdir / p for p in pages])]
+    with serve(outdir) as base, playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        try:
+            for width in (1280, 390):
+                context, guard = guarded_context(browser, viewport={"width": width, "height": 900}, locale="zh-CN")
+                tab = context.new_page()
+                for path in pages:
+                    tab.goto(base + path)
+                    tab.wait_for_load_state("load")
+                    if width == 1280:
+                        tab.click('.bd-header button.dropdown-toggle[aria-controls^="prnotes-menu-"]')
+                    problems += [f"{path} {width}: {line}" for line in axe_violations(tab)]
+                context.close()
+                guard.check()
+        finally:
+            browser.close()
+    assert problems == []

@@ -578,6 +578,12 @@ def test_parse_selection_accepts_titles_slugs_and_lists(site):
     )
     with pytest.raises(ValueError, match="精读 \\(close\\)"):
         parse_selection("细读", "", tax)
+    # Another repository's subsystem is named by its key; a book's name stays ASCII without a slash.
+    chosen = parse_selection("", "sgl-project/sglang/mem-cache, ci", tax)
+    assert chosen == Selection(subsystems=("ci", "sgl-project/sglang/mem-cache"))
+    assert chosen.name == "prnotes-ci-sgl-project-sglang-mem-cache"
+    with pytest.raises(ValueError, match="<owner>/<repo>/<slug>"):
+        parse_selection("", "mem-cache", tax)
 
 
 def test_selection_names_and_describes_the_book(site):

@@ -255,16 +255,22 @@ class Taxonomy:
         return contract.subsystem_key(repo, slug, self.set_for(repo).flat_pages)
 
     def subsystem_of_key(self, key: str) -> Subsystem | None:
-        """The subsystem a key (:meth:`subsystem_key`) names, whichever repository it is of; None if none."""
+        """The subsystem a key (:meth:`subsystem_key`) names, whichever repository it is of; None if none.
+
+        A key of two parts more than a slug is a repository's folder and a
+        slug: its set is the one whose repository has that folder, else the
+        default set (a repository without one)."""
+        if not contract.is_subsystem_key(key):
+            return None
+        slug = contract.subsystem_slug(key)
         if "/" not in key:
-            flat = next((s for s in self.sets if s.flat_pages), None)
-            return flat.subsystem(key) if flat and key in flat.order else None
-        owner, name, slug = (key.split("/") + ["", ""])[:3]
-        chosen = next(
-            (s for s in self.sets if s.repo and not s.flat_pages and contract.subsystem_key(s.repo, slug) == key),
-            self.default,
-        )
-        return chosen.subsystem(slug) if slug in chosen.order and key.count("/") == 2 else None
+            chosen = next((s for s in self.sets if s.flat_pages), None)
+        else:
+            chosen = next(
+                (s for s in self.sets if s.repo and not s.flat_pages and contract.subsystem_key(s.repo, slug) == key),
+                self.default,
+            )
+        return chosen.subsystem(slug) if chosen is not None and slug in chosen.order else None
 
     @cached_property
     def all_subsystems(self) -> tuple[Subsystem, ...]:
@@ -401,9 +407,10 @@ class _Checker:
                 first[slug] = line
 
     def unknown_tables(self, doc: dict, allowed: tuple[str, ...], hint: str = "") -> None:
+        """Top-level keys the file may not hold, each at its header or its ``key =`` line."""
         for key in sorted(set(doc) - set(allowed)):
-            self.error(self.key_line(None, 0, key) if key not in self._headers else self.line(key, 0),
-                       f"unknown table {key!r} (expected one of {', '.join(allowed)}){hint}")
+            line = self.line(key, 0) if key in self._headers else self.key_line(None, 0, key)
+            self.error(line, f"unknown table {key!r} (expected one of {', '.join(allowed)}){hint}")
 
 
 def _words(check: _Checker, kind: str, i: int, item: dict, subsystem: str, weight: float) -> Words:

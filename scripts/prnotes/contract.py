@@ -263,6 +263,25 @@ def pr_range_docname(repo: str, start: int) -> str:
     return f"{PR_INDEX}/{slug(owner)}--{slug(name)}-{start}"
 
 
+# Atom feeds, under the HTML output (sphinxext/feed.py), and the page that lists them.
+FEED = "feed.xml"
+FEEDS_DIR = "feeds"
+FEEDS_PAGE = f"{NOTES_DIR}/feeds"
+
+
+def subsystem_feed(subsystem_slug: str) -> str:
+    return f"{FEEDS_DIR}/subsystem/{subsystem_slug}.xml"
+
+
+def repo_feed(repo: str) -> str:
+    owner, name = repo.split("/", 1)
+    return f"{FEEDS_DIR}/repo/{slug(owner)}--{slug(name)}.xml"
+
+
+def verdict_feed(verdict_slug: str) -> str:
+    return f"{FEEDS_DIR}/verdict/{verdict_slug}.xml"
+
+
 def verdict_docname(verdict_slug: str) -> str:
     return f"{READING_DIR}/{verdict_slug}"
 

@@ -13,6 +13,7 @@ from .. import contract
 from ..model import Site
 from .book import render_book_root
 from .digests import render_digests
+from .feeds import render_feeds_page
 from .landing import render_landing
 from .note import page_key, render_note
 from .prindex import render_prindex
@@ -66,5 +67,6 @@ def _hub_pages(site: Site) -> dict[str, str]:
     pages.update(render_symbols(site))
     pages.update(render_tags(site))
     pages.update(render_digests(site))
+    pages.update(render_feeds_page(site))
     pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(site)
     return pages

@@ -133,7 +133,7 @@ def render_landing(site: Site) -> str:
         f"- [代码符号索引]({contract.SYMBOLS}.md)：笔记里出现的文件、环境变量、函数，以及提到它们的笔记。",
         f"- [标签]({contract.TAGS_INDEX}.md)：硬件、模型、主题，以及笔记涉及的其他子系统。",
         f"- [PR 索引]({contract.PR_INDEX}.md)：站内每个 PR 编号，以及提到它的笔记。",
-        "- {prnotes-feed}`订阅更新（Atom）`：新笔记按摘要到达的顺序出现，最新的在前。",
+        f"- [订阅]({contract.FEEDS_PAGE}.md)：Atom 订阅源，全部笔记、只看精读、每个仓库、每个子系统各一个。",
         "",
         *subsystem_toctrees(site),
         *hidden_toctree((contract.DIGESTS_INDEX, contract.READING_INDEX, contract.WATCHLIST), "阅读与跟进"),

@@ -1,113 +1,331 @@
-"""An Atom feed of the newest notes (:data:`FEED_ENTRIES`), newest digest first, written with feedgen.
+"""Atom feeds of the newest notes, written with feedgen: one of every note,
+one of the 精读 notes, one per subsystem and one per repository.
 
-Each entry is dated by its digest: the commit that added the digest's seed
-file (:mod:`.buildtime`). Digests come newest first (the order their files
-are named in); within a digest, entries keep the order of the seed file. A
-digest that is not committed yet is left out: the feed follows what has been
-published. Without git no digest has a date: entries keep the digests'
-order, with no publication date, updated when their files were
-(:func:`.buildtime.feed_time`). Everything comes from the environment (:mod:`.notefacts`, the
-page titles, the summaries), never from the seeds. The feed is ``feed.xml``
-at the root of the HTML output, with absolute links built on
-``html_baseurl``; every page points to it from its ``<head>``, and
-``{prnotes-feed}`text``` links to it from a page.
+Each feed holds its newest :data:`FEED_ENTRIES` notes, newest digest first;
+within a digest, entries keep the order of the seed file. Each entry is
+dated by its digest: the commit that added the digest's seed file
+(:mod:`.buildtime`). A digest that is not committed yet is left out: the
+feeds follow what has been published. Without git no digest has a date:
+entries keep the digests' order, with no publication date, updated when
+their files were (:func:`.buildtime.feed_time`).
+
+An entry's title is ``[精读] owner/repo#N title`` (the verdict, when the
+advice states one, and :func:`prnotes.contract.note_key`); its content is
+the advice, then the note's address and the pull request's on GitHub, all
+plain text (``type="text"``): seed text never becomes markup in a feed.
+Everything comes from the environment (:mod:`.notefacts`, the page titles,
+the summaries), never from the seeds.
+
+The feeds live in the HTML output: ``feed.xml`` at its root, the others
+under ``feeds/`` (:func:`prnotes.contract.subsystem_feed` and its
+neighbours), with absolute links built on ``html_baseurl``. Every page
+announces ``feed.xml`` in its ``<head>``; a page a feed belongs to
+announces that one first (:func:`announced`): a subsystem page its
+subsystem's, the 精读 list the 精读 feed, a digest page its repository's, a
+note page its subsystem's and its repository's, the 订阅 page
+(:mod:`prnotes.render.feeds`) every feed. A list page that has a feed of its
+own ends with a line linking to it and to the 订阅 page.
+
+A feed is made again only when what it shows changed (:func:`fingerprint`,
+kept beside the environment), and written only when its bytes differ
+(:func:`prnotes.write.write_file`); the feeds of subsystems or repositories
+that are gone are deleted. ``{prnotes-feed}`text <path>``` links to a
+feed from a page (``path`` defaults to ``feed.xml``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
+import pickle
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from docutils import nodes
 from feedgen.feed import FeedGenerator
 from sphinx.application import Sphinx
-from sphinx.util import logging
+from sphinx.environment import BuildEnvironment
+from sphinx.util.nodes import split_explicit_title
 
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
+from ..write import write_file
+from . import state
 from .buildtime import added_at, feed_time, sources_time
-from .notefacts import FACTS
+from .notefacts import FACTS, NoteFacts
 from .summaries import summary_text
 
-FEED = "feed.xml"
+FEED = contract.FEED
 # The newest this many notes: a feed reader fetches the whole file on every
 # poll, and the archive grows by thousands of notes a year.
 FEED_ENTRIES = 100
-logger = logging.getLogger(__name__)
+SUBTITLE = "新笔记按摘要到达的顺序出现，最新的在前。"
+# What each feed was last made from, by path (:func:`fingerprint`), beside the environment.
+MADE = "prnotes-feeds.json"
 
 
-def build_feed(app: Sphinx) -> FeedGenerator:
-    env = app.env
+@dataclass(frozen=True)
+class Feed:
+    """One feed: its file under the HTML output, its title, and which notes it holds."""
+
+    path: str
+    title: str
+    kind: str = ""  # "verdict", "subsystem" or "repo"; "" for every note
+    value: str = ""  # the verdict's slug, the subsystem's slug, owner/repo
+
+    def holds(self, facts: NoteFacts) -> bool:
+        if self.kind == "verdict":
+            return facts.verdict == self.value
+        if self.kind == "subsystem":
+            return facts.subsystem == self.value
+        if self.kind == "repo":
+            return facts.repo == self.value
+        return True
+
+
+def _title(env: BuildEnvironment, docname: str, default: str) -> str:
+    return env.titles[docname].astext() if docname in env.titles else default
+
+
+def site_feeds(app: Sphinx) -> list[Feed]:
+    """Every feed of this build, in the order the 订阅 page lists them (once per build)."""
+
+    def make() -> list[Feed]:
+        env, project = app.env, app.config.project
+        notes = [f for d, f in FACTS.of(env).items() if d in env.all_docs]
+        feeds = [Feed(FEED, project)]
+        if any(f.verdict == "close" for f in notes):
+            feeds.append(Feed(contract.verdict_feed("close"), f"{project} · {VERDICT_BY_SLUG['close'].title}", "verdict", "close"))
+        for repo in sorted({f.repo for f in notes}, key=lambda r: (r.lower(), r)):
+            feeds.append(Feed(contract.repo_feed(repo), f"{project} · {repo}", "repo", repo))
+        for slug in sorted({f.subsystem for f in notes}):
+            title = _title(env, contract.subsystem_docname(slug), slug)
+            feeds.append(Feed(contract.subsystem_feed(slug), f"{project} · {title}", "subsystem", slug))
+        return feeds
+
+    return state.of(app.env).once("feed.feeds", make)
+
+
+def entry_title(facts: NoteFacts, docname: str, title: str) -> str:
+    """``[精读] owner/repo#N title``; without a verdict, ``owner/repo#N title``."""
+    verdict = VERDICT_BY_SLUG.get(facts.verdict)
+    key = contract.note_key(facts.repo, facts.number, docname)
+    return f"[{verdict.title}] {key} {title}" if verdict else f"{key} {title}"
+
+
+def entry_content(facts: NoteFacts, note_url: str) -> str:
+    """The advice, then where the note and the pull request are."""
+    lines = [facts.advice.strip(), "", f"笔记：{note_url}"]
+    if facts.number is not None:
+        lines.append(f"GitHub：{contract.github_url(facts.repo, facts.number)}")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a feed shows of one note: everything its fingerprint covers."""
+
+    docname: str
+    url: str
+    title: str
+    content: str
+    summary: str
+    when: str  # ISO time
+    published: bool
+    categories: tuple[tuple[str, str], ...]
+
+
+def newest_entries(app: Sphinx) -> list[tuple[NoteFacts, Entry]]:
+    """Every dated note, newest digest first, seed order within one (once per build)."""
+
+    def make() -> list[tuple[NoteFacts, Entry]]:
+        env = app.env
+        base = app.config.html_baseurl.rstrip("/") + "/"
+        found = []
+        for docname, facts in FACTS.of(env).items():
+            when = feed_time(env, facts.digest)
+            if when is None or docname not in env.all_docs:
+                continue
+            url = base + app.builder.get_target_uri(docname)
+            categories = []
+            subsystem = contract.subsystem_docname(facts.subsystem)
+            if subsystem in env.titles:
+                categories.append((facts.subsystem, env.titles[subsystem].astext()))
+            if facts.verdict in VERDICT_BY_SLUG:
+                categories.append((facts.verdict, VERDICT_BY_SLUG[facts.verdict].title))
+            entry = Entry(
+                docname=docname,
+                url=url,
+                title=entry_title(facts, docname, _title(env, docname, docname)),
+                content=entry_content(facts, url),
+                summary=summary_text(env, docname),
+                when=when,
+                published=bool(added_at(env, facts.digest)),
+                categories=tuple(categories),
+            )
+            found.append(((facts.digest, -facts.position), facts, entry))
+        found.sort(key=lambda e: e[0], reverse=True)
+        return [(facts, entry) for _, facts, entry in found]
+
+    return state.of(app.env).once("feed.entries", make)
+
+
+def entries_of(app: Sphinx, feed: Feed) -> list[Entry]:
+    return [entry for facts, entry in newest_entries(app) if feed.holds(facts)][:FEED_ENTRIES]
+
+
+def fingerprint(app: Sphinx, feed: Feed, entries: list[Entry]) -> str:
+    """A hash of everything the feed's file is made from."""
+    inputs = (feed, app.config.html_baseurl, app.config.project, entries or sources_time(app))
+    return hashlib.sha1(pickle.dumps(inputs, protocol=5)).hexdigest()
+
+
+def build_feed(app: Sphinx, feed: Feed, entries: list[Entry]) -> FeedGenerator:
     base = app.config.html_baseurl.rstrip("/") + "/"
-    entries = []
-    for docname, facts in FACTS.of(env).items():
-        when = feed_time(env, facts.digest)
-        if when is None or docname not in env.all_docs:
-            continue
-        # Newest digest first (file names sort in arrival order); seed order within one.
-        entries.append(((facts.digest, -facts.position), datetime.fromisoformat(when), docname, facts))
-    entries.sort(key=lambda e: e[0], reverse=True)
-    entries = entries[:FEED_ENTRIES]
-    feed = FeedGenerator()
-    feed.id(base)
-    feed.title(app.config.project)
-    feed.subtitle("新笔记按摘要到达的顺序出现，最新的在前。")
-    feed.link(href=base, rel="alternate")
-    feed.link(href=base + FEED, rel="self")
-    feed.language("zh-CN")
-    for _, when, docname, facts in entries:
-        url = base + app.builder.get_target_uri(docname)
-        entry = feed.add_entry(order="append")
-        entry.id(url)
-        entry.title(env.titles[docname].astext() if docname in env.titles else docname)
-        entry.link(href=url)
-        if added_at(env, facts.digest):
+    made = FeedGenerator()
+    made.id(base + feed.path)
+    made.title(feed.title)
+    made.subtitle(SUBTITLE)
+    made.link(href=base + (contract.FEEDS_PAGE + ".html" if feed.path != FEED else ""), rel="alternate")
+    made.link(href=base + feed.path, rel="self")
+    made.language("zh-CN")
+    for item in entries:
+        entry = made.add_entry(order="append")
+        entry.id(item.url)
+        entry.title(item.title)
+        # The note only: feedgen 1.0 writes no rel on an entry's links, so a
+        # second one (the pull request) would be a second "alternate". The
+        # content names the pull request.
+        entry.link(href=item.url)
+        when = datetime.fromisoformat(item.when)
+        if item.published:
             entry.published(when)
         entry.updated(when)
-        subsystem = contract.subsystem_docname(facts.subsystem)
-        if subsystem in env.titles:
-            entry.category(term=facts.subsystem, label=env.titles[subsystem].astext())
-        if facts.verdict in VERDICT_BY_SLUG:
-            entry.category(term=facts.verdict, label=VERDICT_BY_SLUG[facts.verdict].title)
-        entry.summary(summary_text(env, docname))
-        entry.content(facts.advice, type="text")
-    newest = max((e[1] for e in entries), default=None) or datetime.fromisoformat(sources_time(app))
-    feed.updated(newest)
-    return feed
+        for term, label in item.categories:
+            entry.category(term=term, label=label)
+        entry.summary(item.summary)
+        entry.content(item.content, type="text")
+    newest = max((datetime.fromisoformat(e.when) for e in entries), default=None)
+    made.updated(newest or datetime.fromisoformat(sources_time(app)))
+    return made
 
 
-def write_feed(app: Sphinx, exception: Exception | None) -> None:
-    """Write the feed, unless it holds exactly what is there already."""
+def write_feeds(app: Sphinx, exception: Exception | None) -> None:
+    """Make the feeds whose contents changed, write those whose bytes did, delete the feeds no longer made."""
     if exception is not None or app.builder.name != "html":
         return
-    path = Path(app.outdir) / FEED
-    data = build_feed(app).atom_str(pretty=True)
-    if not path.is_file() or path.read_bytes() != data:
-        path.write_bytes(data)
+    outdir = Path(app.outdir)
+    record = Path(app.doctreedir) / MADE
+    try:
+        made = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        made = {}
+    now: dict[str, str] = {}
+    for feed in site_feeds(app):
+        entries = entries_of(app, feed)
+        key = fingerprint(app, feed, entries)
+        path = outdir / feed.path
+        if made.get(feed.path) != key or not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, build_feed(app, feed, entries).atom_str(pretty=True))
+        now[feed.path] = key
+    folder = outdir / contract.FEEDS_DIR
+    if folder.is_dir():
+        for old in sorted(folder.rglob("*.xml")):
+            if old.relative_to(outdir).as_posix() not in now:
+                old.unlink()
+    write_file(record, json.dumps(now, sort_keys=True, indent=0).encode())
 
 
-def head_link(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+def announced(app: Sphinx, pagename: str) -> list[Feed]:
+    """The feeds a page announces, its own first, ``feed.xml`` last."""
+    feeds = site_feeds(app)
+    by_key = {(f.kind, f.value): f for f in feeds}
+    own: list[Feed] = []
+    if pagename == contract.FEEDS_PAGE:
+        return [*feeds[1:], feeds[0]]
+    facts = FACTS.of(app.env).get(pagename)
+    prefix = contract.subsystem_docname("")
+    if facts is not None:
+        own = [by_key.get(("subsystem", facts.subsystem)), by_key.get(("repo", facts.repo))]
+    elif pagename.startswith(prefix):
+        rest = pagename.removeprefix(prefix)  # a subsystem's key, or its key and a volume: <key>/v<k>
+        own = [by_key.get(("subsystem", rest if contract.is_subsystem_key(rest) else rest.rsplit("/", 1)[0]))]
+    elif pagename == contract.verdict_docname("close") or pagename.startswith(contract.verdict_docname("close") + "/"):
+        own = [by_key.get(("verdict", "close"))]
+    elif contract.is_digest_docname(pagename):
+        own = [by_key.get(("repo", repo)) for repo in digest_repos(app).get(pagename, ())]
+    return [f for f in own if f is not None] + [feeds[0]]
+
+
+def digest_repos(app: Sphinx) -> dict[str, tuple[str, ...]]:
+    """Digest page -> the repositories of its notes (once per build)."""
+
+    def make() -> dict[str, tuple[str, ...]]:
+        found: dict[str, set[str]] = {}
+        for facts in FACTS.of(app.env).values():
+            found.setdefault(contract.digest_docname(facts.digest), set()).add(facts.repo)
+        return {d: tuple(sorted(r)) for d, r in found.items()}
+
+    return state.of(app.env).once("feed.digest-repos", make)
+
+
+def head_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     if app.builder.name != "html":
         return
-    href = context["pathto"](FEED, 1)
-    context["metatags"] = context.get("metatags", "") + (
-        f'\n<link rel="alternate" type="application/atom+xml" title="{html.escape(app.config.project)}" href="{html.escape(href)}">'
+    links = "".join(
+        f'\n<link rel="alternate" type="application/atom+xml" title="{html.escape(f.title)}" '
+        f'href="{html.escape(context["pathto"](f.path, 1))}">'
+        for f in announced(app, pagename)
     )
+    context["metatags"] = context.get("metatags", "") + links
+
+
+def _to_root(docname: str) -> str:
+    """From a page to the root of the HTML output, where the feeds are."""
+    return "../" * docname.count("/")
+
+
+def feed_line(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """On ``doctree-resolved``: a list page with a feed of its own ends with a line that links to it."""
+    if app.builder.name != "html" or docname in FACTS.of(app.env) or docname == contract.FEEDS_PAGE:
+        return
+    own = announced(app, docname)[:-1]
+    top = next(iter(doctree.findall(nodes.section)), None)
+    if not own or top is None:
+        return
+    line = nodes.paragraph(classes=["prnotes-feed-line", "no-search"])
+    line += nodes.Text("订阅：")
+    for index, feed in enumerate(own):
+        if index:
+            line += nodes.Text("、")
+        label = feed.title.split(" · ", 1)[-1]
+        space = " " if label[-1].isascii() and label[-1].isalnum() else ""
+        line += nodes.reference("", f"{label}{space}的新笔记（Atom）", refuri=_to_root(docname) + feed.path, classes=["prnotes-feed"], feed=feed.path)
+    if contract.FEEDS_PAGE in app.env.all_docs:
+        line += nodes.Text(" · ")
+        line += nodes.reference("", "全部订阅源", internal=True, refuri=app.builder.get_relative_uri(docname, contract.FEEDS_PAGE))
+    top += line
 
 
 def feed_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """``{prnotes-feed}`text```: a link to the feed, relative to the page."""
+    """``{prnotes-feed}`text``` or ``{prnotes-feed}`text <path>```: a link to a feed, relative to the page."""
     docname = inliner.document.settings.env.docname
-    uri = "../" * docname.count("/") + FEED
-    return [nodes.reference(rawtext, text, refuri=uri, classes=["prnotes-feed"])], []
+    has_path, title, path = split_explicit_title(text)
+    path = path if has_path else FEED
+    uri = _to_root(docname) + path
+    return [nodes.reference(rawtext, title, refuri=uri, classes=["prnotes-feed"], feed=path)], []
 
 
 def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.state")
     app.setup_extension("prnotes.sphinxext.notefacts")
     app.setup_extension("prnotes.sphinxext.buildtime")
     app.setup_extension("prnotes.sphinxext.summaries")
     app.add_role("prnotes-feed", feed_role)
-    app.connect("html-page-context", head_link)
-    app.connect("build-finished", write_feed)
+    app.connect("html-page-context", head_links)
+    app.connect("doctree-resolved", feed_line)
+    app.connect("build-finished", write_feeds)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

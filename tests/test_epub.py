@@ -127,12 +127,13 @@ def test_fonts_are_named_then_left_to_the_reader(book):
             assert any("CJK SC" in n or n.endswith(" SC") for n in names), family
 
 
-def test_the_feed_link_leaves_the_book_for_the_site(book):
+def test_the_feed_links_leave_the_book_for_the_site(book):
     proj, path = book
     with zipfile.ZipFile(path) as z:
-        landing = z.read("index.xhtml").decode("utf-8")
-    assert 'href="https://prnotes.example.org/feed.xml"' in landing
-    assert 'href="feed.xml"' not in landing
+        feeds = z.read("notes/feeds.xhtml").decode("utf-8")
+    assert 'href="https://prnotes.example.org/feed.xml"' in feeds
+    assert 'href="https://prnotes.example.org/feeds/subsystem/ci.xml"' in feeds
+    assert 'href="../feed.xml"' not in feeds and 'href="../feeds/' not in feeds
 
 
 def test_open_void_tags_are_closed_and_closed_ones_left_alone():

@@ -7,8 +7,8 @@ An EPUB's pages are XHTML, read by e-readers without a network:
 - each page says its language (``lang`` and ``xml:lang``, from
   ``epub_language``): e-readers pick the Chinese forms of the Han
   characters, and a Chinese font, by it;
-- the landing page's link to the Atom feed, a file of the site and not of
-  the book, points at the published feed (``html_baseurl``);
+- links to the Atom feeds, files of the site and not of the book, point
+  at the published feeds (``html_baseurl``);
 - the table of contents is titled 目录 (Sphinx writes "Table of Contents"
   whatever the language).
 
@@ -57,16 +57,16 @@ def xhtml_head(app: Sphinx, pagename: str, templatename: str, context: dict, doc
 
 
 class FeedLinkOnTheSite(SphinxPostTransform):
-    """The feed is published with the site; from the book, link to it there."""
+    """The feeds are published with the site; from the book, link to them there."""
 
     default_priority = 700
     builders = ("epub",)
 
     def run(self, **kwargs) -> None:
-        url = self.config.html_baseurl.rstrip("/") + "/" + FEED
+        base = self.config.html_baseurl.rstrip("/") + "/"
         for node in self.document.findall(nodes.reference):
             if "prnotes-feed" in node.get("classes", ()):
-                node["refuri"] = url
+                node["refuri"] = base + node.get("feed", FEED)
 
 
 def chinese_guide(app: Sphinx) -> None:

@@ -20,6 +20,8 @@ from tests.support.followsite import DATES, DIGESTS, SEEDS, build, follow_projec
 from tests.support.sandbox import sphinx_build
 
 VERDICTS = {"close": "精读", "skim": "速读", "optional": "按需"}
+# SGLang's own subsystem (taxonomy/sgl-project__sglang.toml): two notes, 精读 and 按需.
+MEM_CACHE = "sgl-project/sglang/mem-cache"
 
 
 def parsed(html_dir: Path, path: str):
@@ -62,6 +64,7 @@ def test_every_feed_is_valid_atom_and_there_is_one_per_repository_subsystem_and_
         (contract.verdict_feed("close"), lambda n: n.verdict == "close"),
         (contract.repo_feed("sgl-project/sglang"), lambda n: n.repo == "sgl-project/sglang"),
         (contract.subsystem_feed("kv-cache"), lambda n: n.subsystem == "kv-cache"),
+        (contract.subsystem_feed("sgl-project/sglang/mem-cache"), lambda n: n.subsystem == "sgl-project/sglang/mem-cache"),
     ],
 )
 def test_a_feed_holds_its_notes_newest_digest_first(site, path, holds):
@@ -72,8 +75,8 @@ def test_a_feed_holds_its_notes_newest_digest_first(site, path, holds):
 
 def test_entries_name_the_verdict_and_pr_and_link_the_note_and_github_in_plain_text(site):
     _, out, model, base = site
-    entries = parsed(out, contract.subsystem_feed("kv-cache")).entries
-    assert entries
+    entries = parsed(out, contract.subsystem_feed(MEM_CACHE)).entries
+    assert len(entries) == 2
     for entry in entries:
         note = model.by_docname[entry.link.removeprefix(base).removesuffix(".html")]
         key = contract.note_key(note.repo, note.number, note.docname)
@@ -114,7 +117,8 @@ def test_each_page_announces_its_own_feed_first_and_the_site_feed_last(site):
     assert alternates(out, "notes/digests/001_s1")[0] == (f"{project} · sgl-project/sglang", contract.repo_feed("sgl-project/sglang"))
     note = "notes/sgl-project/sglang/pr-40201"
     assert [p for _, p in alternates(out, note)] == [
-        contract.subsystem_feed("kv-cache"), contract.repo_feed("sgl-project/sglang"), contract.FEED]  # fmt: skip
+        contract.subsystem_feed(MEM_CACHE), contract.repo_feed("sgl-project/sglang"), contract.FEED]  # fmt: skip
+    assert alternates(out, contract.subsystem_docname(MEM_CACHE))[0][1] == contract.subsystem_feed(MEM_CACHE)
     assert alternates(out, contract.SYMBOLS) == [(project, contract.FEED)]
     assert {p for _, p in alternates(out, contract.FEEDS_PAGE)} == expected_feeds(model)
 
@@ -126,8 +130,11 @@ def test_the_subscription_page_lists_every_feed_and_the_landing_page_links_to_it
              for a in page.select("article a.prnotes-feed")}  # fmt: skip
     assert set(links) == expected_feeds(model)
     assert links[contract.subsystem_feed("kv-cache")] == "KV 缓存、前缀缓存与 KV Connector"
-    assert links[contract.repo_feed("vllm-project/vllm")] == "vllm-project/vllm"
-    assert "vllm-project/vllm：7 篇" in page.get_text() and "sgl-project/sglang：8 篇" in page.get_text()
+    assert links[contract.repo_feed("vllm-project/vllm")] == "vllm-project/vllm 的全部笔记"
+    text = page.get_text()
+    assert "vllm-project/vllm 的全部笔记：7 篇" in text and "sgl-project/sglang 的全部笔记：8 篇" in text
+    # Each repository's subsystems under its own heading.
+    assert [h.get_text().rstrip("#") for h in page.select("article h2")] == ["全部笔记", "sgl-project/sglang", "vllm-project/vllm"]
     landing = (out / "index.html").read_text(encoding="utf-8")
     assert 'href="notes/feeds.html"' in landing
 
@@ -162,12 +169,12 @@ def test_feeds_are_made_only_when_they_change_and_removed_when_their_subsystem_g
     assert sphinx_build(proj).warning.getvalue() == ""
     assert made == []
     assert {p: p.stat().st_mtime_ns for p in times} == times
-    # The fourth digest: sglang notes of kv-cache, structured output, spec decode, sampling.
+    # The fourth digest: SGLang notes of its mem-cache, constrained, speculative and sampling subsystems.
     shutil.copy2(SEEDS / DIGESTS[3], proj / "seeds" / DIGESTS[3])
     gitrepo.commit(proj, [f"seeds/{DIGESTS[3]}"], DATES[3])
     build(proj)
     new = {contract.FEED, contract.verdict_feed("close"), contract.repo_feed("sgl-project/sglang")}
-    new |= {contract.subsystem_feed(s) for s in ("kv-cache", "structured-output", "spec-decode", "sampling")}
+    new |= {contract.subsystem_feed(f"sgl-project/sglang/{s}") for s in ("mem-cache", "constrained", "speculative", "sampling")}
     assert sorted(made) == sorted(new)
     assert {p for p in times if p.stat().st_mtime_ns != times[p]} == {out / p for p in new if (out / p) in times}
     # The only CI note goes: so does the CI feed.

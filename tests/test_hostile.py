@@ -12,6 +12,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -24,7 +25,7 @@ from bs4 import BeautifulSoup
 from tests.support.committed import commit_everything
 from tests.support.sandbox import convert, copy_project, sphinx_build
 from tests.test_atomic import tree
-from prnotes import contract, write
+from prnotes import chars, contract, write
 from prnotes.audit import audit, page_text, section_text, squash
 from prnotes.chars import for_print
 from prnotes.cli import main
@@ -758,3 +759,85 @@ def test_a_catastrophic_audience_pattern_matches_in_linear_time(tmp_path, capsys
         encoding="utf-8",
     )
     assert run(proj, capsys)[0] == 0
+
+
+# --- 12. third round (issue 30) ------------------------------------------------------
+
+SYSTEM_FILE = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+
+
+@pytest.mark.parametrize("name", ["001.txt", "prs.toml"])
+def test_seed_hard_linked_to_a_file_outside_seeds_is_refused_without_its_content(tmp_path, capsys, name):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    system = tmp_path / "passwd"
+    system.write_text(SYSTEM_FILE, encoding="utf-8")
+    os.link(system, proj / "seeds" / name)
+    before = tree(proj)
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == [f"seeds/{name}:1: is a hard link to a file outside seeds/; copy the file into seeds/ instead"]
+    assert "root" not in "\n".join(lines)
+    assert tree(proj) == before
+    code, lines = run(proj, capsys, command="audit")
+    assert code == 1 and "root" not in "\n".join(lines)
+
+
+def test_hard_links_within_seeds_are_read(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    os.link(proj / "seeds/000.txt", proj / "seeds/000.txt.orig")  # an editor's backup, not a digest
+    assert run(proj, capsys) == (0, [])
+    assert (proj / "notes/o/r/pr-1.md").exists()
+
+
+# Every character that shows nothing: whitespace, Unicode's default-ignorable
+# code points (the Hangul fillers among them), the blank braille cell.
+BLANK = (
+    " \u3000\xa0\u2002\u200a\u202f\u205f"
+    "\u3164\u115f\u1160\uffa0\u2800"
+    "\u200b\u200c\u200d\u2060\u2063\ufeff\u00ad\u034f\u17b4\u180e\u180f\ufe0f\ufff0\U0001bca0\U0001d173\U000e0001\U000e0101\U000e0fff"
+)
+
+
+@pytest.mark.parametrize("char", list(BLANK), ids=[f"U+{ord(c):04X}" for c in BLANK])
+def test_a_title_that_shows_nothing_is_empty(tmp_path, capsys, char):
+    seed = f"o/r\n\nA CI (#1)\n\n值得精读。\n\n{char * 3} (#2)\n\n值得精读。\n"
+    proj = copy_project(tmp_path / "p", {"000.txt": seed})
+    before = tree(proj)
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["seeds/000.txt:7: title is empty"]
+    assert tree(proj) == before
+
+
+def test_a_line_of_fillers_separates_title_and_body(tmp_path, capsys):
+    seed = "o/r\n\nA CI (#1)\n\u3164\u2800\u3164\n值得精读。\n"
+    proj = copy_project(tmp_path / "p", {"000.txt": seed})
+    assert run(proj, capsys) == (0, [])
+    assert load(proj).note_for("o/r", 1).body == "值得精读。"
+
+
+def test_an_upstream_title_that_shows_nothing_is_refused(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA CI\n\n值得精读。\n"})
+    (proj / "seeds/prs.toml").write_text('["o/r"]\n"A CI" = { number = 1, upstream_title = "\\u3164\\u2800" }\n', encoding="utf-8")
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["seeds/prs.toml:2: 'A CI': upstream_title shows nothing; leave it out or write the title"]
+
+
+def test_letters_beside_fillers_are_a_title(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\n\u3164한\u2800x CI (#1)\n\n值得精读。\n"})
+    assert run(proj, capsys) == (0, [])
+    assert load(proj).note_for("o/r", 1).title == "\u3164한\u2800x CI"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js reads Unicode's properties here")
+def test_default_ignorable_list_is_unicodes():
+    """chars.DEFAULT_IGNORABLE is the property Default_Ignorable_Code_Point, as Node.js's ICU has it."""
+    script = (
+        "const re=/^\\p{Default_Ignorable_Code_Point}$/u;const out=[];"
+        "for(let c=0;c<=0x10FFFF;c++){if(c>=0xD800&&c<=0xDFFF)continue;"
+        "if(re.test(String.fromCodePoint(c)))out.push(c);}console.log(JSON.stringify(out));"
+    )
+    unicode = set(json.loads(subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout))
+    ours = {cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF and re.fullmatch(f"[{chars.DEFAULT_IGNORABLE}]", chr(cp))}
+    assert ours == unicode

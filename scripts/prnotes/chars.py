@@ -16,6 +16,11 @@ every output (pages, feed, search index, meta tags, PDF) can rely on it:
   selectors, emoji tags). Browsers and feed readers handle them; for print,
   :func:`for_print` drops the invisible ones and turns the rare spaces into
   ordinary ones, since the book's fonts have no glyph for them.
+
+Which characters show nothing (:func:`shows_nothing`) is decided here too:
+whitespace, Unicode's default-ignorable code points (the Hangul fillers
+among them) and the blank braille cell. A line of only those is blank, and a
+title of only those is empty.
 """
 
 from __future__ import annotations
@@ -89,15 +94,37 @@ def shown(text: str) -> str:
     return ONE_LINE_BAD_RE.sub(escape, text)
 
 
-# Default-ignorable code points (Unicode's DerivedCoreProperties): invisible
-# by definition, so dropping them changes nothing a reader of the book sees.
-# The Hangul fillers are left out: the fonts have them, and they matter in
-# old Hangul.
-_INVISIBLE = (
-    "\u00ad\u034f\u061c\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
-    "\ufe00-\ufe0f\ufeff\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt; the
+# same from Unicode 14 to 17): code points a renderer shows as nothing when
+# it does not support them, and mostly when it does. tests/test_hostile.py
+# checks the list against the property where Node.js is installed.
+DEFAULT_IGNORABLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
 )
-_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
+# The Hangul fillers are default-ignorable, yet the fonts have them and they
+# matter in old Hangul: print keeps them.
+HANGUL_FILLERS = "\u115f\u1160\u3164\uffa0"
+# Characters that are not default-ignorable and show nothing all the same:
+# the blank braille cell.
+BLANK_GLYPHS = "\u2800"
+# What shows something: neither whitespace (Unicode's White_Space: Python's
+# \s, and the controls among it are rejected anyway), nor default-ignorable,
+# nor a blank glyph.
+_SHOWS_SOMETHING_RE = re.compile(f"[^\\s{DEFAULT_IGNORABLE}{BLANK_GLYPHS}]")
+# Invisible for print: dropping them changes nothing a reader of the book sees.
+_INVISIBLE_RE = re.compile("[" + "".join(ch for ch in DEFAULT_IGNORABLE if ch not in HANGUL_FILLERS) + "]")
+
+
+def shows_nothing(text: str) -> bool:
+    """Whether ``text`` looks blank: only whitespace, default-ignorable characters and blank glyphs.
+
+    A title or a seed line of only such characters is empty, however many
+    it holds (``ㅤ``, U+3164, looks like a space; so do U+2800 and U+200B).
+    """
+    return _SHOWS_SOMETHING_RE.search(text) is None
+
+
 # Spaces the fonts lack: the no-break ones become U+00A0, the rest U+0020.
 _SPACES = str.maketrans(
     {**{cp: " " for cp in (0x1680, *range(0x2000, 0x200B), 0x205F)}, 0x2007: "\u00a0", 0x202F: "\u00a0"}

@@ -24,6 +24,7 @@ import os
 import re
 import stat
 import tomllib
+from collections import Counter
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,8 +137,9 @@ def decode(path: str, data: bytes) -> str:
 
 
 def _visible(text: str) -> bool:
-    """Whether ``text`` shows anything: a line of only zero-width characters looks blank."""
-    return bool(text) and (text.isascii() or chars.for_print(text).strip() != "")
+    """Whether ``text`` shows anything (:func:`prnotes.chars.shows_nothing`): a line
+    of only zero-width characters, Hangul fillers or blank braille cells looks blank."""
+    return not chars.shows_nothing(text)
 
 
 def _blocks(lines: list[str], start: int) -> list[tuple[int, list[str]]]:
@@ -504,6 +506,10 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: upstream_title must be a one-line string")
                 )
+            elif upstream.strip() and not _visible(upstream):
+                problems.append(
+                    Diagnostic(path, line, f"{title!r}: upstream_title shows nothing; leave it out or write the title")
+                )
             elif unknown:
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: unknown keys {', '.join(unknown)}")
@@ -527,13 +533,15 @@ NAME_RULE = (
 MAX_NAME_BYTES = 160
 
 
-def _check_inside(path: Path, real_seeds: Path, rel: str) -> None:
+def _check_inside(path: Path, real_seeds: Path, rel: str, names: Counter[tuple[int, int]]) -> None:
     """Refuse a file that is not a regular file inside ``seeds/``.
 
     A seed is published: a link to a file elsewhere would publish that file,
     and an error message about it would show its first line. So the check
     comes before the file is opened, and its message says nothing of the
-    target. A FIFO or device would block or never end.
+    target. A hard link is such a link too when the file has more names than
+    ``seeds/`` holds (``names``: the files of ``seeds/`` by device and inode).
+    A FIFO or device would block or never end.
     """
     try:
         real = path.resolve()
@@ -544,17 +552,41 @@ def _check_inside(path: Path, real_seeds: Path, rel: str) -> None:
             [Diagnostic(rel, 1, "is a link to a file outside seeds/; copy the file into seeds/ instead")]
         )
     try:
-        mode = os.stat(path).st_mode
+        st = os.stat(path)
     except OSError:
         return  # read_file reports it
-    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+    if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
         raise InputError([Diagnostic(rel, 1, "is not a regular file; a seed must be a text file")])
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1 and st.st_nlink > names[(st.st_dev, st.st_ino)]:
+        raise InputError(
+            [Diagnostic(rel, 1, "is a hard link to a file outside seeds/; copy the file into seeds/ instead")]
+        )
 
 
-def _parsed(path: Path, real_seeds: Path, rel: str, parse: Callable[[str, bytes], Any], memo: MutableMapping | None) -> Any:
+def _names(folder: Path) -> Counter[tuple[int, int]]:
+    """How many names each regular file has in ``folder`` itself, by device and inode."""
+    found: Counter[tuple[int, int]] = Counter()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return found
+    for entry in entries:
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            found[(st.st_dev, st.st_ino)] += 1
+    return found
+
+
+def _parsed(
+    path: Path, real_seeds: Path, rel: str, names: Counter[tuple[int, int]], parse: Callable[[str, bytes], Any],
+    memo: MutableMapping | None,
+) -> Any:  # fmt: skip
     """``parse(rel, bytes)`` of a file in ``seeds/``, checked first, and kept in
     ``memo`` by path and content (a seed file or ``prs.toml``)."""
-    _check_inside(path, real_seeds, rel)
+    _check_inside(path, real_seeds, rel, names)
     data = read_file(path, rel)
     key = (rel, hashlib.sha1(data).hexdigest())
     parsed = memo.get(key) if memo is not None else None
@@ -581,6 +613,7 @@ def read_seeds(
     except (OSError, RuntimeError):
         where = seeds_dir.relative_to(root).as_posix() + "/"
         raise InputError([Diagnostic(where, 1, "is a link that loops back on itself; the site keeps its pages")]) from None
+    names = _names(seeds_dir)
     # Name order is arrival order: digest files are named with a sequence prefix.
     for file in sorted(seeds_dir.glob("*.txt")):
         if file.name.startswith("."):
@@ -602,7 +635,7 @@ def read_seeds(
             )  # fmt: skip
             continue
         try:
-            seeds.append(_parsed(file, real_seeds, rel, parse_seed, memo))
+            seeds.append(_parsed(file, real_seeds, rel, names, parse_seed, memo))
         except InputError as exc:
             problems.extend(exc.problems)
     prs: dict[tuple[str, str], PrInfo] = {}
@@ -610,7 +643,7 @@ def read_seeds(
     if prs_file.exists() or prs_file.is_symlink():
         try:
             # It grows with the archive (about 36 ms at 1,000 entries): parsed once per content.
-            prs = _parsed(prs_file, real_seeds, prs_file.relative_to(root).as_posix(), parse_prs, memo)
+            prs = _parsed(prs_file, real_seeds, prs_file.relative_to(root).as_posix(), names, parse_prs, memo)
         except InputError as exc:
             problems.extend(exc.problems)
     if not seeds and not problems:

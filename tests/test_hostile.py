@@ -841,3 +841,67 @@ def test_default_ignorable_list_is_unicodes():
     unicode = set(json.loads(subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout))
     ours = {cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF and re.fullmatch(f"[{chars.DEFAULT_IGNORABLE}]", chr(cp))}
     assert ours == unicode
+
+
+BUILD = ("build", "--", "-b", "html", "-q", ".", "_build/html")
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda b: b.write_text("x", encoding="utf-8"), "cannot remove the last build's stamp: _build is not a folder; nothing built"),
+        (lambda b: (b.mkdir(), (b / "html").write_text("x", encoding="utf-8")),
+         "cannot create the build folder: _build/html is not a folder; nothing built"),
+        (lambda b: (b / ".prnotes-build-html.json/x").mkdir(parents=True),
+         "cannot remove the last build's stamp: _build/.prnotes-build-html.json: Is a directory; nothing built"),
+    ],
+    ids=["_build a file", "_build/html a file", "stamp a folder"],
+)  # fmt: skip
+def test_unwritable_build_folder_is_one_line(tmp_path, make, message):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    make(proj / "_build")
+    before = tree(proj)
+    proc = cli(proj, *BUILD)
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [f"prnotes build: {message}"])
+    assert tree(proj) == before
+
+
+def test_stamp_that_cannot_be_removed_leaves_the_site(tmp_path, capsys, monkeypatch):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    assert run(proj, capsys, *BUILD[1:], command="build")[0] == 0
+    site = tree(proj / "_build")
+    (proj / "seeds/000.txt").write_text(GOOD.replace("CI 门禁", "CI 门禁改了"), encoding="utf-8")
+    assert convert(proj) == 0
+    real_unlink = Path.unlink
+
+    def refuse(path, missing_ok=False):
+        if path.name.startswith(".prnotes-build-"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_unlink(path, missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    code, lines = run(proj, capsys, *BUILD[1:], command="build")
+    assert (code, lines) == (1, ["prnotes build: cannot remove the last build's stamp: _build/.prnotes-build-html.json: Permission denied; nothing built"])
+    assert tree(proj / "_build") == site
+
+
+def test_stamp_that_cannot_be_written_is_one_line(tmp_path, capsys, monkeypatch):
+    from prnotes import buildstamp
+
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    commit_everything(proj)  # dates known: no warning
+
+    def refuse(path, data):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr(buildstamp, "write_file", refuse)
+    code, lines = run(proj, capsys, *BUILD[1:], command="build")
+    assert (code, lines) == (
+        1,
+        ["prnotes build: cannot write the build's stamp: _build/.prnotes-build-html.json: Permission denied; "
+         "the site is built, and the next build runs Sphinx again"],
+    )  # fmt: skip
+    assert (proj / "_build/html/notes/o/r/pr-1.html").exists()

@@ -29,10 +29,15 @@ The stamp is removed before Sphinx runs and written only after it
 succeeded, with the inputs as they were when it started: a failed or
 interrupted build, or a file changed while it ran, means a real build next
 time. ``-a``, ``-E`` and their long forms always build.
+
+A build folder the disk refuses (a file where ``_build`` should be, a
+read-only folder, a stamp that cannot be removed) stops the build before
+Sphinx starts, with one line naming the path (:class:`BuildFolderError`).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -43,6 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .diagnostics import CommandError
 from .write import write_file
 
 STAMP_PREFIX = ".prnotes-build-"
@@ -199,11 +205,47 @@ def up_to_date(layout: Layout, argv: list[str]) -> tuple[bool, str]:
     return not forced(argv) and matches(layout.stamp, now, lambda: outputs(layout)), now
 
 
+class BuildFolderError(CommandError):
+    """The disk refused the build's folders or its stamp; the message names the path."""
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the current folder (the project's) when it is inside it."""
+    here = Path.cwd()
+    return path.relative_to(here).as_posix() if path.is_relative_to(here) else path.as_posix()
+
+
+def _problem(path: Path, exc: OSError) -> str:
+    """What is wrong with ``path``: a file where a folder should be, or the system's reason."""
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        # On the way to ``path``, or (a folder being made) ``path`` itself.
+        steps = [*reversed(path.parents), *([path] if exc.errno == errno.EEXIST else [])]
+        for step in steps:
+            if step.exists() and not step.is_dir():
+                return f"{_shown(step)} is not a folder"
+    return f"{_shown(path)}: {exc.strerror or errno.errorcode.get(exc.errno or 0, str(exc))}"
+
+
 def forget(layout: Layout) -> None:
-    """Before a build: whatever happens next, the old stamp no longer holds."""
-    layout.stamp.unlink(missing_ok=True)
+    """Before a build: whatever happens next, the old stamp no longer holds; the
+    output folders exist. Raises :class:`BuildFolderError` when the disk refuses."""
+    try:
+        layout.stamp.unlink(missing_ok=True)
+    except OSError as exc:
+        raise BuildFolderError(f"cannot remove the last build's stamp: {_problem(layout.stamp, exc)}; nothing built") from None
+    for folder in (layout.output, layout.doctrees):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BuildFolderError(f"cannot create the build folder: {_problem(folder, exc)}; nothing built") from None
 
 
 def remember(layout: Layout, inputs_before: str) -> None:
     """After a successful build: its inputs as they were when it started, and its outputs now."""
-    save(layout.stamp, inputs_before, outputs(layout))
+    try:
+        save(layout.stamp, inputs_before, outputs(layout))
+    except OSError as exc:
+        raise BuildFolderError(
+            f"cannot write the build's stamp: {_problem(layout.stamp, exc)}; the site is built, "
+            "and the next build runs Sphinx again"
+        ) from None

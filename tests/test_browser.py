@@ -373,3 +373,129 @@ def test_the_guard_fails_a_page_with_a_javascript_or_http_error(served, browser,
     context = _new_context(browser, "desktop", "light")
     _open(context.new_page(), outdir, base, "note")
     context.close()
+
+
+# --- the reader's morning (tests/roots/morning, dated by git) -----------------
+# Four digests over three days, two on the newest day: 今日 on the landing
+# page, and 下一篇 through every note.
+
+from tests.support.morning import morning_project  # noqa: E402
+from tests.support.sandbox import convert, sphinx_build  # noqa: E402
+
+MORNING_PAGES = {
+    "landing": "index.html",
+    "note": "notes/sgl-project/sglang/pr-3011.html",
+    "digest": "notes/digests/003_9c0ffe.html",
+}
+
+
+@pytest.fixture(scope="module")
+def morning_served(tmp_path_factory):
+    proj = morning_project(tmp_path_factory.mktemp("morning") / "p")
+    assert convert(proj) == 0
+    app = sphinx_build(proj, freshenv=True)
+    assert app.warning.getvalue() == ""
+    outdir = proj / "_build" / "html"
+    with serve(outdir) as base:
+        yield outdir, base
+
+
+# The entries of 今日 as the reader sees them: where each one's title is, and what it links to.
+TODAY_JS = """
+() => [...document.querySelectorAll('ul.prnotes-list-today > li')].map(li => {
+  const title = li.querySelector('.prnotes-entry-title');
+  const r = title.getBoundingClientRect();
+  return {href: title.querySelector('a.reference.internal').getAttribute('href'),
+          verdict: title.querySelector('.sd-badge').textContent.trim(),
+          top: r.top, bottom: r.bottom, summaryBottom: li.lastElementChild.getBoundingClientRect().bottom};
+})
+"""
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_today_is_the_newest_days_notes_in_verdict_order_first_on_the_first_screen(morning_served, browser, width):
+    outdir, base = morning_served
+    context = _new_context(browser, width, "light")
+    page = context.new_page()
+    page.goto(base + "index.html")
+    entries = page.evaluate(TODAY_JS)
+    height = WIDTHS[width][1]
+    context.close()
+    assert [e["verdict"] for e in entries] == ["精读", "精读", "速读", "速读", "按需", "未注明"]
+    assert [e["href"].rsplit("/", 1)[1] for e in entries] == [
+        "pr-61003.html", "pr-3011.html", "pr-61004.html", "pr-3010.html", "pr-61005.html", "pr-3012.html"]  # fmt: skip
+    # The first entry, title and first sentence, without scrolling.
+    assert 0 < entries[0]["top"] and entries[0]["summaryBottom"] <= height, entries[0]
+
+
+def test_following_next_visits_every_note_newest_digest_first(morning_served, browser):
+    """A reader on a phone taps 下一篇 from the newest digest's first note to the oldest note."""
+    outdir, base = morning_served
+    context = _new_context(browser, "phone", "light")
+    page = context.new_page()
+    page.goto(base + "index.html")
+    # The digest page's first entry is where 今日's 第 4 期 starts.
+    page.click("p.prnotes-today-lead a:last-of-type")
+    page.click("ul.prnotes-list-notes > li:first-child .prnotes-entry-title a.reference.internal")
+    visited = []
+    for _ in range(20):
+        visited.append(page.url.removeprefix(base))
+        nxt = page.locator("a.right-next")
+        if nxt.count() == 0:
+            break
+        assert nxt.locator(".prev-next-subtitle").inner_text() == "下一篇"
+        nxt.click()
+        page.wait_for_load_state("load")
+    context.guard.check()
+    context.close()
+    assert [v.rsplit("/", 1)[1] for v in visited] == [
+        "pr-3011.html", "pr-3010.html", "pr-3012.html",  # 第 4 期: 精读, 速读, 未注明
+        "pr-61003.html", "pr-61004.html", "pr-61005.html",  # 第 3 期: 精读, 速读, 按需
+        "pr-3001.html", "pr-3002.html",  # 第 2 期
+        "pr-61001.html", "pr-61002.html",  # 第 1 期
+    ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def morning_visits(morning_served, browser, screenshots) -> dict[tuple[str, str, str], Visit]:
+    """The morning site's landing, note and digest pages at both widths in both
+    schemes: checked like the fixture's pages, and photographed (``morning-<kind>-<width>-<scheme>.png``)."""
+    outdir, base = morning_served
+    found = {}
+    for width in WIDTHS:
+        for scheme in SCHEMES:
+            context = _new_context(browser, width, scheme)
+            page = context.new_page()
+            for name, path in MORNING_PAGES.items():
+                page.goto(base + path)
+                page.wait_for_load_state("load")
+                context.guard.check()
+                found[name, width, scheme] = Visit(
+                    page=path,
+                    overflow=page.evaluate(OVERFLOW_JS),
+                    hrefs=tuple(page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")),
+                    line_starts=tuple(page.evaluate(LINE_START_JS)),
+                    theme=page.evaluate("() => document.documentElement.dataset.theme"),
+                    background=page.evaluate("() => getComputedStyle(document.body).backgroundColor"),
+                    text=page.evaluate("() => getComputedStyle(document.querySelector('article p')).color"),
+                    axe=tuple(axe_violations(page)),
+                    broken_numbers=tuple(page.evaluate(BROKEN_NUMBERS_JS)),
+                )
+                page.screenshot(path=str(screenshots / f"morning-{name}-{WIDTHS[width][0]}-{scheme}.png"), full_page=True)
+            context.close()
+    return found
+
+
+def test_the_morning_pages_pass_every_page_check(morning_served, morning_visits):
+    outdir, base = morning_served
+    problems = []
+    for (name, width, scheme), v in morning_visits.items():
+        where = f"{name} {width} {scheme}"
+        if v.overflow["scrollWidth"] > v.overflow["vw"] or v.overflow["overflowing"]:
+            problems.append(f"{where}: sideways: {v.overflow['overflowing'][:5]}")
+        problems += [f"{where}: {line}" for line in (*v.axe, *v.line_starts, *v.broken_numbers)]
+        if scheme == "dark" and (v.theme != "dark" or _luminance(v.background) > 0.25):
+            problems.append(f"{where}: not dark")
+        if scheme == "light":
+            problems += broken_links(outdir, base, v.page, list(v.hrefs))
+    assert problems == []

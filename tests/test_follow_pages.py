@@ -12,6 +12,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from prnotes import contract
+from prnotes.classify import verdict_rank
 from prnotes.project import load
 
 KEYS = ("pr", "verdict", "repo", "subsystem", "digest")
@@ -45,7 +46,9 @@ def expected_entry(model, docname: str) -> dict[str, str]:
 def test_every_entry_of_a_digest_page_names_its_note(follow_site, model):
     proj, _ = follow_site
     for digest in model.digests:
-        assert entries(soup(proj, digest.docname)) == [expected_entry(model, d) for d in digest.notes]
+        # In reading order: 精读, 速读, 按需, then none; seed order within each.
+        ordered = sorted(digest.notes, key=lambda d: (verdict_rank(model.by_docname[d].verdict), model.by_docname[d].position))
+        assert entries(soup(proj, digest.docname)) == [expected_entry(model, d) for d in ordered]
 
 
 def test_a_note_without_a_pr_number_is_named_after_its_page(follow_site, model):
@@ -65,7 +68,7 @@ def test_a_note_without_a_pr_number_is_named_after_its_page(follow_site, model):
 def test_every_list_of_notes_has_the_hooks(follow_site, model, docname):
     proj, _ = follow_site
     page = soup(proj, docname)
-    items = page.select("article ul.prnotes-list-notes > li")
+    items = page.select("article ul.prnotes-list-notes > li, article ul.prnotes-list-today > li")
     assert items and all("prnotes-note" in li["class"] for li in items)
     for item, entry in zip(items, entries(page)):
         href = item.select_one("a.reference.internal")["href"]

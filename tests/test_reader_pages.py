@@ -13,6 +13,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes import contract
+from prnotes.classify import verdict_rank
 from prnotes.project import load
 
 from prnotes.refs import plain_text
@@ -61,14 +62,20 @@ def test_summary_keeps_its_pr_links(built_site):
     assert 'href="https://github.com/vllm-project/vllm/pull/46646"' in html
 
 
-def test_landing_page_leads_with_first_reads_as_cards(built_site, site):
-    html = html_of(built_site[0], "index")
-    headings = re.findall(r"<h2>([^<]+)<", html)
-    assert headings[:2] == ["最新一期", "先读这些"]
-    first = html.split("<h2>先读这些", 1)[1].split("<h2>", 1)[0]
-    assert first.count('class="sd-card ') == len({n.subsystem for n in site.notes if n.verdict == "close"})
-    linked = set(re.findall(r'href="(notes/vllm-project/vllm/pr-\d+)\.html"', first))
-    assert linked == {n.docname for n in site.notes if n.verdict == "close"}
+def test_landing_page_opens_with_today_and_keeps_the_rest_short(built_site, site):
+    """No git in the fixture's copy: 今日 is the newest digest file (日期未知),
+    in verdict order; the 精读 notes of the archive are on 精读清单, not here."""
+    html = article(html_of(built_site[0], "index"))
+    assert re.findall(r"<h2>([^<]+)<", html) == ["今日", "更多", "子系统"]
+    today = html.split("<h2>今日", 1)[1].split("<h2>", 1)[0]
+    newest = [site.by_docname[d] for d in site.digests[-1].notes]
+    expected = sorted(newest, key=lambda n: (verdict_rank(n.verdict), n.position))
+    assert re.findall(r'<p class="prnotes-entry-title">.*?href="(notes/[^"]+)\.html"', today) == [n.docname for n in expected]
+    assert text_of(today).startswith("#日期未知·第2期·8篇（精读4篇，速读2篇，按需2篇）")  # after the heading link
+    assert 'class="sd-card' not in html
+    subsystems = re.findall(r'<li[^>]*><p><a class="reference internal" href="notes/subsystem/([^"]+)\.html">.*?</a> (\d+) 篇</p></li>',
+                            html.split("<h2>子系统", 1)[1])
+    assert subsystems == [(s.key, str(len(site.in_subsystem(s.key)))) for s in site.subsystems]
 
 
 def squash(fragment: str) -> str:
@@ -213,28 +220,27 @@ def _prev_next(html: str) -> dict[str, str]:
     return dict(re.findall(r'class="(left-prev|right-next)"\s+href="([^"]+)"', html))
 
 
-def test_previous_and_next_stay_within_the_subsystem(built_site, site):
+def test_previous_and_next_walk_the_digests_newest_first(built_site, site):
+    """On a note, 下一篇 goes through its digest in the digest page's order, then
+    on into the digest before it (tests/test_stream.py follows it in a dated archive)."""
     proj, _ = built_site
-    for sub in site.subsystems:
-        notes = site.in_subsystem(sub.key)
-        for index, note in enumerate(notes):
-            links = _prev_next(html_of(proj, note.docname))
-            expected_prev = f"../../subsystem/{sub.slug}.html" if index == 0 else f"{notes[index - 1].docname.rsplit('/', 1)[1]}.html"
-            assert links.get("left-prev") == expected_prev, note.docname
-            expected_next = f"{notes[index + 1].docname.rsplit('/', 1)[1]}.html" if index + 1 < len(notes) else None
-            assert links.get("right-next") == expected_next, note.docname
+    walk = [site.by_docname[d] for digest in reversed(site.digests)
+            for d in sorted(digest.notes, key=lambda d: (verdict_rank(site.by_docname[d].verdict), site.by_docname[d].position))]  # fmt: skip
+    for index, note in enumerate(walk):
+        links = _prev_next(html_of(proj, note.docname))
+        name = lambda n: f"{n.docname.rsplit('/', 1)[1]}.html"  # noqa: E731 - one folder of notes
+        assert links.get("left-prev") == (name(walk[index - 1]) if index else None), note.docname
+        assert links.get("right-next") == (name(walk[index + 1]) if index + 1 < len(walk) else None), note.docname
 
 
 def test_pages_next_to_the_notes_do_not_link_into_them(built_site, site):
     proj, _ = built_site
-    prev = _prev_next(html_of(proj, contract.READING_INDEX)).get("left-prev", "")
-    assert not re.search(r"/pr-\d+\.html$", prev)
-    used = [s.slug for s in site.subsystems if site.in_subsystem(s.key)]
-    assert _prev_next(html_of(proj, f"notes/subsystem/{used[0]}")) == {
-        "left-prev": "../../index.html",
-        "right-next": f"../vllm-project/vllm/{site.in_subsystem(used[0])[0].docname.rsplit('/', 1)[1]}.html",
-    }
+    used = [s.key for s in site.subsystems if site.in_subsystem(s.key)]
+    assert _prev_next(html_of(proj, f"notes/subsystem/{used[0]}")) == {"left-prev": "../../index.html", "right-next": f"{used[1]}.html"}
     assert _prev_next(html_of(proj, f"notes/subsystem/{used[1]}"))["left-prev"] == f"{used[0]}.html"
+    for docname in ("index", contract.READING_INDEX, contract.DIGESTS_INDEX, *(f"notes/subsystem/{s}" for s in used)):
+        for target in _prev_next(html_of(proj, docname)).values():
+            assert not re.search(r"/pr-\d+\.html$|digests/\d", target), (docname, target)
 
 
 def _prev_next_labels(html: str) -> dict[str, str]:
@@ -242,17 +248,18 @@ def _prev_next_labels(html: str) -> dict[str, str]:
 
 
 def test_previous_and_next_name_what_they_lead_to(built_site, site):
-    """上一篇/下一篇 to a note (as the subsystem pages say), 上一期/下一期 to a
-    digest, 上一页/下一页 to any other page."""
+    """上一篇/下一篇 to a note, 上一期/下一期 to a digest (下一期 the newer),
+    上一页/下一页 to any other page; no page explains the rule."""
     proj, _ = built_site
-    first, second = site.in_subsystem("ci")[:2]
-    assert _prev_next_labels(html_of(proj, "notes/subsystem/ci")) == {"left-prev": "上一页", "right-next": "下一篇"}
-    assert _prev_next_labels(html_of(proj, first.docname)) == {"left-prev": "上一页", "right-next": "下一篇"}
-    assert _prev_next_labels(html_of(proj, second.docname))["left-prev"] == "上一篇"
-    newest = site.digests[-1].docname
-    assert _prev_next_labels(html_of(proj, newest))["left-prev"] == "上一期"
-    assert _prev_next_labels(html_of(proj, site.digests[0].docname))["right-next"] == "下一期"
-    assert "上一篇/下一篇" in html_of(proj, "notes/subsystem/ci")
+    older, newer = site.digests
+    first_of_newest = html_of(proj, sorted(newer.notes, key=lambda d: (verdict_rank(site.by_docname[d].verdict), site.by_docname[d].position))[0])
+    assert _prev_next_labels(first_of_newest) == {"right-next": "下一篇"}
+    assert _prev_next_labels(html_of(proj, older.notes[-1]))["left-prev"] == "上一篇"
+    assert _prev_next_labels(html_of(proj, newer.docname)) == {"left-prev": "上一期"}
+    assert _prev_next_labels(html_of(proj, older.docname)) == {"right-next": "下一期"}
+    assert _prev_next_labels(html_of(proj, "notes/subsystem/ci")) == {"left-prev": "上一页", "right-next": "下一页"}
+    for docname in ("notes/subsystem/ci", "index", contract.DIGESTS_INDEX):
+        assert "上一篇/下一篇" not in article(html_of(proj, docname)), docname
 
 
 def test_every_page_is_in_the_header_or_its_menu_once(built_site, site):
@@ -384,8 +391,8 @@ def test_a_marked_first_sentence_is_summarised_without_its_mark(tmp_path):
 def test_lists_order_notes_as_the_model_does_across_repositories(tmp_path):
     """Notes without a PR number, and equal numbers, in two repositories: a
     list of both (a tag's) and the model agree (by repository, then newest
-    number first, then title), and the page says so. Each repository has its
-    own subsystem page, in the same order within it."""
+    number first, then title). Each repository has its own subsystem page, in
+    the same order within it."""
     seeds = {
         # By title 丁 < 丙 < 乙 < 甲; by repository alpha < zeta.
         "000_a.txt": "o/zeta\n\n丁：修复调度 A\n\n值得精读。\n\n丙：修复调度 C (#7)\n\n值得精读。\n",
@@ -399,14 +406,12 @@ def test_lists_order_notes_as_the_model_does_across_repositories(tmp_path):
     for sub in site.subsystems:
         model = ["/".join(n.docname.split("/")[-2:]) for n in site.in_subsystem(sub.key)]
         page = article(html_of(proj, contract.subsystem_docname(sub.key)))
-        assert "按 PR 编号从新到旧排列" in page
         listed = ["/".join(href.removesuffix(".html").split("/")[-2:]) for href in re.findall(r'href="([^"#]+\.html)', page)]
         assert list(dict.fromkeys(d for d in listed if d in model)) == model
     tagged = sorted(site.notes, key=lambda n: n.sort_key)  # every title says 修复: the bugfix tag
     assert [n.title for n in tagged] == ["乙：修复调度 D", "甲：修复调度 B", "丙：修复调度 C", "丁：修复调度 A"]
     model = ["/".join(n.docname.split("/")[-2:]) for n in tagged]
     page = article(html_of(proj, contract.tag_docname("bugfix")))
-    assert "按仓库分组（仓库名的字母顺序），组内按 PR 编号从新到旧排列" in page
     listed = ["/".join(href.removesuffix(".html").split("/")[-2:]) for href in re.findall(r'href="([^"#]+\.html)', page)]
     assert list(dict.fromkeys(d for d in listed if d in model)) == model
 

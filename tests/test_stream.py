@@ -18,6 +18,7 @@ import pytest
 
 from prnotes import contract
 from prnotes.audit import audit
+from prnotes.classify import verdict_rank
 from prnotes.project import load
 from prnotes.sphinxext import feed
 from tests.support import gitrepo
@@ -70,7 +71,14 @@ def listed_notes(page: str) -> list[str]:
     return list(dict.fromkeys(titles))
 
 
-def test_every_digest_has_a_page_with_exactly_its_notes_in_seed_order(stream_site):
+def reading_order(model, docnames) -> list[str]:
+    """Docnames (without ``notes/``) as a digest is read: 精读, 速读, 按需, none; seed order within each."""
+    notes = [model.by_docname[d] for d in docnames]
+    ordered = sorted(notes, key=lambda n: (verdict_rank(n.verdict), n.seq))
+    return [n.docname.split("notes/", 1)[1] for n in ordered]
+
+
+def test_every_digest_has_a_page_with_exactly_its_notes_in_reading_order(stream_site):
     proj, _ = stream_site
     model = load(proj)
     assert [d.path for d in model.digests] == [f"seeds/{n}" for n in DIGESTS]
@@ -78,8 +86,9 @@ def test_every_digest_has_a_page_with_exactly_its_notes_in_seed_order(stream_sit
         page = html(proj, digest.docname)
         assert f"<h1>{digest.title}" in page
         assert date[:10] in article(page).split("</p>", 1)[0]
-        expected = [d.split("notes/", 1)[1] for d in digest.notes]
-        assert listed_notes(article(page)) == expected, digest.path
+        assert listed_notes(article(page)) == reading_order(model, digest.notes), digest.path
+    # 第 3 期 lists a 精读, a 速读 and a 按需 note in seed order; the order is the verdicts'.
+    assert [model.by_docname[d].verdict for d in model.digests[2].notes] == ["close", "skim", "optional"]
 
 
 def test_digest_titles_follow_file_name_order(stream_site):
@@ -113,16 +122,14 @@ def test_each_note_says_which_digest_it_came_from(stream_site):
         assert f'{digest.docname.rsplit("/", 1)[1]}.html"' in field
 
 
-def test_landing_page_opens_with_every_note_of_the_newest_digest(stream_site):
+def test_landing_page_opens_with_the_newest_day_which_is_one_digest_here(stream_site):
     proj, _ = stream_site
-    newest = load(proj).digests[-1]
+    model = load(proj)
     page = article(html(proj, "index"))
-    latest = page.split("<h2>最新一期", 1)[1].split("<h2>", 1)[0]
-    assert DATES[-1][:10] in latest
-    assert listed_notes(latest) == [d.split("notes/", 1)[1] for d in newest.notes]
-    # 速读 and 按需 notes too, and it comes before 先读这些.
-    assert "速读" in latest and "按需" in latest
-    assert page.index("最新一期") < page.index("先读这些")
+    today = page.split("<h2>今日", 1)[1].split("<h2>", 1)[0]
+    lead = today.split("</p>", 1)[0]
+    assert DATES[-1][:10] in lead and "第 3 期" in lead and "第 2 期" not in lead
+    assert listed_notes(today) == reading_order(model, model.digests[-1].notes)
 
 
 def test_feed_is_dated_by_digest_newest_first_in_seed_order(stream_site):
@@ -151,10 +158,15 @@ def test_note_links_its_pull_request_and_repository(stream_site):
 
 def test_lists_link_every_pr_number(stream_site):
     proj, _ = stream_site
-    page = article(html(proj, load(proj).digests[0].docname))
-    # Two repositories on the site: lists show owner/repo#N, linked.
+    # Two repositories on the site: lists show owner/repo#N, linked. A
+    # subsystem's list links it to the note, with GitHub beside it; a digest's
+    # entry links its title to the note and the number to GitHub.
+    page = article(html(proj, contract.subsystem_docname("engine")))
     assert re.search(r'href="\.\./vllm-project/vllm/pr-61001\.html"[^>]*><span class="xref prnotes-pr">vllm-project/vllm#61001<', page)
     assert 'href="https://github.com/vllm-project/vllm/pull/61001"' in page
+    page = article(html(proj, load(proj).digests[0].docname))
+    assert re.search(r'<a [^>]*href="\.\./vllm-project/vllm/pr-61001\.html"><span class="std std-doc">调度器支持按优先级抢占<', page)
+    assert re.search(r'href="https://github.com/vllm-project/vllm/pull/61001"[^>]*><span class="xref prnotes-pr">vllm-project/vllm#61001<', page)
 
 
 def test_header_links_each_upstream_repository(stream_site):
@@ -331,3 +343,188 @@ def test_feed_holds_the_newest_notes_and_is_rewritten_only_when_they_change(tmp_
     before = path.stat().st_mtime_ns
     build(proj)
     assert path.stat().st_mtime_ns == before
+
+
+# --- the reader's morning: 今日 and the walk through the digests ----------------
+# tests/roots/morning: four digests over three days, the last two on 2026-11-09.
+
+from tests.support import morning  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def morning_site(tmp_path_factory):
+    proj = morning.morning_project(tmp_path_factory.mktemp("morning") / "p")
+    return proj, build(proj, freshenv=True)
+
+
+def today_of(proj: Path) -> tuple[str, list[str]]:
+    """The landing page's 今日: its lead line as text, and the notes it lists."""
+    section = article(html(proj, "index")).split("<h2>今日", 1)[1].split("</section>", 1)[0]
+    lead = re.search(r'<p class="prnotes-today-lead">(.*?)</p>', section, re.S).group(1)
+    return " ".join(re.sub(r"<[^>]+>", "", lead).split()), listed_notes(section)
+
+
+def neighbours(proj: Path, docname: str) -> dict[str, tuple[str, str]]:
+    """A page's previous and next page, from the footer and from the head, as
+    docnames (resolved against the page's folder), with the footer's labels."""
+    page = html(proj, docname)
+    here = Path(docname).parent
+    found = {}
+    for kind, cls in (("prev", "left-prev"), ("next", "right-next")):
+        head = re.search(rf'<link rel="{kind}" title="[^"]*" href="([^"]+)" />', page)
+        foot = re.search(rf'<a class="{cls}"\s+href="([^"]+)">.*?<p class="prev-next-subtitle">([^<]*)</p>', page, re.S)
+        assert (head is None) == (foot is None), (docname, kind)
+        if foot:
+            assert head.group(1) == foot.group(1), (docname, kind)
+            target = (here / foot.group(1)).as_posix().removesuffix(".html")
+            found[kind] = (_normal(target), foot.group(2))
+    return found
+
+
+def _normal(path: str) -> str:
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part == "..":
+            parts.pop()
+        elif part not in (".", ""):
+            parts.append(part)
+    return "/".join(parts)
+
+
+def expected_walk(model) -> list[str]:
+    """Every note: the newest digest first, each in reading order."""
+    return [f"notes/{d}" for digest in reversed(model.digests) for d in reading_order(model, digest.notes)]
+
+
+def test_today_holds_exactly_the_newest_days_notes_in_verdict_order(morning_site):
+    proj, _ = morning_site
+    model = load(proj)
+    lead, listed = today_of(proj)
+    assert lead == "2026-11-09 · 第 3 期、第 4 期 · 6 篇（精读 2 篇，速读 2 篇，按需 1 篇，未注明 1 篇）"
+    newest = model.digests[2].notes + model.digests[3].notes
+    by_verdict = sorted(newest, key=lambda d: (verdict_rank(model.by_docname[d].verdict), model.by_docname[d].seq))
+    assert listed == [d.split("notes/", 1)[1] for d in by_verdict]
+    # Across the two digests: each verdict's notes of 第 3 期, then of 第 4 期.
+    assert [model.by_docname[f"notes/{d}"].number for d in listed] == [61003, 3011, 61004, 3010, 61005, 3012]
+
+
+def test_each_entry_of_today_shows_verdict_pr_subsystem_and_first_sentence(morning_site):
+    proj, _ = morning_site
+    section = article(html(proj, "index")).split("<h2>今日", 1)[1].split("</section>", 1)[0]
+    items = re.findall(r"<li[^>]*>(.*?)</li>", section, re.S)
+    assert len(items) == 6
+    first = items[0]
+    assert re.search(r'<p class="prnotes-entry-title"><span class="[^"]*sd-badge[^"]*">精读</span> <a [^>]*href="notes/vllm-project/vllm/pr-61003.html"', first)
+    meta = re.search(r'<p class="prnotes-entry-meta">(.*?)</p>', first, re.S).group(1)
+    assert 'href="https://github.com/vllm-project/vllm/pull/61003"' in meta and ">vllm-project/vllm#61003<" in meta
+    assert 'href="notes/subsystem/lora.html">LoRA</a>' in meta
+    assert '<span class="prnotes-summary">结合 ' in first
+    # A note whose advice names no verdict says so, last.
+    assert ">未注明</span>" in items[-1] and "pr-3012.html" in items[-1]
+
+
+def test_today_is_the_uncommitted_digest_then_its_day_once_committed(tmp_path):
+    """A digest not committed yet is the newest arrival: it alone is 今日, with
+    未提交 for its date. Committed on the day of the one before it, it joins
+    that day, and the landing page is written again without being read again."""
+    proj = morning.morning_project(tmp_path / "p", committed=3)
+    build(proj, freshenv=True)
+    lead, listed = today_of(proj)
+    assert lead == "未提交 · 第 4 期 · 3 篇（精读 1 篇，速读 1 篇，未注明 1 篇）"
+    assert [d.rsplit("-", 1)[1] for d in listed] == ["3011", "3010", "3012"]
+    gitrepo.commit(proj, [f"seeds/{morning.DIGESTS[3]}"], morning.DATES[3])
+    assert convert(proj) == 0
+    read: list[str] = []
+    written: list[str] = []
+    app = sphinx_build(proj, listeners=[
+        ("env-before-read-docs", lambda app, env, docs: read.extend(docs)),
+        ("html-page-context", lambda app, name, *rest: written.append(name)),
+    ])  # fmt: skip
+    assert app.warning.getvalue() == ""
+    assert read == [] and "index" in written
+    assert today_of(proj)[0].startswith("2026-11-09 · 第 3 期、第 4 期 · 6 篇")
+
+
+def test_without_git_today_is_the_newest_digest_file(tmp_path):
+    proj = copy_project(tmp_path / "p", morning.SEEDS)
+    build(proj, freshenv=True)
+    lead, listed = today_of(proj)
+    assert lead == "日期未知 · 第 4 期 · 3 篇（精读 1 篇，速读 1 篇，未注明 1 篇）"
+    assert [d.rsplit("-", 1)[1] for d in listed] == ["3011", "3010", "3012"]
+
+
+def test_next_walks_the_newest_digest_then_the_older_ones_without_a_dead_end(morning_site):
+    proj, _ = morning_site
+    model = load(proj)
+    expected = expected_walk(model)
+    assert expected[0] == "notes/sgl-project/sglang/pr-3011"  # the 精读 of the newest digest
+    visited = [expected[0]]
+    while "next" in (links := neighbours(proj, visited[-1])):
+        target, label = links["next"]
+        assert label == "下一篇"
+        visited.append(target)
+        assert len(visited) <= len(expected)
+    assert visited == expected  # every note, once, and the walk ends at the oldest digest's last note
+    assert "prev" not in neighbours(proj, expected[0])
+    for before, after in zip(expected, expected[1:]):
+        assert neighbours(proj, after)["prev"] == (before, "上一篇")
+
+
+def test_digests_step_to_older_and_newer_and_the_archive_agrees(morning_site):
+    proj, _ = morning_site
+    digests = load(proj).digests
+    for index, digest in enumerate(digests):
+        links = neighbours(proj, digest.docname)
+        assert links.get("prev") == ((digests[index - 1].docname, "上一期") if index else None), digest.title
+        assert links.get("next") == ((digests[index + 1].docname, "下一期") if index + 1 < len(digests) else None)
+        line = re.sub(r"<[^>]+>", "", article(html(proj, digest.docname)).split("<ul", 1)[0])
+        if index:
+            assert f"上一期：{digests[index - 1].title}" in line
+        if index + 1 < len(digests):
+            assert f"下一期：{digests[index + 1].title}" in line
+    # The archive lists 第 4 期 first; its own buttons lead to other pages, not into 第 1 期.
+    archive = neighbours(proj, contract.DIGESTS_INDEX)
+    assert all(label in ("上一页", "下一页") for _, label in archive.values()), archive
+    page = article(html(proj, contract.DIGESTS_INDEX))
+    assert re.findall(r"第 \d 期", page)[:4] == ["第 4 期", "第 3 期", "第 2 期", "第 1 期"]
+
+
+def test_subsystem_pages_lead_to_subsystem_pages_not_into_their_notes(morning_site):
+    proj, _ = morning_site
+    for docname in ("index", "notes/subsystem/engine", "notes/subsystem/sgl-project/sglang/mem-cache", contract.READING_INDEX):
+        for target, label in neighbours(proj, docname).values():
+            assert not contract.is_note_docname(target) and not contract.is_digest_docname(target), (docname, target)
+            assert label in ("上一页", "下一页")
+
+
+def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
+    """Counted, not timed: a new digest is read; of the old notes only the one
+    that now follows it (the newest digest's first) is written again, and the
+    digest before it gains its 下一期."""
+    proj = morning.morning_project(tmp_path / "p")
+    build(proj, freshenv=True)
+    (proj / "seeds/004_new.txt").write_text(
+        # Filed under subsystems that have notes already: the navigation stays as it was.
+        "vllm-project/vllm\n\n调度器：抢占后按优先级恢复请求 (#61020)\n\n值得精读。抢占后的请求按优先级重新进入调度队列，关注 Scheduler 的恢复路径。\n\n"
+        "CI 缓存 Docker 层以缩短构建 (#61021)\n\n值得快速浏览，构建镜像时复用 Docker 层。\n",
+        encoding="utf-8",
+    )
+    assert convert(proj) == 0
+    read: list[str] = []
+    written: list[str] = []
+    app = sphinx_build(proj, listeners=[
+        ("env-before-read-docs", lambda app, env, docs: read.extend(docs)),
+        ("html-page-context", lambda app, name, *rest: written.append(name)),
+    ])  # fmt: skip
+    assert app.warning.getvalue() == ""
+    old_notes = {n for n in app.env.all_docs if contract.is_note_docname(n)} - {
+        "notes/vllm-project/vllm/pr-61020", "notes/vllm-project/vllm/pr-61021"}  # fmt: skip
+    rewritten = set(written) - set(read)
+    assert rewritten & old_notes == {"notes/sgl-project/sglang/pr-3011"}
+    assert "notes/digests/003_9c0ffe" in written  # read again: its line names 第 5 期
+    assert neighbours(proj, "notes/sgl-project/sglang/pr-3011")["prev"] == ("notes/vllm-project/vllm/pr-61021", "上一篇")
+    assert neighbours(proj, "notes/digests/003_9c0ffe")["next"] == ("notes/digests/004_new", "下一期")
+    # Nothing changed: no page is written (Sphinx writes its search page and the 404 page every time).
+    written.clear()
+    app = sphinx_build(proj, listeners=[("html-page-context", lambda app, name, *rest: written.append(name))])
+    assert [w for w in written if w in app.env.all_docs] == []

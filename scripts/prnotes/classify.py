@@ -32,6 +32,7 @@ Subsystem: see :mod:`prnotes.filing`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .sentences import ASCII_END, ENGLISH_PERIOD
@@ -52,6 +53,25 @@ VERDICTS = (
     Verdict("optional", "按需", "secondary", "与你的方向相关时再读：笔记会说明适合谁。"),
 )
 VERDICT_BY_SLUG = {v.slug: v for v in VERDICTS}
+# What a list calls a note whose advice names no verdict.
+NO_VERDICT = "未注明"
+
+
+def verdict_rank(verdict: str | None) -> int:
+    """Where a verdict stands in reading order: 精读 0, 速读 1, 按需 2, none last."""
+    return next((i for i, v in enumerate(VERDICTS) if v.slug == verdict), len(VERDICTS))
+
+
+def verdict_counts(verdicts: Iterable[str | None]) -> str:
+    """``精读 3 篇，速读 2 篇，未注明 1 篇``: verdicts in their fixed order, zero counts left out.
+
+    A note whose advice states no verdict (``None`` or ``""``) counts as 未注明, so the counts add up.
+    """
+    counts = [0] * (len(VERDICTS) + 1)
+    for verdict in verdicts:
+        counts[verdict_rank(verdict or None)] += 1
+    titles = [v.title for v in VERDICTS] + [NO_VERDICT]
+    return "，".join(f"{title} {count} 篇" for title, count in zip(titles, counts) if count)
 
 _CLOSE = (
     # 通读, but not across words: 普通读者 (ordinary readers), 交通读数.

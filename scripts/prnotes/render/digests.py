@@ -1,9 +1,12 @@
 """Digest pages: one per seed file (第 N 期), and the archive that lists them.
 
-A digest page lists its notes in the order the seed file has them, each with
-its verdict and the first sentence of its advice, and links to the digests
-before and after it. The archive lists every digest, newest first: the
-newest volume's on its own page, each earlier volume's on a page of its own.
+A digest page lists its notes in reading order (精读 first, then 速读, then
+按需, seed order within each: :func:`prnotes.sphinxext.stream.reading_key`,
+the order its notes' 上一篇/下一篇 follow), each with its verdict, PR,
+subsystem and the first sentence of its advice, and links to the digests
+before (上一期, older) and after it (下一期, newer). The archive lists every
+digest, newest first: the newest volume's on its own page, each earlier
+volume's on a page of its own.
 A digest's date is when its seed file was committed; it is never written here
 but filled in at build time from git (``{prnotes-digest-date}``), so these
 pages stay the same on every machine.
@@ -20,8 +23,9 @@ from .paging import list_directive, volume_docname, volume_links
 
 
 def digest_list(digest: Digest) -> list[str]:
-    """The digest's notes in seed order, each with its verdict and first sentence."""
-    return list_directive("notes", {"digest": contract.quote_path(digest.path)}, order="seed", show=("verdict", "summary"))
+    """The digest's notes in reading order, each with its verdict, PR, subsystem and first sentence."""
+    where = {"digest": contract.quote_path(digest.path)}
+    return list_directive("notes", where, order="reading", show=("verdict", "summary", "subsystem"))
 
 
 def _neighbours(site: Site, digest: Digest) -> list[str]:
@@ -46,7 +50,7 @@ def render_digest(site: Site, digest: Digest) -> str:
         f"({contract.digest_label(digest.path)})=",
         f"# {digest.title}",
         "",
-        f"{digest_date(digest.path)} · {escape(digest.repo)} · 共 {len(notes)} 篇笔记（{verdict_counts(notes)}），按摘要原来的顺序排列。",
+        f"{digest_date(digest.path)} · {escape(digest.repo)} · 共 {len(notes)} 篇笔记（{verdict_counts(notes)}）。",
         "",
         *_neighbours(site, digest),
     ]
@@ -80,15 +84,14 @@ def render_archive(site: Site) -> dict[str, str]:
         "(digests)=",
         "# 摘要归档",
         "",
-        f"共 {len(site.digests)} 期摘要、{sum(len(d.notes) for d in site.digests)} 篇笔记，最新的在前。"
-        "每期的日期是它进入仓库的那一天。",
+        f"共 {len(site.digests)} 期摘要、{sum(len(d.notes) for d in site.digests)} 篇笔记，最新的在前。",
         "",
         *volume_links(site, docname, docname, groups, newest, unit="期"),
         *_archive_lines(site, docname, groups[newest]),
     ]
-    # Oldest first, so the theme's previous/next buttons agree with 上一期/下一期.
-    parts = [volume_docname(docname, number) for number in sorted(groups) if number != newest]
-    entries = [*parts, *(d.docname for d in groups[newest])]
+    # Newest first, as the page lists them (the digests' 上一期/下一期 are set by prevnext.py).
+    parts = [volume_docname(docname, number) for number in sorted(groups, reverse=True) if number != newest]
+    entries = [*(d.docname for d in reversed(groups[newest])), *parts]
     lines += ["", *hidden_toctree(relative(docname, d) for d in entries)]
     pages = {f"{docname}.md": "\n".join(lines)}
     for number, digests in groups.items():
@@ -107,7 +110,7 @@ def render_archive(site: Site) -> dict[str, str]:
             *volume_links(site, part, docname, groups, number, unit="期"),
             *_archive_lines(site, part, digests),
             "",
-            *hidden_toctree(relative(part, d.docname) for d in digests),
+            *hidden_toctree(relative(part, d.docname) for d in reversed(digests)),
         ]
         pages[f"{part}.md"] = "\n".join(lines).rstrip("\n") + "\n"
     return pages
@@ -122,18 +125,3 @@ def render_digests(site: Site) -> dict[str, str]:
         pages[f"{digest.docname}.md"] = render_digest(site, digest)
     return pages
 
-
-def render_latest(site: Site, from_doc: str) -> list[str]:
-    """The landing page's 最新一期: every note of the newest digest."""
-    if not site.digests:
-        return []
-    digest = site.digests[-1]
-    notes = [site.by_docname[d] for d in digest.notes]
-    lines = [
-        "## 最新一期",
-        "",
-        f"{doc_link(digest.title, from_doc, digest.docname)} · {digest_date(digest.path)} · "
-        f"{len(notes)} 篇（{verdict_counts(notes)}）。往期见{doc_link('摘要归档', from_doc, contract.DIGESTS_INDEX)}。",
-        "",
-    ]
-    return [*lines, *digest_list(digest)]

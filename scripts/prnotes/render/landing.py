@@ -1,80 +1,57 @@
-"""The landing page, ``index.md``: what to read first, reading lists, subsystems, indexes."""
+"""The landing page, ``index.md``: 今日 first, then a short way into the rest.
+
+A reader comes most mornings to see what arrived: the page opens with 今日,
+how many notes are new since the last visit (read marks, in the browser),
+then every note of the newest day's digests, 精读 first
+(:mod:`prnotes.sphinxext.stream` decides the day from this build's dates and
+keeps the order; the page holds only the ``{prnotes-list} today`` directive,
+so it never holds a date). Under it, kept short: a line of counts, the
+archive, the reading lists, the indexes, the subsystems with their counts
+(:func:`subsystem_listing`) and the PDF books. The 精读 notes of the whole
+archive are on 精读清单.
+"""
 
 from __future__ import annotations
 
 from .. import contract
 from ..classify import VERDICT_BY_SLUG
 from ..model import Site
-from .digests import render_latest
-from .lists import note_link, subsystem_heading, verdict_counts
-from .myst import badge, doc_link, escape, hidden_toctree, marker
-from .readinglists import audience_heading, audiences_used, cjk_join, verdicts_used
+from .lists import verdict_counts
+from .myst import doc_link, escape, hidden_toctree, marker
+from .paging import list_directive
+from .readinglists import audience_heading, audiences_used, verdicts_used
 
-INTRO = (
-    "每个 PR 一页阅读笔记：值不值得细读、读什么、读完之后跟进什么。"
-    "笔记按子系统分组，PR 编号互相链接，每页都列出提到它的其他笔记。"
-)
-# "先读这些" shows at most this many 精读 notes per subsystem (newest PRs
-# first), so the landing page stays short however many notes the site holds;
-# the 精读 list has them all.
-FIRST_READS_PER_SUBSYSTEM = 6
+INTRO = "每个 PR 一页阅读笔记：值不值得细读、读什么、读完之后跟进什么。"
+HERE = "index"
 
 
-def _first_reads(site: Site) -> list[str]:
-    docname = "index"
-    close = VERDICT_BY_SLUG["close"]
-    groups = [(s, [n for n in site.in_subsystem(s.key) if n.verdict == "close"]) for s in site.subsystems]
-    groups = [(s, notes) for s, notes in groups if notes]
-    if not groups:
-        return []
-    total = sum(len(notes) for _, notes in groups)
-    lines = [
-        "## 先读这些",
+def today() -> list[str]:
+    """今日: the count of notes new since the last visit, then the newest day's
+    notes with verdict, PR, subsystem and first sentence."""
+    return [
+        "## 今日",
         "",
-        f"结论为{badge(close.badge, close.title)}的 {total} 篇笔记，按子系统分组，新 PR 在前。"
-        f"完整列表见{doc_link('精读清单', docname, contract.verdict_docname('close'))}。",
+        f":::{{{contract.SINCE_DIRECTIVE}}}",
+        ":::",
         "",
-        ":::::{grid} 1 1 2 2",
-        ":gutter: 2",
-        ":class-container: prnotes-first-reads",
-        "",
+        *list_directive("today", {}, show=("verdict", "summary", "subsystem")),
     ]
-    for sub, notes in groups:
-        shown = notes[:FIRST_READS_PER_SUBSYSTEM]
-        lines += [f"::::{{grid-item-card}} {escape(subsystem_heading(site, sub))}", ""]
-        lines += [f"- {note_link(n, docname)}" for n in shown]
-        more = len(notes) - len(shown)
-        label = escape(cjk_join(sub.title, "的全部笔记")) + (f"（另有 {more} 篇精读）" if more else "")
-        lines += ["", ":::{card-footer}", doc_link(label, docname, sub.docname), ":::", "::::", ""]
-    lines += [":::::", ""]
-    return lines
 
 
-def _subsystem_cards(site: Site) -> list[str]:
-    """The 子系统 section: a card per subsystem, under its repository's heading
-    when the archive holds several (each repository has its own subsystems)."""
-    lines: list[str] = []
+def subsystem_listing(site: Site) -> list[str]:
+    """The 子系统 section, compact: each subsystem linked, with its number of
+    notes; under its repository's name when the archive holds several (each
+    repository has its own subsystems)."""
+    lines = ["## 子系统", ""]
     for repo in site.repos:
         subs = site.subsystems_of(repo)
         if not subs:
             continue
         if site.by_repository:
             lines += [f"### {escape(repo)}", ""]
-        lines += ["::::{grid} 1 2 2 3", ":gutter: 2", ""]
-        for sub in subs:
-            notes = site.in_subsystem(sub.key)
-            lines += [
-                f":::{{grid-item-card}} {escape(sub.title)}",
-                f":link: {sub.docname}",
-                ":link-type: doc",
-                "",
-                escape(sub.intro),
-                "",
-                f"**{len(notes)} 篇**（{verdict_counts(notes)}）",
-                ":::",
-                "",
-            ]
-        lines += ["::::", ""]
+        lines += [":::{container} prnotes-subsystems", ""]
+        lines += [f"- {doc_link(escape(sub.title), HERE, sub.docname)} {len(site.in_subsystem(sub.key))} 篇" for sub in subs]
+        lines += ["", ":::", ""]
     return lines
 
 
@@ -91,11 +68,35 @@ def subsystem_toctrees(site: Site) -> list[str]:
     return lines
 
 
+def _more(site: Site) -> list[str]:
+    """A line of counts, then the archive, the reading lists and the indexes, one line each."""
+    audience_titles = {a.slug: a.title for a in site.taxonomy.audiences}
+    lists = [doc_link(f"{VERDICT_BY_SLUG[slug].title}清单", HERE, contract.verdict_docname(slug)) for slug in verdicts_used(site)]
+    lists += [
+        doc_link(escape(audience_heading(audience_titles[slug])), HERE, contract.audience_docname(slug))
+        for slug in audiences_used(site)
+    ]
+    indexes = [
+        doc_link("跟进清单", HERE, contract.WATCHLIST),
+        doc_link("代码符号索引", HERE, contract.SYMBOLS),
+        doc_link("标签", HERE, contract.TAGS_INDEX),
+        doc_link("PR 索引", HERE, contract.PR_INDEX),
+        doc_link("订阅", HERE, contract.FEEDS_PAGE),
+    ]
+    return [
+        "## 更多",
+        "",
+        f"共 {len(site.notes)} 篇笔记（{verdict_counts(site.notes)}），"
+        f"来自 {len(site.repos)} 个仓库（{escape('、'.join(site.repos))}）的 {len(site.digests)} 期摘要。",
+        "",
+        f"- {doc_link('摘要归档', HERE, contract.DIGESTS_INDEX)}：往期摘要，最新的在前",
+        f"- 阅读清单：{' · '.join(lists)}",
+        f"- 索引：{' · '.join(indexes)}",
+        "",
+    ]
+
+
 def render_landing(site: Site) -> str:
-    tax = site.taxonomy
-    repos = sorted({n.repo for n in site.notes})
-    digests = sorted({n.path for n in site.notes})
-    audience_titles = {a.slug: a.title for a in tax.audiences}
     lines = [
         marker("taxonomy.toml and seeds/"),
         "",
@@ -103,38 +104,9 @@ def render_landing(site: Site) -> str:
         "",
         INTRO,
         "",
-        f"目前共 {len(site.notes)} 篇笔记（{verdict_counts(site.notes)}），"
-        f"来自 {len(repos)} 个仓库（{escape('、'.join(repos))}）的 {len(digests)} 期摘要。",
-        "",
-        f":::{{{contract.SINCE_DIRECTIVE}}}",
-        ":::",
-        "",
-        *render_latest(site, "index"),
-        *_first_reads(site),
-        "## 阅读清单",
-        "",
-    ]
-    for slug in verdicts_used(site):
-        v = VERDICT_BY_SLUG[slug]
-        link = doc_link(f"{v.title}清单", "index", contract.verdict_docname(slug))
-        lines.append(f"- {badge(v.badge, v.title)} {link}：{escape(v.meaning)}")
-    for slug in audiences_used(site):
-        title = escape(audience_heading(audience_titles[slug]))
-        lines.append(f"- {doc_link(title, 'index', contract.audience_docname(slug))}")
-    lines += [
-        "",
-        "## 子系统",
-        "",
-        *_subsystem_cards(site),
-        "## 索引",
-        "",
-        f"- [摘要归档]({contract.DIGESTS_INDEX}.md)：每一期摘要和它收录的笔记，最新的在前。",
-        f"- [跟进清单]({contract.WATCHLIST}.md)：笔记里提到的后续事项，按子系统分组。",
-        f"- [代码符号索引]({contract.SYMBOLS}.md)：笔记里出现的文件、环境变量、函数，以及提到它们的笔记。",
-        f"- [标签]({contract.TAGS_INDEX}.md)：硬件、模型、主题，以及笔记涉及的其他子系统。",
-        f"- [PR 索引]({contract.PR_INDEX}.md)：站内每个 PR 编号，以及提到它的笔记。",
-        f"- [订阅]({contract.FEEDS_PAGE}.md)：Atom 订阅源，全部笔记、只看精读、每个仓库、每个子系统各一个。",
-        "",
+        *today(),
+        *_more(site),
+        *subsystem_listing(site),
         *subsystem_toctrees(site),
         *hidden_toctree((contract.DIGESTS_INDEX, contract.READING_INDEX, contract.WATCHLIST), "阅读与跟进"),
         *hidden_toctree((contract.SYMBOLS, contract.TAGS_INDEX, contract.PR_INDEX), "索引"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .. import contract
 from ..model import Note, RepoSubsystem, Site, Volume
-from .lists import list_order, verdict_counts
+from .lists import verdict_counts
 from .myst import doc_link, escape, external_link, hidden_toctree, marker, relative
 from .paging import list_directive, paged
 
@@ -39,7 +39,7 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
     """The pages of one subsystem. In a book its page opens a chapter (本章) and
     lists nothing; the site's page does the same when the whole book is built from it."""
     docname = sub.docname
-    counts = f"共 {len(notes)} 篇笔记（{verdict_counts(notes)}），{list_order(notes)}。"
+    counts = f"共 {len(notes)} 篇笔记（{verdict_counts(notes)}）。"
     source = f"{site.taxonomy.set_for(sub.repo).path} and seeds/"
     head = [
         marker(source),
@@ -55,7 +55,6 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
     ]
     if book:
         return {f"{docname}.md": "\n".join(head)}
-    head += ["```{only} html", "笔记页底部的“上一篇/下一篇”也按这个顺序，只在本子系统内前后移动。", "```", ""]
 
     def body(members: list[Note], volume: Volume, here: str) -> list[str]:
         return list_directive("notes", {"subsystem": sub.key, "volume": volume.number}, show=("verdict", "summary"))

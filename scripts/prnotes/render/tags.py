@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import contract
 from ..model import Note, Site, Volume
 from ..tags import Tag, all_tags, tag_index, tags_of_note
-from .lists import list_order, subsystem_heading, verdict_counts
+from .lists import subsystem_heading, verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
 from .paging import list_directive, paged
 
@@ -34,7 +34,7 @@ def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> dict[str, 
         f"({contract.tag_label(tag.slug)})=",
         f"# 标签：{escape(tag.title)}",
         "",
-        f"{len(notes)} 篇笔记（{verdict_counts(notes)}），{list_order(notes)}。",
+        f"{len(notes)} 篇笔记（{verdict_counts(notes)}）。",
         "",
     ]
     pages = [s for s in site.subsystems if s.slug == tag.subsystem]

@@ -32,6 +32,7 @@ FEATURES = (
     "sitemap",
     "speedups",
     "stale",
+    "stream",
     "summaries",
 )
 
@@ -39,4 +40,4 @@ FEATURES = (
 def setup(app: Sphinx) -> dict:
     for feature in FEATURES:
         app.setup_extension(f"{__name__}.{feature}")
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 12}
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 13}

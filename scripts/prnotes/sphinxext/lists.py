@@ -16,8 +16,14 @@ The directive's argument is the kind of list; ``:where:`` holds
 
 - ``notes``: ``subsystem``, ``verdict``, ``audience``, ``tag``, ``volume``,
   ``digest`` (a quoted seed path); ``:order:`` is ``number`` (newest PR
-  first, the default) or ``seed`` (digest order); ``:show:`` may name
-  ``verdict`` and ``summary``;
+  first, the default), ``seed`` (digest order) or ``reading`` (the order a
+  digest is read in: :func:`.stream.reading_key`); ``:show:`` may name
+  ``verdict``, ``summary`` and ``subsystem`` (then the PR and the subsystem
+  go on a line of their own under the title);
+- ``today``: 今日, every note of the newest day's digests in reading order
+  (:func:`.stream.newest_day`), after a line that gives the day, its digests
+  and their counts; ``:show:`` as for ``notes``. The day is this build's, so
+  the page is written again whenever a note or a digest date changes;
 - ``followups``: the items of the 待跟进 boxes of the notes as for ``notes``
   (``:order: newest``: newest digest first, then in digest order), each with
   its label, the PR or issue it names, the note (linked to the marked
@@ -49,16 +55,16 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from .. import contract
-from ..classify import VERDICT_BY_SLUG
+from ..classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
 from ..symbols import initial, sort_key as symbol_sort_key, Symbol
-from . import _internals, buildtime, rewrites, state
+from . import _internals, buildtime, rewrites, state, stream
 from .docdata import DocData
 from .frozen import thaw
 from .notefacts import FACTS, NoteFacts, site_repositories
 from .prlinks import link, resolve
 from .summaries import summary_of
 
-KINDS = ("notes", "followups", "symbols", "prs")
+KINDS = ("notes", "today", "followups", "symbols", "prs")
 # A symbol lists this many notes (the newest); the rest are counted.
 SYMBOL_NOTES = 12
 # The class of a note's entry in a list, and of a follow-up's (module docstring).
@@ -115,11 +121,13 @@ class ListQuery:
             return bool(self.prs_of(facts))
         if self.kind == "followups":
             return bool(facts.follow_ups) and self.note_matches(facts)
+        if self.kind == "today":
+            return True  # any note may join, leave or reorder the newest day
         return self.note_matches(facts)
 
     def shows_date_of(self, facts: NoteFacts) -> bool:
-        """Whether the list shows the date of the note's digest."""
-        return self.kind == "followups" and self.affects(facts)
+        """Whether the list shows the date of the note's digest (or, for 今日, depends on it)."""
+        return self.kind == "today" or (self.kind == "followups" and self.affects(facts))
 
 
 def parse_query(kind: str, where: str, order: str, show: str) -> ListQuery:
@@ -269,6 +277,8 @@ class Builder:
         found = [(d, self.facts[d]) for d in self.index.candidates(query) if query.note_matches(self.facts[d])]
         if query.order == "seed":
             found.sort(key=lambda df: (df[1].digest_number, df[1].position, df[0]))
+        elif query.order == "reading":
+            found.sort(key=lambda df: (stream.reading_key(df[1]), df[0]))
         elif query.order == "newest":
             found.sort(key=lambda df: (-df[1].digest_number, df[1].position, df[0]))
         else:
@@ -330,21 +340,74 @@ class Builder:
     def build(self, query: ListQuery) -> list[nodes.Node]:
         method = getattr(self, f"build_{query.kind}")
         items = method(query)
+        lead = self.today_lead() if query.kind == "today" else []
         if not items:
-            return [nodes.paragraph("", "（暂无）", classes=["prnotes-empty"])]
+            return [*lead, nodes.paragraph("", "（暂无）", classes=["prnotes-empty"])]
         bullets = nodes.bullet_list(classes=["prnotes-list", f"prnotes-list-{query.kind}"])
         bullets.extend(items)
-        return [bullets]
+        return [*lead, bullets]
 
     def build_notes(self, query: ListQuery) -> list[nodes.list_item]:
-        items = []
-        for docname, facts in self.notes(query):
-            item = note_entry(classes=[ENTRY_CLASS], data=entry_data(docname, facts))
-            item += self.note_line(docname, facts, verdict="verdict" in query.show)
-            if "summary" in query.show:
-                item += nodes.paragraph("", "", self.resolved(summary_of(self.env, docname, self.page)))
-            items.append(item)
-        return items
+        return [self.note_item(docname, facts, query.show) for docname, facts in self.notes(query)]
+
+    def note_item(self, docname: str, facts: NoteFacts, show: tuple[str, ...]) -> nodes.list_item:
+        """A note as a list shows it: its title (with the verdict, if shown); its PR
+        beside it, or under it with the subsystem; then its first sentence, if shown."""
+        item = note_entry(classes=[ENTRY_CLASS], data=entry_data(docname, facts))
+        if "subsystem" in show:
+            title = nodes.paragraph(classes=["prnotes-entry-title"])
+            if "verdict" in show:
+                title.extend(self.badge(facts.verdict) or [_internals.design_badge(NO_VERDICT, "light"), nodes.Text(" ")])
+            title += self.note_link(docname, facts)
+            item += title
+            item += self.entry_meta(facts)
+        else:
+            item += self.note_line(docname, facts, verdict="verdict" in show)
+        if "summary" in show:
+            item += nodes.paragraph("", "", self.resolved(summary_of(self.env, docname, self.page)))
+        return item
+
+    def entry_meta(self, facts: NoteFacts) -> nodes.paragraph:
+        """``owner/repo#N · 子系统``: the pull request on GitHub (the title links the
+        note) and the subsystem's page."""
+        meta = nodes.paragraph(classes=["prnotes-entry-meta"])
+        if facts.number is not None:
+            text = f"{facts.repo}#{facts.number}"
+            meta += nodes.reference(
+                "", "", nodes.inline(text, text, classes=["xref", "prnotes-pr"]),
+                refuri=contract.github_url(facts.repo, facts.number), reftitle=f"在 GitHub 上打开 {text}",
+                classes=["prnotes-entry-pr"],
+            )  # fmt: skip
+            meta += nodes.Text(" · ")
+        subsystem = contract.subsystem_docname(facts.subsystem)
+        title = self.env.titles.get(subsystem)
+        if title is not None:
+            uri = self.app.builder.get_relative_uri(self.page, subsystem)
+            meta += nodes.reference("", title.astext(), internal=True, refuri=uri, classes=["prnotes-entry-subsystem"])
+        return meta
+
+    def build_today(self, query: ListQuery) -> list[nodes.list_item]:
+        day = stream.newest_day(self.env)
+        if day is None:
+            return []
+        return [self.note_item(docname, self.facts[docname], query.show) for docname in day.notes]
+
+    def today_lead(self) -> list[nodes.Node]:
+        """``2026-11-09 · 第 4 期、第 5 期 · 5 篇（精读 2 篇，速读 3 篇）``, the digests linked."""
+        day = stream.newest_day(self.env)
+        if day is None:
+            return []
+        para = nodes.paragraph(classes=["prnotes-today-lead"])
+        para += nodes.inline("", day.label, classes=["prnotes-date"])
+        para += nodes.Text(" · ")
+        for index, (number, seed) in enumerate(day.digests):
+            if index:
+                para += nodes.Text("、")
+            uri = self.app.builder.get_relative_uri(self.page, contract.digest_docname(seed))
+            para += nodes.reference("", f"第 {number} 期", internal=True, refuri=uri)
+        counts = verdict_counts(self.facts[d].verdict for d in day.notes)
+        para += nodes.Text(f" · {len(day.notes)} 篇（{counts}）")
+        return [para]
 
     def build_followups(self, query: ListQuery) -> list[nodes.list_item]:
         items = []
@@ -502,6 +565,7 @@ def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.buildtime")
     app.setup_extension("prnotes.sphinxext.prlinks")
     app.setup_extension("prnotes.sphinxext.summaries")
+    app.setup_extension("prnotes.sphinxext.stream")
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(list_placeholder, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
     item = (_as_list_item(True), _as_list_item(False))

@@ -1,21 +1,28 @@
-"""Previous/next links that stay within a subsystem.
+"""Previous/next links: the notes walk the digests, the digests the archive.
 
-pydata-sphinx-theme links each page to its neighbours in toctree order, which
-runs from the last note of one subsystem into the next subsystem's page, and
-from the last note of the last subsystem into the reading lists. A link from or
-to a note is dropped when the two pages belong to different subsystems, so the
-links lead through one subsystem, from its page to its last note. Links
-between other pages (the landing page, subsystem pages, index pages) stay, and
-a subsystem page links back to the previous subsystem page.
+Every page's previous and next page (the footer's buttons and the head's
+``<link rel="prev">``/``<link rel="next">``) is set here, from the notes'
+facts, not from the toctree:
 
-The buttons name what they lead to, in the words the pages use: 上一篇/下一篇
-for a note, 上一期/下一期 for a digest, 上一页/下一页 for any other page
-(``prnotes_prev_label`` and ``prnotes_next_label``, shown by
-``_templates/components/prev-next.html``).
+- a note: the walk of :func:`.stream.walk`, its digest in the digest page's
+  order (:func:`.stream.reading_key`), then on into the digest before it
+  (older), so that a reader who missed a day keeps going; the first note of
+  the newest digest has no previous page and the last note of the oldest
+  digest no next one. The subsystem's order is on the subsystem page;
+- a digest: 上一期 is the digest before it (older), 下一期 the one after it
+  (newer), as the digest page's own line says;
+- any other page: the pages of the toctree in order, notes and digests left
+  out, so a subsystem page leads to the next subsystem page, not into its
+  notes.
+
+The buttons name what they lead to: 上一篇/下一篇 for a note, 上一期/下一期
+for a digest, 上一页/下一页 for any other page (``prnotes_prev_label`` and
+``prnotes_next_label``, shown by ``_templates/components/prev-next.html``).
 
 A page whose neighbours changed is written again though its source did not
-change (:func:`neighbours_changed`, through :mod:`.rewrites`): the pages
-beside a note added or deleted, or beside a page whose title changed.
+change (:func:`neighbours_changed`, through :mod:`.rewrites`): when a digest
+arrives, the newest digest before it (its 下一期) and that digest's first
+note (its 上一篇), and the pages beside a page whose title changed.
 """
 
 from __future__ import annotations
@@ -23,24 +30,16 @@ from __future__ import annotations
 import html
 
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 
 from .. import contract
-from . import _internals, rewrites
-
-SUBSYSTEM_PREFIX = contract.subsystem_docname("")
-
-
-def _subsystem(docname: str | None, relations: dict) -> str | None:
-    """The subsystem page a document belongs to: itself, or its toctree parent."""
-    if not docname:
-        return None
-    if docname.startswith(SUBSYSTEM_PREFIX):
-        return docname
-    parent = relations.get(docname, (None,))[0]
-    return parent if parent and parent.startswith(SUBSYSTEM_PREFIX) else None
-
+from . import _internals, rewrites, state, stream
 
 LABELS = {"note": ("上一篇", "下一篇"), "digest": ("上一期", "下一期"), "page": ("上一页", "下一页")}
+# The neighbours as the last build left them: {docname: (previous, next)}.
+SAVED = "prnotes_neighbours"
+
+Neighbours = dict[str, tuple[str | None, str | None]]
 
 
 def _kind(docname: str) -> str:
@@ -51,39 +50,55 @@ def _kind(docname: str) -> str:
     return "page"
 
 
-def restrict_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    relations = _internals.relations(app.builder)
-    if pagename not in relations:
+def _chain(order: list[str] | tuple[str, ...], into: Neighbours) -> None:
+    for index, docname in enumerate(order):
+        before = order[index - 1] if index else None
+        after = order[index + 1] if index + 1 < len(order) else None
+        into[docname] = (before, after)
+
+
+def toctree_order(env: BuildEnvironment) -> list[str]:
+    """Every page of the toctree, in reading order, from the root down."""
+    tree = _internals.page_tree(env)
+    order: list[str] = []
+    docname = env.config.root_doc if env.config.root_doc in tree else None
+    while docname and len(order) <= len(tree):
+        order.append(docname)
+        docname = tree.get(docname, (None, None, None))[2]
+    return order
+
+
+def compute(env: BuildEnvironment) -> Neighbours:
+    """Every page's (previous, next) page (module docstring)."""
+    found: Neighbours = {}
+    _chain(stream.walk(env), found)
+    notes = stream.notes_of_site(env)
+    digests = sorted({(f.digest_number, contract.digest_docname(f.digest)) for f in notes.values()})
+    _chain([d for _, d in digests if d in env.all_docs], found)
+    _chain([d for d in toctree_order(env) if _kind(d) == "page"], found)
+    return found
+
+
+def neighbours(env: BuildEnvironment) -> Neighbours:
+    """:func:`compute`, once per build (the pages are all read by the time it is asked)."""
+    return state.of(env).once("prevnext.neighbours", lambda: compute(env))
+
+
+def _link(context: dict, env: BuildEnvironment, docname: str | None) -> dict | None:
+    if not docname or docname not in env.titles:
+        return None
+    # The theme inserts the title as HTML, as Sphinx renders its own titles.
+    return {"link": context["pathto"](docname), "title": html.escape(env.titles[docname].astext())}
+
+
+def set_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    env = app.env
+    found = neighbours(env).get(pagename)
+    if found is None:
         return
-    _, prev, nxt = relations[pagename]
-    for key, neighbour in (("prev", prev), ("next", nxt)):
-        if neighbour and (contract.is_note_docname(pagename) or contract.is_note_docname(neighbour)):
-            if _subsystem(neighbour, relations) != _subsystem(pagename, relations):
-                context[key] = None
-                neighbour = None
-                if key == "prev" and pagename.startswith(SUBSYSTEM_PREFIX):
-                    neighbour = _page_before_notes(app, prev, relations)
-                    if neighbour:
-                        # The theme inserts the title as HTML, as Sphinx renders its own titles.
-                        context[key] = {
-                            "link": context["pathto"](neighbour),
-                            "title": html.escape(app.env.titles[neighbour].astext()),
-                        }
-        backward, forward = LABELS[_kind(neighbour or "")]
-        context[f"prnotes_{key}_label"] = backward if key == "prev" else forward
-
-
-def _page_before_notes(app: Sphinx, docname: str, relations: dict) -> str | None:
-    """Walk back over the previous subsystem's notes to the page before them."""
-    seen = 0
-    while docname and contract.is_note_docname(docname) and seen <= len(relations):
-        docname = relations.get(docname, (None, None))[1]
-        seen += 1
-    return docname if docname and docname in app.env.titles else None
-
-
-# The page tree as the last build left it: {docname: [parent, previous, next]}.
-RELATIONS = "prnotes_relations"
+    for key, docname, index in (("prev", found[0], 0), ("next", found[1], 1)):
+        context[key] = _link(context, env, docname)
+        context[f"prnotes_{key}_label"] = LABELS[_kind(docname or "")][index]
 
 
 def _title(env, docname: str) -> str | None:
@@ -98,26 +113,21 @@ def titles_before(app: Sphinx, env, outdated: rewrites.Outdated) -> dict[str, st
 
 
 def neighbours_changed(app: Sphinx, env, outdated: rewrites.Outdated, read: dict[str, str | None]) -> list[str]:
-    """After reading: the pages whose parent, previous or next page changed, and
-    those whose previous or next page was read again with another title (the
-    button shows it). Without this, a note beside one added or deleted keeps
-    a button to its old neighbour, or to a page that is gone. A page read
-    again under the same title (a list page, read again with most digests)
-    leaves its neighbours alone, and a parent's children are not rewritten."""
-    relations = _internals.page_tree(env)
-    old = getattr(env, RELATIONS, None)
-    setattr(env, RELATIONS, relations)
+    """After reading: the pages whose previous or next page changed, and those
+    whose previous or next page was read again with another title (the
+    button shows it). A page read again under the same title (a list page,
+    read again with most digests) leaves its neighbours alone."""
+    now = neighbours(env)
+    old = getattr(env, SAVED, None)
+    setattr(env, SAVED, now)
     if old is None:
         return []
     retitled = {docname for docname, title in read.items() if _title(env, docname) != title}
-    return [
-        docname
-        for docname, links in relations.items()
-        if old.get(docname) != links or any(link in retitled for link in links[1:])
-    ]
+    return [docname for docname, links in now.items() if old.get(docname) != links or any(link in retitled for link in links)]
 
 
 def setup(app: Sphinx) -> dict:
-    app.connect("html-page-context", restrict_prev_next)
+    app.setup_extension("prnotes.sphinxext.stream")
+    app.connect("html-page-context", set_prev_next)
     rewrites.register(app, rewrites.Rewrite("neighbours", neighbours_changed, titles_before))
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -105,6 +105,16 @@ def never_closed(n: int) -> str:
     return "".join("`" * w + "y" for w in range(2, math.isqrt(n) + 2)) + "`x" * n
 
 
+def repeated_phrase(unit: str, before: str = "") -> Callable[[int], tuple[str, str]]:
+    """One entry whose second sentence is ``before`` and ``unit`` repeated to ``n`` characters:
+    a phrase that starts a scan to the end of its clause or sentence (issue 30)."""
+
+    def make(n: int) -> tuple[str, str]:
+        return _seed([("A CI (#1)", f"值得精读。{before}{unit * (n // len(unit))}。")]), ""
+
+    return make
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -121,6 +131,9 @@ CASES = (
     Case("200,000 bad lines rejected", reject_bad_lines, bad_lines, 200_000, 10),
     Case("code spans: 300,000 runs closed far away", code_spans, closed_far_away, 300_000, 30),
     Case("code spans: 300,000 never closed", code_spans, never_closed, 300_000, 30),
+    Case("a 300,000-character sentence of 如果，", convert_in_memory, repeated_phrase("如果，"), 300_000, 10),
+    Case("a 300,000-character sentence of 关注", convert_in_memory, repeated_phrase("关注"), 300_000, 10),
+    Case("a 300,000-character follow-up: 跟进长期长期…", convert_in_memory, repeated_phrase("长期", "跟进"), 300_000, 10),
 )
 
 

@@ -905,3 +905,131 @@ def test_stamp_that_cannot_be_written_is_one_line(tmp_path, capsys, monkeypatch)
          "the site is built, and the next build runs Sphinx again"],
     )  # fmt: skip
     assert (proj / "_build/html/notes/o/r/pr-1.html").exists()
+
+
+# --- 13. the project's own patterns: work linear in the text ---------------------------
+#
+# Counted, not timed: tests/support/regexwork.py runs each pattern as re's
+# engine does and counts its steps. Three sizes n, 2n, 4n: the work a text
+# adds grows by about 2 from one doubling to the next when it is linear, by
+# about 4 when it is quadratic; constant work (the taxonomy, the page's other
+# text) cancels out.
+
+from prnotes import classify, filing, followups, model, parse, refs, sentences, summary, symbols, tags, taxonomy  # noqa: E402
+from tests.support import regexwork  # noqa: E402
+from tests.support.sandbox import FIXTURE, ROOT  # noqa: E402
+
+TEXT_MODULES = (classify, followups, sentences, refs, summary, symbols, filing, tags, taxonomy, model, parse)
+
+# Phrases repeated in one sentence of an advice: the starts of the project's
+# patterns (each a lazy or greedy scan to the end of a clause or sentence),
+# found by repeating every literal of every pattern and counting the work.
+# The first three were quadratic.
+REPEATED = [
+    "如果，",  # a condition before the recommendation it needs (classify)
+    "若，",
+    "关注",  # a watch word before the question it needs (followups)
+    "留意，关注",
+    "建议",  # a recommendation to an audience
+    "适合x",  # the same, never finding the audience
+    "只有",  # 只有 … 才需要
+    "了解",  # 了解 … 即可
+    "对于，",  # 对于 … 来说
+    "Skim，",  # English verdicts
+    "  ",
+    "，，",
+    "``",
+    "r`",
+    "#",
+    "PRx",
+    "e.gx",
+    "a-",
+    "[",
+    "这`",
+]
+# (before, repeated, after): a follow-up clause, then a long run in its label.
+AROUND = [
+    ("跟进", "长期", ""),  # the watch predicate at a label's end (followups): was quadratic
+    ("跟进", "也 ", ""),
+    ("跟进 ", "持续 ", "x"),
+    ("1. 跟进", "一是", ""),
+    ("关注两点：", "一是", ""),
+    ("关注", "何时", ""),
+]
+
+
+def growth(work: regexwork.Work, run, sizes=(50, 100, 200)) -> float:
+    """How the work of ``run(n)`` grows from one doubling of ``n`` to the next."""
+    counts = []
+    for n in sizes:
+        work.steps = 0
+        run(n)
+        counts.append(work.steps)
+    return (counts[2] - counts[1]) / max(1, counts[1] - counts[0])
+
+
+def test_regexwork_finds_what_re_finds():
+    texts = [
+        chunk
+        for seed in sorted((FIXTURE / "seeds").glob("*.txt"))
+        for chunk in seed.read_text(encoding="utf-8").split("\n\n")
+    ]
+    texts += [unit * 5 for unit in REPEATED] + [before + unit * 5 + after for before, unit, after in AROUND]
+    for name, pattern in regexwork.patterns_of(*TEXT_MODULES).items():
+        for text in texts:
+            assert regexwork.spans(pattern, text) == [m.span() for m in pattern.finditer(text)], (name, text)
+
+
+def test_regexwork_tells_quadratic_work_from_linear():
+    """The proxy can fail a test: a lazy scan from each of many starts counts quadratically."""
+    work = regexwork.Work()
+    lazy = regexwork.Counted(re.compile(r"a[^。]*?b"), work)
+    bounded = regexwork.Counted(re.compile(r"a[^。]{0,5}?b"), work)
+    assert growth(work, lambda n: lazy.search("a" * n)) > 3.5
+    assert growth(work, lambda n: bounded.search("a" * n)) < 2.2
+
+
+@pytest.fixture(scope="module")
+def shared_taxonomy():
+    return taxonomy.load_taxonomy(ROOT)
+
+
+def counted(monkeypatch) -> regexwork.Work:
+    work = regexwork.Work()
+    regexwork.counting(monkeypatch, work, *TEXT_MODULES)
+    return work
+
+
+@pytest.mark.parametrize("unit", REPEATED)
+def test_a_repeated_phrase_in_an_advice_costs_linear_work(monkeypatch, shared_taxonomy, unit):
+    work = counted(monkeypatch)
+    # Parse and model: every pattern that reads a seed entry.
+    run = lambda n: model.build_site(  # noqa: E731
+        [parse.parse_seed("seeds/000.txt", f"o/r\n\nA CI (#1)\n\n值得精读。{unit * n}\n".encode())], {}, shared_taxonomy
+    )
+    assert growth(work, run) < 2.5
+
+
+@pytest.mark.parametrize(("before", "unit", "after"), AROUND)
+def test_a_long_follow_up_label_costs_linear_work(monkeypatch, shared_taxonomy, before, unit, after):
+    work = counted(monkeypatch)
+    run = lambda n: model.analyse("o/r", "A CI", "", f"值得精读。{before}{unit * n}{after}", shared_taxonomy)  # noqa: E731
+    assert growth(work, run) < 2.5
+
+
+@pytest.mark.parametrize("unit", ["如果，", "关注", "  ", "[", "a-"])
+def test_a_repeated_phrase_in_a_title_costs_linear_work(monkeypatch, shared_taxonomy, unit):
+    work = counted(monkeypatch)
+    run = lambda n: model.analyse("o/r", f"A CI {unit * n}", "", "值得精读。", shared_taxonomy)  # noqa: E731
+    assert growth(work, run) < 2.5
+
+
+def test_the_conversion_of_long_hostile_sentences_costs_linear_work(tmp_path, monkeypatch):
+    """The fixture project's way in: seeds/ read and modelled as `prnotes notes` does."""
+    work = counted(monkeypatch)
+
+    def run(n: int) -> None:
+        proj = copy_project(tmp_path / f"p{n}", {"000.txt": f"o/r\n\nA CI (#1)\n\n值得精读。{'如果，' * n}。{'关注' * n}。跟进{'长期' * n}。\n"})
+        assert load(proj).note_for("o/r", 1).verdict == "close"
+
+    assert growth(work, run) < 2.5

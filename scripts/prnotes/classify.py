@@ -204,9 +204,16 @@ def _verdict_of_sentence(sentence: str, rules, conditions: bool) -> str | None:
             else:
                 found.append((m.start(), m.start() - m.end(), slug))
     if conditions:
+        # A condition counts when a recommendation follows it. The one found
+        # after an earlier condition still follows a later one that ends
+        # before it, so the text is searched once, not once per condition.
+        recommendation = None
         for m in _CONDITION_RE.finditer(sentence):
-            if _RECOMMEND_RE.search(sentence, m.end()):
-                found.append((m.start(), m.start() - m.end(), "optional"))
+            if recommendation is None or recommendation.start() < m.end():
+                recommendation = _RECOMMEND_RE.search(sentence, m.end())
+                if recommendation is None:
+                    break  # none after this condition, so none after the later ones
+            found.append((m.start(), m.start() - m.end(), "optional"))
     if found:
         return min(found)[2]
     return "skim" if negated_close else None

@@ -58,7 +58,11 @@ from .sentences import Atom, Clause, atoms_of, clauses, pieces_of, sentence_span
 FOLLOW_UP_RE = re.compile(
     r"(?<!正在)跟踪|跟进|技术债|关注后续|建议后续|后续维护|后续新增|后续[可需应再]|考虑后续"
 )
-WATCH_QUESTION_RE = re.compile(r"(?<!重点)(?:关注|留意)[^，,；;。]*?(?:何时|是否会|是否有|能否)")
+# The scan from a watch word stops at the next one: a question after both is
+# found from the later one, so each character is scanned once, not once per
+# watch word before it (only whether a clause holds a watch question counts).
+_WATCH = r"(?<!重点)(?:关注|留意)"
+WATCH_QUESTION_RE = re.compile(rf"{_WATCH}(?:(?!{_WATCH})[^，,；;。])*?(?:何时|是否会|是否有|能否)")
 WATCH_LEAD_RE = re.compile(r"(?<!重点)(?:关注|留意|跟踪)[两三四五六七八九十几0-9]+(?:点|件事|个方面)")
 
 # A code span or reference in the shadow text the label rules read: one
@@ -100,6 +104,7 @@ PREDICATE_RE = re.compile(
     r"[，,]?\s*(?:[仍还也])?(?:需要|需|要|应该|应|值得|建议|可以)?\s*"
     r"(?:长期|持续|密切|继续|后续|重点)*\s*(?:跟踪|跟进|关注|留意|观察|追踪)(?:下去|一下)?\s*$"
 )
+PREDICATE_MAX = 40  # characters: "，仍需要长期持续密切跟踪下去" is 15
 AS_RE = re.compile(r"^(?:把|将)\s*(?P<x>.+?)\s*(?:当作|当成|作为|视为|看作|列为)\s*(?P<y>.+)$")
 WHILE_RE = re.compile(
     r"^(?:在)?(?:维护|修改|改动|重构|扩展|升级|调整)\s*(?P<x>.+?)\s*时[，,]?\s*(?:保持|确保|维持|保证)其\s*(?P<y>.+)$"
@@ -211,7 +216,9 @@ def _core(shadow: str, lo: int, hi: int) -> tuple[int, int]:
     """Text from ``lo`` to ``hi`` without its lead-in and its closing watch
     predicate (label rules 3 and 4)."""
     lo, hi = _trim(shadow, lo + lead_in(shadow[lo:hi]), hi)
-    predicate = PREDICATE_RE.search(shadow, lo, hi)
+    # A predicate is a few words: searched for near the end only, where it
+    # must stand, so a long run of its words costs no rescan from each one.
+    predicate = PREDICATE_RE.search(shadow, max(lo, hi - PREDICATE_MAX), hi)
     if predicate and predicate.start() > lo:
         lo, hi = _trim(shadow, lo, predicate.start())
     return lo, hi

@@ -1,39 +1,42 @@
-"""Scale benchmark: a day's work at 1,000, 2,000 and 5,000 synthetic notes.
+"""Scale benchmark: the dense archive at 1,000, 5,000, 10,000 and 20,000 notes.
 
-    python -m bench.scale [--sizes 1000,2000,5000] [--repeat 3] [--large-repeat 1]
-                          [--per-file 16] [--write BENCHMARKS.md]
+    python -m bench.scale [--sizes 1000,5000,10000,20000] [--repeat 3] [--large-repeat 1]
+                          [--per-file 16] [--wait-load 2.5] [--results FILE.json]
+                          [--write BENCHMARKS.md]
 
-For each N it generates a corpus of digests of ``--per-file`` notes
-(bench/corpus.py) in a copy of the project and measures, with the real
-``make html`` and ``make pdf`` of the copy:
+For each N it generates a dense archive (:func:`bench.corpus.generate_dense`:
+digests of ``--per-file`` notes from three repositories, consecutive PR
+numbers, four to seven references per note) in a copy of the project and
+measures, with the real ``make`` targets of the copy:
 
-- the conversion: entries per second from nothing, and a no-op conversion;
-- a full ``make html`` from nothing (conversion included, ``-j auto``);
+- a full ``make html`` from nothing (conversion included, ``-j auto``), and
+  the peak memory of its processes (the largest resident set of any of them,
+  from ``getrusage(RUSAGE_CHILDREN)`` in a process that runs only that build);
 - the Sphinx floor: the same generated pages through bare Sphinx
   (myst_parser and sphinx_design, the basic theme, no sidebars, English
-  search, ``-j auto``);
-- the largest built HTML page, and the output bytes per note;
-- a no-op ``make html``, one after editing one note's body, one after adding
-  a digest of 10 notes on an ordinary day, and one after the digest that
-  opens a volume (at a multiple of 500 notes), with the documents Sphinx
-  read again;
-- ``make pdf`` after ``make html``, from nothing: a PDF per volume, in
-  parallel (one PDF, the whole book, for an archive of one volume); then
-  again after a day's digest (only the newest volume); then the whole book
-  in one PDF (``make pdf BOOK=whole``: from the HTML build's environment,
-  LaTeX from nothing) and its page count;
-- a cold publish as Read the Docs builds it: ``make publish`` from nothing,
-  the site with the whole book typeset beside its writing, against the full
-  build followed by the whole book.
+  search, ``-j auto``), taking turns with ours;
+- the largest built HTML page;
+- a no-op ``make html``;
+- a day's digest: ten notes from the dense generator's next day, in a
+  digest per repository (:func:`bench.corpus.dense_day`), added and then
+  taken away again, ``make html`` each time; the time of the build that adds
+  it, and the documents Sphinx read again for it;
+- ``make pdf`` from nothing after ``make html`` (a PDF per volume, in parallel);
+- a cold ``make publish`` from nothing (the site, and the whole book typeset
+  beside it, as Read the Docs builds it), and its peak memory.
 
 Each figure is the median of ``--repeat`` runs (``--large-repeat`` above
-1,000 notes). The table is printed; with ``--write`` it replaces the table
-between the ``scale-table`` markers of that file, leaving the prose around it.
+1,000 notes). Before each size the script waits until the 1-minute load
+average is below ``--wait-load`` (checking every five minutes), and records
+the load it saw. Rows are kept in ``--results`` (JSON, by size), so sizes
+may be measured in separate runs; ``--write`` replaces the table between the
+``scale-table`` markers of that file with every row kept, leaving the prose.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -42,13 +45,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bench.corpus import generate
+from bench.corpus import dense_day, generate_dense
 from bench.markers import replace_between
-from prnotes.cli import main as cli_main
-from prnotes.project import load
 from tests.support.sandbox import copy_project
 
 PYTHON = sys.executable
@@ -66,43 +67,34 @@ docutils_settings = {"report_level": 5}
 suppress_warnings = ["toc", "ref", "myst"]
 """
 START, END = "<!-- scale-table -->", "<!-- /scale-table -->"
-# An ordinary day's digest: its notes join subsystems the archive already has
-# (the corpus's KV cache), so the site's navigation stays as it was. (The
-# first note of a new subsystem adds it to every page's navigation, and every
-# page is written again: a rare day, not this one.)
-DIGEST = "vllm-project/vllm\n\n" + "\n\n".join(
-    f"新增前缀缓存路径 {i} 的命中统计 (#{99000 + i})\n\n值得精读。重点看 `KVCacheManager.evict_{i}` 的回收顺序，结合 #{99000 + (i + 1) % 10} 看。后续跟进 `vllm/v1/core/kv_cache_utils.py` 的拆分。"
-    for i in range(10)
-) + "\n"
+# Runs the command given and prints, last, the peak resident set (KiB on
+# Linux) of the processes it waited for: the command and everything it ran.
+MEASURED = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:]).returncode\n"
+    "print(f'maxrss={resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}', file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
 
 
 @dataclass(frozen=True)
 class Row:
     notes: int
-    convert_per_s: float
-    convert_noop: float
     full: float
     floor: float
     noop: float
-    edit: float
-    add: float
-    add_opening: float  # the first digest added to the N notes
-    opened: bool  # whether it opened a volume
-    reread: tuple[int, int, int, int]  # no-op, edit, add, add opening a volume
+    day: float  # make html after a day's digest
+    day_reread: int  # documents Sphinx read for it
+    day_notes: int
     largest: tuple[int, str]
-    out_bytes: int
+    peak_html: int  # KiB, the full make html
     pdf: float  # make pdf from nothing: the volumes
-    pdf_day: float  # make pdf after a day's digest
     volumes: int
-    whole: float  # make pdf BOOK=whole from nothing
-    pdf_pages: int  # of the whole book
     publish: float  # make publish from nothing: the site and the whole book beside it
+    peak_publish: int  # KiB
     runs: int
-
-    @property
-    def one_after_other(self) -> float:
-        """The site from nothing, then the whole book: what ``make publish`` saves time on."""
-        return self.full + self.whole
+    load: tuple[float, float]  # 1-minute load average before and after the size
+    commit: str
 
 
 def timed(fn) -> float:
@@ -111,21 +103,20 @@ def timed(fn) -> float:
     return time.perf_counter() - start
 
 
-def median(fn, runs: int) -> float:
-    return statistics.median(timed(fn) for _ in range(runs))
-
-
-def run(cmd: list[str], cwd: Path | None = None) -> str:
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+def run(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> tuple[str, int]:
+    """Run ``cmd``; its output and the peak memory (KiB) of its processes."""
+    env = {**os.environ, **(env or {})}
+    proc = subprocess.run([PYTHON, "-c", MEASURED, *cmd], cwd=cwd, capture_output=True, text=True, env=env)
     if proc.returncode:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
-    return proc.stdout
+    peak = int(re.findall(r"^maxrss=(\d+)$", proc.stderr, re.M)[-1])
+    return proc.stdout, peak
 
 
-def make(proj: Path, target: str, *variables: str) -> str:
+def make(proj: Path, target: str, *variables: str, env: dict[str, str] | None = None) -> tuple[str, int]:
     # The copy uses this venv as it is: its set-up stamps count as current.
     keep = [arg for group in ("site", "test", "bench") for arg in ("-o", f"{VENV}/.installed-{group}")]
-    return run(["make", "-C", str(proj), *keep, target, f"VENV={VENV}", "SPHINXOPTS=", *variables])
+    return run(["make", "-C", str(proj), *keep, target, f"VENV={VENV}", "SPHINXOPTS=", *variables], env=env)
 
 
 def reread(output: str) -> int:
@@ -143,33 +134,33 @@ def largest_page(html: Path) -> tuple[int, str]:
     return max(pages)
 
 
-def tree_bytes(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+def wait_for_quiet(limit: float) -> float:
+    """Wait until the 1-minute load average is below ``limit``; the load then."""
+    while True:
+        load = os.getloadavg()[0]
+        if load < limit:
+            return load
+        print(f"load average {load:.2f} >= {limit}: waiting 300 s", file=sys.stderr, flush=True)
+        time.sleep(300)
 
 
-def pdf_pages(pdf: Path) -> int:
-    out = run(["pdfinfo", str(pdf)])
-    return int(re.search(r"^Pages:\s+(\d+)", out, re.M).group(1))
+def commit() -> str:
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return out.stdout.strip()
 
 
-def bench_size(n: int, work: Path, runs: int, per_file: int) -> Row:
-    proj = copy_project(work / f"n{n}", generate(n, per_file=per_file))
+def bench_size(n: int, work: Path, runs: int, per_file: int, limit: float) -> Row:
+    proj = copy_project(work / f"n{n}", generate_dense(n, per_file=per_file))
     subprocess.run(["git", "init", "-q"], cwd=proj, check=True)  # digests uncommitted: dates read, none found
-
-    def fresh_convert() -> None:
-        shutil.rmtree(proj / "notes", ignore_errors=True)
-        (proj / "index.md").unlink(missing_ok=True)
-        clean(proj)
-        assert cli_main(["notes", "--root", str(proj), "-q"]) == 0
-
-    convert_s = median(fresh_convert, runs)
-    convert_noop = median(lambda: cli_main(["notes", "--root", str(proj), "-q"]), runs)
+    load_before = wait_for_quiet(limit)
+    peaks: list[int] = []
 
     def full() -> None:
         clean(proj)
-        make(proj, "html")
+        peaks.append(make(proj, "html")[1])
 
-    # The converted pages, as the conversion above left them.
+    make(proj, "notes")
     floor = work / f"n{n}-floor"
     floor.mkdir()
     (floor / "conf.py").write_text(FLOOR_CONF, encoding="utf-8")
@@ -185,137 +176,120 @@ def bench_size(n: int, work: Path, runs: int, per_file: int) -> Row:
     for _ in range(runs):
         full_times.append(timed(full))
         floor_times.append(timed(floor_build))
-    full_s, floor_s = statistics.median(full_times), statistics.median(floor_times)
+    shutil.rmtree(floor, ignore_errors=True)
+    largest = largest_page(proj / "_build" / "html")
+    noop_s = statistics.median(timed(lambda: make(proj, "html")) for _ in range(runs))
 
-    html = proj / "_build" / "html"
-    largest = largest_page(html)
-    out_bytes = tree_bytes(html)
-    noop_out = []
-    noop_s = median(lambda: noop_out.append(make(proj, "html")), runs)
-
-    first = sorted((proj / "seeds").glob("*.txt"))[0]
-    edits = iter(range(100))
-
-    def edit() -> None:
-        text = first.read_text(encoding="utf-8").split("\n")
-        text[4] += f"（补充说明 {next(edits)}。）"
-        first.write_text("\n".join(text), encoding="utf-8")
-        edit_out.append(make(proj, "html"))
-
-    edit_out: list[str] = []
-    edit_s = median(edit, runs)
-
-    # The first digest added, which may open a volume (once every 500 notes or
-    # so; the table says when). It stays; the ordinary day's digest is then
-    # added and removed again, ``runs`` times.
-    volumes_before = len(load(proj).volumes)
-    opening = proj / "seeds" / "zzy_opening.txt"
-    opening.write_text(DIGEST.replace("#990", "#980").replace("前缀缓存路径", "预取路径"), encoding="utf-8")
-    start = time.perf_counter()
-    opening_out = make(proj, "html")
-    add_opening_s = time.perf_counter() - start
-    opened = len(load(proj).volumes) > volumes_before
-
-    add_out: list[str] = []
-    added = proj / "seeds" / "zzz_new.txt"
-
-    def add() -> None:
-        added.unlink(missing_ok=True)
-        make(proj, "html")  # back to the archive without the new digest
-        added.write_text(DIGEST, encoding="utf-8")
-        start = time.perf_counter()
-        add_out.append(make(proj, "html"))
-        times.append(time.perf_counter() - start)
-
-    times: list[float] = []
+    # A day's digest: added, built, taken away again (and built back), runs times.
+    day = dense_day(n, per_file=per_file)
+    seeds = proj / "seeds"
+    prs_before = (seeds / "prs.toml").read_bytes()
+    added = sorted(name for name in day if name != "prs.toml")
+    day_times, day_out = [], []
     for _ in range(runs):
-        add()
-    add_s = statistics.median(times)
+        for name in added:
+            (seeds / name).write_text(day[name], encoding="utf-8")
+        (seeds / "prs.toml").write_text(day["prs.toml"], encoding="utf-8")
+        start = time.perf_counter()
+        day_out.append(make(proj, "html")[0])
+        day_times.append(time.perf_counter() - start)
+        for name in added:
+            (seeds / name).unlink()
+        (seeds / "prs.toml").write_bytes(prs_before)
+        make(proj, "html")
 
-    # The PDF from nothing, as a PDF per volume; then a day's digest later.
+    # The PDF from nothing, as a PDF per volume.
     shutil.rmtree(proj / "_build" / "pdf", ignore_errors=True)
     shutil.rmtree(proj / "_build" / "latex", ignore_errors=True)
-    pdf_s = median(lambda: make(proj, "pdf"), 1)
+    pdf_s = timed(lambda: make(proj, "pdf"))
     volumes = len(list((proj / "_build" / "latex").glob("prnotes*.pdf")))
-    (proj / "seeds" / "zzz_pdf_day.txt").write_text(DIGEST.replace("#990", "#970").replace("前缀缓存路径", "回收路径"), encoding="utf-8")
-    make(proj, "html")
-    pdf_day_s = median(lambda: make(proj, "pdf"), 1)
-    # The whole book in one PDF, from nothing, as Read the Docs builds it.
-    shutil.rmtree(proj / "_build" / "pdf" / "prnotes", ignore_errors=True)
-    whole_s = median(lambda: make(proj, "pdf", "BOOK=whole"), 1)
-    pages = pdf_pages(proj / "_build/latex/prnotes.pdf")
+
+    publish_peak: list[int] = []
 
     def publish() -> None:
         clean(proj)
-        make(proj, "publish")
+        # A build to publish names the site's address (else it warns, and fails).
+        publish_peak.append(make(proj, "publish", env={"PRNOTES_BASEURL": "https://prnotes.example.org/"})[1])
 
-    publish_s = median(publish, 1)
-    return Row(
+    publish_s = timed(publish)
+    row = Row(
         notes=n,
-        convert_per_s=n / convert_s,
-        convert_noop=convert_noop,
-        full=full_s,
-        floor=floor_s,
+        full=statistics.median(full_times),
+        floor=statistics.median(floor_times),
         noop=noop_s,
-        edit=edit_s,
-        add=add_s,
-        add_opening=add_opening_s,
-        opened=opened,
-        reread=(reread(noop_out[-1]), reread(edit_out[-1]), reread(add_out[-1]), reread(opening_out)),
+        day=statistics.median(day_times),
+        day_reread=reread(day_out[-1]),
+        day_notes=sum((len(day[name].strip().split("\n\n")) - 1) // 2 for name in added),
         largest=largest,
-        out_bytes=out_bytes,
+        peak_html=max(peaks),
         pdf=pdf_s,
-        pdf_day=pdf_day_s,
         volumes=volumes,
-        whole=whole_s,
-        pdf_pages=pages,
         publish=publish_s,
+        peak_publish=publish_peak[0],
         runs=runs,
+        load=(load_before, os.getloadavg()[0]),
+        commit=commit(),
     )
+    shutil.rmtree(proj, ignore_errors=True)
+    return row
 
 
 def table(rows: list[Row]) -> str:
+    base = next((r for r in rows if r.notes == 1000), None)
     head = [
         "| notes | full `make html` (s) | Sphinx floor (s) | ours / floor | no-op (s) | no-op / full "
-        "| edit one body (s) | add a 10-note digest (s) | add / full | first digest added (s) "
-        "| re-read (no-op / edit / add / first) | largest page (KB) | bytes per note "
-        "| conversion from nothing (entries/s) | no-op conversion (s) "
-        "| `make pdf`: PDFs (s) | pdf / full | `make pdf` after a digest (s) | whole book (s) | whole / full "
-        "| whole book's pages | HTML then whole book (s) | cold publish: `make publish` (s) | runs |",
-        "|" + "---:|" * 24,
+        "| a day's digest (s) | re-read | day / day at 1,000 | largest page (KB) | peak memory, `make html` (MB) "
+        "| `make pdf`: PDFs (s) | pdf / full | cold `make publish` (s) | peak memory, publish (MB) | runs | load before / after |",
+        "|" + "---:|" * 17,
     ]
-    body = [
-        f"| {r.notes:,} | {r.full:.1f} | {r.floor:.1f} | {r.full / r.floor:.2f} | {r.noop:.1f} | {r.noop / r.full:.1%} "
-        f"| {r.edit:.1f} | {r.add:.1f} | {r.add / r.full:.1%} | {r.add_opening:.1f}{' (opens a volume)' if r.opened else ''} "
-        f"| {' / '.join(map(str, r.reread))} "
-        f"| {r.largest[0] / 1024:,.0f} (`{r.largest[1]}`) | {r.out_bytes // r.notes:,} | {r.convert_per_s:,.0f} "
-        f"| {r.convert_noop:.1f} | {r.pdf:.1f} ({r.volumes}) | {r.pdf / r.full:.2f} | {r.pdf_day:.1f} "
-        f"| {r.whole:.1f} | {r.whole / r.full:.2f} | {r.pdf_pages:,} | {r.one_after_other:.1f} | {r.publish:.1f} | {r.runs} |"
-        for r in rows
-    ]
+    body = []
+    for r in rows:
+        ratio = f"{r.day / base.day:.2f}" if base else "—"
+        body.append(
+            f"| {r.notes:,} | {r.full:.1f} | {r.floor:.1f} | {r.full / r.floor:.2f} | {r.noop:.1f} | {r.noop / r.full:.1%} "
+            f"| {r.day:.1f} | {r.day_reread} | {ratio} | {r.largest[0] / 1024:,.0f} (`{r.largest[1]}`) "
+            f"| {r.peak_html / 1024:,.0f} | {r.pdf:.1f} ({r.volumes}) | {r.pdf / r.full:.2f} | {r.publish:.1f} "
+            f"| {r.peak_publish / 1024:,.0f} | {r.runs} | {r.load[0]:.1f} / {r.load[1]:.1f} |"
+        )
     return "\n".join(head + body)
+
+
+def load_rows(path: Path | None) -> dict[int, Row]:
+    if path is None or not path.exists():
+        return {}
+    rows = {}
+    for item in json.loads(path.read_text(encoding="utf-8")):
+        item["largest"], item["load"] = tuple(item["largest"]), tuple(item["load"])
+        rows[item["notes"]] = Row(**item)
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000,2000,5000", help="comma-separated note counts")
+    parser.add_argument("--sizes", default="1000,5000,10000,20000", help="comma-separated note counts")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--large-repeat", type=int, default=1, help="runs per figure above 1,000 notes")
-    parser.add_argument("--per-file", type=int, default=16, help="notes per digest (default 16, a day's digest)")
+    parser.add_argument("--per-file", type=int, default=16, help="notes per digest (default 16)")
+    parser.add_argument("--wait-load", type=float, default=2.5, help="start a size only below this 1-minute load average")
+    parser.add_argument("--results", type=Path, help="JSON file that keeps the rows, by size, across runs")
     parser.add_argument("--write", type=Path, help="replace the scale table of this Markdown file")
     args = parser.parse_args(argv)
-    rows = []
+    rows = load_rows(args.results)
     with tempfile.TemporaryDirectory(prefix="prnotes-bench-") as tmp:
-        for n in (int(s) for s in args.sizes.split(",")):
+        for n in (int(s) for s in args.sizes.split(",") if s):
             runs = args.repeat if n <= 1000 else args.large_repeat
-            rows.append(bench_size(n, Path(tmp), runs, args.per_file))
-            print(table(rows[-1:]).split("\n")[-1], flush=True)
-    result = table(rows)
+            rows[n] = bench_size(n, Path(tmp), runs, args.per_file, args.wait_load)
+            if args.results:
+                args.results.write_text(json.dumps([asdict(r) for _, r in sorted(rows.items())], indent=1), encoding="utf-8")
+            print(table([rows[n]]).split("\n")[-1], flush=True)
+    result = table([r for _, r in sorted(rows.items())])
     print(result)
     if args.write:
         note = (
-            f"`make bench` on {os.cpu_count()} cores, sizes {args.sizes}, digests of {args.per_file} notes; "
-            f"median of {args.repeat} runs up to 1,000 notes, {args.large_repeat} above (bench/scale.py)."
+            f"`make bench` on {os.cpu_count()} cores, the dense archive (bench/corpus.py, digests of {args.per_file} notes); "
+            f"median of {args.repeat} runs at 1,000 notes, {args.large_repeat} above; commits "
+            + ", ".join(sorted({r.commit for r in rows.values()}))
+            + " (bench/scale.py)."
         )
         replace_between(args.write, START, END, f"{note}\n\n{result}")
     return 0

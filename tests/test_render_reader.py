@@ -114,7 +114,7 @@ def test_a_long_watch_list_has_a_page_per_subsystem():
     assert len(keys) == 2 and all(k.startswith("o/r/") for k in keys)
     for key in keys:
         page = pages[f"{contract.watchlist_docname(key)}.md"]
-        assert f":where: subsystem={key} volume=1" in page and ":order: newest" in page
+        assert f":where: subsystem={key}\n" in page and ":order: newest" in page
         assert f"followups/{key}.md" in index
 
 

@@ -1,8 +1,9 @@
-"""The site as the archive grows: split hub pages, and what a new digest costs.
+"""The site as the archive grows: hub pages paged by count, and what a new digest costs.
 
-Sizes here are small; the thresholds that split pages are lowered so that a
-site of a few dozen notes has several volumes, PR-number ranges and
-symbol-index parts. The figures at 1,000 to 5,000 notes are in BENCHMARKS.md.
+Sizes here are small; the page sizes are lowered so that a site of a few dozen
+notes has several pages in every list. The figures at 1,000 to 20,000 notes
+are in BENCHMARKS.md (bench/scale.py), which also checks that no page of a
+dense archive passes 300 KB.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from bench.corpus import DENSE_REPOS, dense_day, generate, generate_dense, subsystem_words
 from prnotes import contract, model
 from prnotes.project import load
-from prnotes.render import prindex, symbols, watchlist
+from prnotes.render import digests, paging, prindex, symbols, watchlist
 from tests.support.sandbox import convert, copy_project, sphinx_build
 
 NEW_DIGEST = """vllm-project/vllm
@@ -33,6 +34,18 @@ CI 为多模态测试加分片 (#90003)
 
 建议 CI 维护者阅读：按时长切分 `tests/models/multimodal/`。
 """
+# Page sizes of the split site: (module, name, value).
+SMALL = (
+    (model, "VOLUME_NOTES", 20),
+    (paging, "NOTE_PAGE", 2),
+    (watchlist, "INLINE_FOLLOWUPS", 5),
+    (watchlist, "FOLLOWUP_PAGE", 3),
+    (prindex, "INLINE_NUMBERS", 5),
+    (prindex, "PR_PAGE", 9),
+    (symbols, "INLINE_SYMBOLS", 5),
+    (symbols, "SYMBOL_PAGE", 4),
+    (digests, "DIGEST_PAGE", 3),
+)
 
 
 def html(proj: Path, docname: str) -> str:
@@ -45,26 +58,28 @@ def title_links(page: str) -> list[str]:
     return re.findall(r'href="[^"]*/(pr-\d+|t-[0-9a-f]{12})\.html"><span class="std std-doc">', page)
 
 
+def list_items(page: str) -> int:
+    """The entries of the page's lists."""
+    return len(re.findall(r'<li class="[^"]*(?:prnotes-note|prnotes-followup-entry|no-search)[^"]*"', page))
+
+
 def parts(proj: Path, docname: str) -> list[str]:
-    """A list page and its earlier parts (``<docname>/v<k>``)."""
+    """A list page and its full pages (``<docname>/p<k>``), by number."""
     found = [docname]
     folder = proj / "_build/html" / docname
     if folder.is_dir():
-        found += sorted(f"{docname}/{p.stem}" for p in folder.glob("v*.html"))
+        found += sorted((f"{docname}/{p.stem}" for p in folder.glob("p*.html")), key=lambda d: int(d.rsplit("/p", 1)[1]))
     return found
 
 
 @pytest.fixture(scope="module")
 def split_site(tmp_path_factory):
-    """60 notes in volumes of 20, PR ranges of 200, symbol parts above 5 symbols, watch-list pages above 5 items."""
+    """80 notes of the dense archive in digests of 10, every list in several pages."""
     mp = pytest.MonkeyPatch()
-    mp.setattr(model, "VOLUME_NOTES", 20)
-    mp.setattr(prindex, "RANGE", 200)
-    mp.setattr(prindex, "INLINE_NUMBERS", 5)
-    mp.setattr(symbols, "INLINE_SYMBOLS", 5)
-    mp.setattr(watchlist, "INLINE_FOLLOWUPS", 5)
+    for module, name, value in SMALL:
+        mp.setattr(module, name, value)
     try:
-        proj = copy_project(tmp_path_factory.mktemp("split") / "p", generate(60, per_file=10))
+        proj = copy_project(tmp_path_factory.mktemp("split") / "p", generate_dense(80, per_file=10))
         assert convert(proj) == 0
         app = sphinx_build(proj, freshenv=True)
         assert app.warning.getvalue() == ""
@@ -77,90 +92,132 @@ def split_site(tmp_path_factory):
 def test_the_archive_has_several_volumes(split_site):
     _, site = split_site
     assert len(site.volumes) >= 3
-    assert [v.notes for v in site.volumes[:-1]] == [20] * (len(site.volumes) - 1)
 
 
-def test_subsystem_parts_list_each_note_once(split_site):
+def _check_pages(proj: Path, docname: str, size: int) -> list[str]:
+    """The list's pages: every full page holds exactly ``size`` entries, the list's own 1 to ``size``."""
+    found = parts(proj, docname)
+    counts = [list_items(html(proj, part)) for part in found]
+    assert all(c == size for c in counts[1:]), (docname, counts)
+    assert 1 <= counts[0] <= size, (docname, counts)
+    return found
+
+
+def test_subsystem_pages_list_each_note_once(split_site):
     proj, site = split_site
+    paged = 0
     for sub in site.subsystems:
         notes = site.in_subsystem(sub.key)
         if not notes:
             continue
-        listed = Counter(n for part in parts(proj, contract.subsystem_docname(sub.key)) for n in title_links(html(proj, part)))
+        found = _check_pages(proj, contract.subsystem_docname(sub.key), 2)
+        paged += len(found) > 1
+        listed = Counter(n for part in found for n in title_links(html(proj, part)))
         assert listed == Counter(n.docname.rsplit("/", 1)[1] for n in notes), sub.slug
+    assert paged
 
 
-def test_reading_list_and_tag_parts_list_each_note_once(split_site):
+def test_reading_list_and_tag_pages_list_each_note_once(split_site):
     proj, site = split_site
     pages = {contract.verdict_docname(v): [n for n in site.notes if n.verdict == v] for v in ("close", "skim", "optional")}
-    for tag in ("bugfix", "perf"):
-        pages[contract.tag_docname(tag)] = [n for n in site.notes if tag in {t for t in n.tags} | set(n.secondary)]
     for docname, notes in pages.items():
-        if not notes:
-            continue
-        listed = Counter(n for part in parts(proj, docname) for n in title_links(html(proj, part)))
+        assert len(notes) > 2, docname
+        found = _check_pages(proj, docname, 2)
+        listed = Counter(n for part in found for n in title_links(html(proj, part)))
         assert listed == Counter(n.docname.rsplit("/", 1)[1] for n in notes), docname
+        # Pages by arrival: each full page's notes arrived before the next page's.
+        digest_of = {n.docname.rsplit("/", 1)[1]: site.digest_of(n).number for n in notes}
+        spans = [[digest_of[n] for n in title_links(html(proj, part))] for part in found[1:] + found[:1]]
+        assert all(max(a) <= min(b) for a, b in zip(spans, spans[1:])), docname
 
 
-def test_watch_list_parts_list_each_note_with_follow_ups_once(split_site):
+def test_watch_list_pages_list_each_follow_up_once(split_site):
     proj, site = split_site
     for sub in site.subsystems:
         notes = [n for n in site.in_subsystem(sub.key) if n.follow_ups]
         if not notes:
             continue
+        found = _check_pages(proj, contract.watchlist_docname(sub.key), 3)
         # Each item links the sentence it comes from: the note, at #followup-<k>.
         seen = Counter()
-        for part in parts(proj, contract.watchlist_docname(sub.key)):
-            seen.update(set(re.findall(r'href="[^"]*/(pr-\d+|t-[0-9a-f]{12})\.html#followup-\d+"', html(proj, part))))
-        assert seen == Counter(n.docname.rsplit("/", 1)[1] for n in notes), sub.slug
+        for part in found:
+            seen.update(re.findall(r'href="[^"]*/(pr-\d+|t-[0-9a-f]{12})\.html#(followup-\d+)"', html(proj, part)))
+        assert seen == Counter((n.docname.rsplit("/", 1)[1], f"followup-{i}") for n in notes for i in range(1, len(n.follow_ups) + 1))
 
 
-def test_pr_index_ranges_list_each_note_once(split_site):
+def test_pr_index_pages_list_each_number_once(split_site):
     proj, site = split_site
-    ranges = sorted(p.stem for p in (proj / "_build/html" / contract.PR_INDEX).glob("*.html"))
-    assert len(ranges) > 3
     own = Counter()
-    for name in ranges:
-        page = html(proj, f"{contract.PR_INDEX}/{name}")
-        # Each item: the number, then its note's title if it has one.
-        own.update(re.findall(r'<li[^>]*><p><span class="prnotes-ref"><a[^>]*href="[^"]*/(pr-\d+)\.html"', page))
+    numbers = Counter()
+    for repo in DENSE_REPOS:
+        found = _check_pages(proj, contract.pr_list_docname(repo), 9)
+        assert len(found) > 1
+        for part in found:
+            page = html(proj, part)
+            # Each item: the number, then its note's title if it has one.
+            own.update(re.findall(r'<li[^>]*><p><span class="prnotes-ref"><a[^>]*href="[^"]*/(pr-\d+)\.html"', page))
+            numbers.update((repo, n) for n in re.findall(r'<li[^>]*><p><span class="prnotes-ref">.*?/(?:pull|issues)/(\d+)"', page))
     assert own == Counter(n.docname.rsplit("/", 1)[1] for n in site.notes if n.number is not None)
+    assert set(numbers.values()) == {1}
 
 
-def test_symbol_index_parts_hold_every_symbol(split_site):
+def test_symbol_index_pages_hold_every_symbol_once(split_site):
     proj, site = split_site
-    names = {s.name for n in site.notes for s in n.symbols}
-    shown = ""
+    names = Counter()
     for page in (proj / "_build/html" / contract.SYMBOLS).glob("*.html"):
-        shown += html(proj, f"{contract.SYMBOLS}/{page.stem}")
-    found = set(re.findall(r'<li[^>]*><p><code class="docutils literal notranslate"><span class="pre">([^<]+)</span>', shown))
-    assert names and {n.replace(" ", "") for n in names} == {f.replace(" ", "") for f in found}
+        docname = f"{contract.SYMBOLS}/{page.stem}"
+        for part in _check_pages(proj, docname, 4):
+            names.update(re.findall(r'<li[^>]*><p><code class="docutils literal notranslate"><span class="pre">([^<]+)</span>', html(proj, part)))
+    expected = {s.name for n in site.notes for s in n.symbols}
+    assert expected and {n.replace(" ", "") for n in names} == {n.replace(" ", "") for n in expected}
+    assert set(names.values()) == {1}
 
 
-def test_archive_parts_list_each_digest_once(split_site):
+def test_archive_pages_list_each_digest_once(split_site):
     proj, site = split_site
     archive = parts(proj, contract.DIGESTS_INDEX)
-    assert len(archive) == len(site.volumes)
+    assert len(archive) == (len(site.digests) - 1) // 3 + 1
     listed = Counter()
     for part in archive:
         listed.update(re.findall(r'<li[^>]*><p><a class="reference internal" href="(?:\.\./)?([^"/]+)\.html"', html(proj, part)))
     assert listed == Counter(d.docname.rsplit("/", 1)[1] for d in site.digests)
-    # The archive's own page holds the newest volume's digests only.
-    newest = [d.docname.rsplit("/", 1)[1] for d in site.digests if d.volume == len(site.volumes)]
+    # The archive's own page holds the newest digests, newest first.
+    newest = [d.docname.rsplit("/", 1)[1] for d in site.digests[(len(site.digests) - 1) // 3 * 3 :]]
     first = re.findall(r'<li[^>]*><p><a class="reference internal" href="([^"/]+)\.html"', html(proj, contract.DIGESTS_INDEX))
     assert first == newest[::-1]
 
 
-def _reread_after_a_digest(tmp_path: Path, notes: int) -> set[str]:
+def test_old_addresses_redirect_to_the_page_that_holds_their_first_entry(split_site):
+    proj, site = split_site
+    out = proj / "_build/html"
+    redirects = [p for p in sorted(out.glob("notes/**/v*.html")) if re.fullmatch(r"v\d+", p.stem)]
+    redirects += sorted(out.glob(f"{contract.PR_INDEX}/*-[0-9]*.html"))
+    assert len(redirects) > 10
+    for path in redirects:
+        text = path.read_text(encoding="utf-8")
+        target = re.search(r'<meta http-equiv="refresh" content="0; url=([^"]+)">', text).group(1)
+        assert (path.parent / target).resolve().is_file(), path
+    # The first volume of a subsystem leads to the page of its oldest note.
+    sub = next(s for s in site.subsystems if (out / contract.subsystem_docname(s.key) / "v1.html").exists())
+    oldest = min(site.in_subsystem(sub.key), key=lambda n: (site.digest_of(n).number, n.position))
+    page = out / contract.subsystem_docname(sub.key) / "v1.html"
+    target = re.search(r'url=([^"]+)"', page.read_text(encoding="utf-8")).group(1)
+    assert oldest.docname.rsplit("/", 1)[1] in title_links((page.parent / target).read_text(encoding="utf-8"))
+
+
+def _reread_after_a_digest(tmp_path: Path, notes: int) -> tuple[set[str], set[str]]:
+    """The documents read again after a new digest, and those it added."""
     proj = copy_project(tmp_path / f"n{notes}", generate(notes, per_file=10))
     assert convert(proj) == 0
     sphinx_build(proj, freshenv=True)
+    before = {p.relative_to(proj).with_suffix("").as_posix() for p in (proj / "notes").rglob("*.md")}
     (proj / "seeds/999_new.txt").write_text(NEW_DIGEST, encoding="utf-8")
     assert convert(proj) == 0
+    after = {p.relative_to(proj).with_suffix("").as_posix() for p in (proj / "notes").rglob("*.md")}
     read: list[str] = []
     app = sphinx_build(proj, listeners=[("env-before-read-docs", lambda app, env, docs: read.extend(docs))])
     assert app.warning.getvalue() == ""
-    return set(read)
+    return set(read), after - before
 
 
 HUB_DIRS = tuple(
@@ -169,31 +226,30 @@ HUB_DIRS = tuple(
 ) + (contract.WATCHLIST, contract.SYMBOLS, contract.PR_INDEX, contract.BOOK_ROOT)  # fmt: skip
 
 
-# Volumes of 20 notes, digests of 10. On an ordinary day the new digest joins
-# the newest volume (30 and 130 notes); on the day a volume opens (40 and 140)
-# it starts a new one. Either way, four times the archive (and five times the
-# volumes) is about the same work.
+# Pages of a few entries (SMALL), digests of 10. On an ordinary day the new
+# digest joins the newest volume (30 and 130 notes); on the day a volume
+# opens (40 and 140) it starts a new one, and every list gains the redirect of
+# the closed volume's old page. Either way, four times the archive (and five
+# times the pages) is about the same work, and no full page is read again.
 @pytest.mark.parametrize("sizes", [(30, 130), (40, 140)], ids=["ordinary-day", "volume-opens"])
 def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, sizes, monkeypatch):
-    monkeypatch.setattr(model, "VOLUME_NOTES", 20)
+    for module, name, value in SMALL:
+        monkeypatch.setattr(module, name, value)
     new_notes = {"notes/vllm-project/vllm/pr-90001", "notes/vllm-project/vllm/pr-90002", "notes/vllm-project/vllm/pr-90003"}
     counts = []
     for size in sizes:
-        read = _reread_after_a_digest(tmp_path, size)
+        read, added = _reread_after_a_digest(tmp_path, size)
         # The new notes, and pages that list or count them; no other note.
         assert new_notes <= read
         assert {d for d in read if contract.is_note_docname(d)} == new_notes
         assert all(d == "index" or d.startswith(HUB_DIRS) for d in read - new_notes), sorted(read)
-        # An earlier volume's part never changes (a new part may be added).
-        old_parts = {d for d in read if re.search(r"/v\d+$", d)}
-        assert len(old_parts) <= 12, sorted(old_parts)
-        # The archive's parts: none on an ordinary day, the closed volume's on the day one opens.
-        archive_parts = {d for d in read if d.startswith(contract.DIGESTS_INDEX + "/")}
-        assert len(archive_parts) <= (size % 20 == 0), sorted(archive_parts)
+        # A full page never changes: none is read again (a page that fills today is new).
+        old_parts = {d for d in read if re.search(r"/p\d+$", d)} - added
+        assert not old_parts, sorted(old_parts)
         counts.append(len(read))
-    # Only a new PR-number range or symbol part may be added.
-    assert counts[1] <= counts[0] + 4, counts
-    assert max(counts) <= 40, counts
+    # What grows is only which lists happen to fill a page today.
+    assert counts[1] <= counts[0] + 8, counts
+    assert max(counts) <= 60, counts
 
 
 def test_the_benchmark_corpus_files_every_note_under_a_rule(tmp_path, capsys):

@@ -40,6 +40,7 @@ SOURCE_ROLE = "prnotes-source"  # the 编辑来源 link of a note
 NOTE_DIRECTIVE = "prnotes-note"  # a note's facts: digest, volume, verdict, subsystem, tags, symbols, mentions
 LIST_DIRECTIVE = "prnotes-list"  # a list of notes, filled from the notes' facts when the page is written
 ORPHAN_DIRECTIVE = "prnotes-orphan"  # a page reached by links, not from a toctree
+REDIRECTS_DIRECTIVE = "prnotes-redirects"  # old addresses of a list's pages, each to the page that holds its entries now
 SINCE_DIRECTIVE = "prnotes-since"  # the landing page's "new since your last visit", filled in the browser
 
 # The follow-ups of a note page: each clause is marked where the advice says it
@@ -142,7 +143,7 @@ def digest_docname(seed_path: str) -> str:
 
 
 def is_digest_docname(docname: str) -> bool:
-    """A digest's page, not the archive (``notes/digests/index``) or one of its parts (``index/v<k>``)."""
+    """A digest's page, not the archive (``notes/digests/index``) or one of its pages (``index/p<k>``)."""
     head, _, stem = docname.rpartition("/")
     return head == DIGESTS_DIR and stem != "index"
 
@@ -259,8 +260,14 @@ def symbols_docname(kind: str, initial: str) -> str:
 
 
 def pr_range_docname(repo: str, start: int) -> str:
+    """A page of the PR index's earlier numbering by ranges of numbers: a redirect now."""
+    return f"{pr_list_docname(repo)}-{start}"
+
+
+def pr_list_docname(repo: str) -> str:
+    """A repository's part of the PR index (its newest numbers; earlier pages below it)."""
     owner, name = repo.split("/", 1)
-    return f"{PR_INDEX}/{slug(owner)}--{slug(name)}-{start}"
+    return f"{PR_INDEX}/{slug(owner)}--{slug(name)}"
 
 
 # Atom feeds, under the HTML output (sphinxext/feed.py), and the page that lists them.

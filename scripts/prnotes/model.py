@@ -77,10 +77,9 @@ class Note:
 
 
 # A volume (卷) gathers consecutive digests; it closes once it holds this many
-# notes. Lists that grow with the archive (subsystems, reading lists, tags, the
-# watch list) have a page per volume, so no page grows without bound and a new
-# digest changes only the newest volume's pages. Earlier volumes never change:
-# digests are only ever added after the others.
+# notes. The PDF is built by volume (prnotes.pdf): a new digest typesets the
+# newest volume only. Earlier volumes never change: digests are only ever added
+# after the others. (Lists are paged by count of entries: prnotes.render.paging.)
 VOLUME_NOTES = 500
 
 

@@ -5,8 +5,8 @@ A digest page lists its notes in reading order (精读 first, then 速读, then
 the order its notes' 上一篇/下一篇 follow), each with its verdict, PR,
 subsystem and the first sentence of its advice, and links to the digests
 before (上一期, older) and after it (下一期, newer). The archive lists every
-digest, newest first: the newest volume's on its own page, each earlier
-volume's on a page of its own.
+digest, newest first: the newest on its own page, each earlier hundred on
+a page of its own.
 A digest's date is when its seed file was committed; it is never written here
 but filled in at build time from git (``{prnotes-digest-date}``), so these
 pages stay the same on every machine.
@@ -19,7 +19,7 @@ from ..model import Digest, Site
 from .lists import verdict_counts
 from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .note import digest_date
-from .paging import list_directive, volume_docname, volume_links
+from .paging import Page, list_directive, page_docname, page_of, paged, pages
 
 
 def digest_list(digest: Digest) -> list[str]:
@@ -68,17 +68,19 @@ def _archive_lines(site: Site, here: str, digests: list[Digest]) -> list[str]:
     return lines
 
 
+# Digests per page of the archive (a line each, about 0.3 KB of HTML).
+DIGEST_PAGE = 100
+
+
 def render_archive(site: Site) -> dict[str, str]:
-    """The archive: the newest volume's digests on ``notes/digests/index``, and
-    a page for each earlier volume, ``notes/digests/index/v<k>``
-    (:mod:`prnotes.render.paging`). A closed volume's page never changes, so a
-    new digest rewrites the archive's own page only, however long the archive."""
+    """The archive: the newest digests on ``notes/digests/index``, and a page
+    for each earlier :data:`DIGEST_PAGE` digests, ``notes/digests/index/p<k>``
+    (:mod:`prnotes.render.paging`). A full page never changes, so a new digest
+    rewrites the archive's own page only, however long the archive."""
     docname = contract.DIGESTS_INDEX
-    groups: dict[int, list[Digest]] = {}
-    for digest in site.digests:
-        groups.setdefault(digest.volume, []).append(digest)
-    newest = max(groups)
-    lines = [
+    keys = [(d.number,) for d in site.digests]
+    listed = pages(keys, DIGEST_PAGE)
+    head = [
         marker("seeds/"),
         "",
         "(digests)=",
@@ -86,34 +88,23 @@ def render_archive(site: Site) -> dict[str, str]:
         "",
         f"共 {len(site.digests)} 期摘要、{sum(len(d.notes) for d in site.digests)} 篇笔记，最新的在前。",
         "",
-        *volume_links(site, docname, docname, groups, newest, unit="期"),
-        *_archive_lines(site, docname, groups[newest]),
     ]
-    # Newest first, as the page lists them (the digests' 上一期/下一期 are set by prevnext.py).
-    parts = [volume_docname(docname, number) for number in sorted(groups, reverse=True) if number != newest]
-    entries = [*(d.docname for d in reversed(groups[newest])), *parts]
-    lines += ["", *hidden_toctree(relative(docname, d) for d in entries)]
-    pages = {f"{docname}.md": "\n".join(lines)}
-    for number, digests in groups.items():
-        if number == newest:
-            continue
-        part = volume_docname(docname, number)
-        volume = site.volumes[number - 1]
-        count = sum(len(d.notes) for d in digests)
-        lines = [
-            marker("seeds/"),
-            "",
-            f"# 摘要归档 · {volume.title}",
-            "",
-            f"本页是{doc_link('摘要归档', part, docname)}里{volume.title}的 {len(digests)} 期摘要、{count} 篇笔记，最新的在前。",
-            "",
-            *volume_links(site, part, docname, groups, number, unit="期"),
-            *_archive_lines(site, part, digests),
-            "",
-            *hidden_toctree(relative(part, d.docname) for d in reversed(digests)),
-        ]
-        pages[f"{part}.md"] = "\n".join(lines).rstrip("\n") + "\n"
-    return pages
+
+    def body(page: Page, here: str) -> list[str]:
+        digests = site.digests[page.start - 1 : page.end]
+        # Newest first, as the page lists them (the digests' 上一期/下一期 are set by prevnext.py);
+        # on the archive's own page, the earlier pages after its digests.
+        entries = [d.docname for d in reversed(digests)]
+        if not page.full:
+            entries += [page_docname(docname, p) for p in reversed(listed[:-1])]
+        return [*_archive_lines(site, here, list(digests)), "", *hidden_toctree(relative(here, d) for d in entries)]
+
+    # The pages of earlier releases, a page per volume: each to the page of its first digest.
+    redirects = {}
+    if len(site.volumes) > 1:
+        for volume in site.volumes[:-1]:
+            redirects[f"{docname}/v{volume.number}"] = page_docname(docname, page_of(listed, (volume.first,)))
+    return paged(docname, keys, DIGEST_PAGE, head, "摘要归档", body, redirects=redirects, unit="期")
 
 
 def render_digests(site: Site) -> dict[str, str]:

@@ -3,7 +3,7 @@
 Each note shows its title, its subsystem (the heading it stands under) and the
 first sentence of its advice. The lists are ``{prnotes-list}`` directives that
 the Sphinx extension fills from the notes when it writes the page, so editing
-a note's text re-reads only the note; a list has a page per volume
+a note's text re-reads only the note; a list is paged by count
 (:mod:`.paging`).
 """
 
@@ -14,10 +14,10 @@ import unicodedata
 
 from .. import contract
 from ..classify import VERDICT_BY_SLUG, VERDICTS
-from ..model import Note, Site, Volume
+from ..model import Note, Site
 from .lists import subsystem_heading, verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
-from .paging import list_directive, paged
+from .paging import Page, list_directive, members, note_pages
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
 
 
@@ -38,16 +38,16 @@ def audience_heading(title: str) -> str:
     return cjk_join("写给", title)
 
 
-def _grouped(site: Site, where: dict[str, str], show: tuple[str, ...]):
-    """A body (see :mod:`.paging`) that lists a volume's notes under their subsystems."""
+def _grouped(site: Site, notes: list[Note], where: dict[str, str], show: tuple[str, ...]):
+    """A body (see :mod:`.paging`) that lists a page's notes under their subsystems."""
 
-    def body(members: list[Note], volume: Volume, here: str) -> list[str]:
-        present = {n.subsystem for n in members}
+    def body(page: Page, here: str) -> list[str]:
+        present = {n.subsystem for n in members(site, notes, page)}
         lines: list[str] = []
         for sub in site.subsystems:
             if sub.key in present:
                 lines += [f"## {escape(subsystem_heading(site, sub))}", ""]
-                lines += list_directive("notes", {**where, "subsystem": sub.key, "volume": volume.number}, show=show)
+                lines += list_directive("notes", {**where, "subsystem": sub.key, **page.where()}, show=show)
         return lines
 
     return body
@@ -68,7 +68,7 @@ def render_verdict_page(site: Site, verdict: str) -> dict[str, str]:
         f"共 {len(notes)} 篇，按子系统分组；每篇附阅读建议的第一句话。",
         "",
     ]
-    return paged(site, docname, notes, head, f"{v.title}清单", _grouped(site, {"verdict": verdict}, ("summary",)))
+    return note_pages(site, docname, notes, head, f"{v.title}清单", _grouped(site, notes, {"verdict": verdict}, ("summary",)))
 
 
 def render_audience_page(site: Site, audience: str) -> dict[str, str]:
@@ -85,8 +85,8 @@ def render_audience_page(site: Site, audience: str) -> dict[str, str]:
         "按子系统分组；每篇附阅读结论和阅读建议的第一句话。",
         "",
     ]
-    body = _grouped(site, {"audience": audience}, ("verdict", "summary"))
-    return paged(site, docname, notes, head, audience_heading(title), body, source="taxonomy.toml and seeds/")
+    body = _grouped(site, notes, {"audience": audience}, ("verdict", "summary"))
+    return note_pages(site, docname, notes, head, audience_heading(title), body, source="taxonomy.toml and seeds/")
 
 
 def audiences_used(site: Site) -> list[str]:

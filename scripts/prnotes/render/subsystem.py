@@ -4,7 +4,7 @@ Each repository has its own subsystems (:mod:`prnotes.taxonomy`), so a page
 is one repository's subsystem; on an archive of several repositories it says
 which, and links to the other repositories' subsystems of the same name.
 
-Earlier volumes of the list have pages of their own (:mod:`.paging`); the
+Earlier notes of the list have pages of their own (:mod:`.paging`); the
 toctree stays on the subsystem page, so every note has that page as its one
 parent.
 """
@@ -12,10 +12,10 @@ parent.
 from __future__ import annotations
 
 from .. import contract
-from ..model import Note, RepoSubsystem, Site, Volume
+from ..model import Note, RepoSubsystem, Site
 from .lists import verdict_counts
 from .myst import doc_link, escape, external_link, hidden_toctree, marker, relative
-from .paging import list_directive, paged
+from .paging import Page, list_directive, note_pages
 
 
 def _per_builder(site_text: str, book_text: str) -> list[str]:
@@ -56,7 +56,7 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
     if book:
         return {f"{docname}.md": "\n".join(head)}
 
-    def body(members: list[Note], volume: Volume, here: str) -> list[str]:
-        return list_directive("notes", {"subsystem": sub.key, "volume": volume.number}, show=("verdict", "summary"))
+    def body(page: Page, here: str) -> list[str]:
+        return list_directive("notes", {"subsystem": sub.key, **page.where()}, show=("verdict", "summary"))
 
-    return paged(site, docname, notes, head, sub.title, body, source=source)
+    return note_pages(site, docname, notes, head, sub.title, body, source=source)

@@ -1,13 +1,13 @@
-"""Tag pages: one per tag, listing its notes (a page per volume), and a page listing the tags."""
+"""Tag pages: one per tag, listing its notes (paged by count), and a page listing the tags."""
 
 from __future__ import annotations
 
 from .. import contract
-from ..model import Note, Site, Volume
+from ..model import Note, Site
 from ..tags import Tag, all_tags, tag_index, tags_of_note
 from .lists import subsystem_heading, verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
-from .paging import list_directive, paged
+from .paging import Page, list_directive, note_pages
 
 INTRO = (
     "标签标出笔记涉及的硬件、模型和主题，以及笔记在所属子系统之外还涉及的子系统"
@@ -42,10 +42,10 @@ def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> dict[str, 
         links = "、".join(doc_link(escape(subsystem_heading(site, s)), docname, s.docname) for s in pages)
         head += [f"本页列出归在其他子系统、但也涉及这一方向的笔记；归在这里的笔记见子系统页{links}。", ""]
 
-    def body(members: list[Note], volume: Volume, here: str) -> list[str]:
-        return list_directive("notes", {"tag": tag.slug, "volume": volume.number}, show=("verdict",))
+    def body(page: Page, here: str) -> list[str]:
+        return list_directive("notes", {"tag": tag.slug, **page.where()}, show=("verdict",))
 
-    return paged(site, docname, notes, head, f"标签：{tag.title}", body, source="taxonomy.toml and seeds/")
+    return note_pages(site, docname, notes, head, f"标签：{tag.title}", body, source="taxonomy.toml and seeds/")
 
 
 def render_tags(site: Site) -> dict[str, str]:

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from .. import contract
 from ..followups import FollowUp
-from ..model import Note, Site, Volume
+from ..model import Note, Site
 from ..refs import Inline, Ref, Text
 from .lists import subsystem_heading
 from .myst import doc_link, escape, hidden_toctree, inline, marker, ref_role, relative
-from .paging import list_directive, paged
+from .paging import Page, list_directive, note_key, paged, pages, volume_redirects
 
 INTRO = "笔记里提到、值得后续关注的事项。每条写明要关注什么、对应的 PR 或 issue，以及出自哪篇笔记、哪一期。"
 # Up to this many items the watch list is one page, a section per subsystem;
-# above it, a page per subsystem, split by volume (prnotes.render.paging).
+# above it, a page per subsystem, split into pages of FOLLOWUP_PAGE items
+# (prnotes.render.paging): an item is about 1.4 KB of HTML.
 INLINE_FOLLOWUPS = 60
+FOLLOWUP_PAGE = 120
 # The watch list's order: newest digest first, then as the digest lists its notes.
 ORDER = "newest"
 
@@ -120,7 +122,7 @@ def _count(items: int, notes: int) -> str:
 
 def render_watchlist(site: Site) -> dict[str, str]:
     """The watch list: one page with a section per subsystem while it is small,
-    else an index of subsystems and a page per subsystem (a part per volume)."""
+    else an index of subsystems and a page per subsystem (paged by count of items)."""
     docname = contract.WATCHLIST
     groups = []
     for sub in site.subsystems:
@@ -133,13 +135,13 @@ def render_watchlist(site: Site) -> dict[str, str]:
         lines.append("目前没有笔记提到后续事项。")
         return {f"{docname}.md": "\n".join(lines) + "\n"}
     lines += [f"共 {_count(total, sum(len(notes) for _, notes, _ in groups))}，按子系统分组，新的一期在前。", ""]
-    pages: dict[str, str] = {}
+    out: dict[str, str] = {}
     if total <= INLINE_FOLLOWUPS:
         for sub, notes, items in groups:
             lines += [f"({contract.watchlist_label(sub.key)})=", f"## {escape(subsystem_heading(site, sub))}", "", f"{_count(items, len(notes))}。", ""]
             lines += list_directive("followups", {"subsystem": sub.key}, order=ORDER)
-        pages[f"{docname}.md"] = "\n".join(lines).rstrip("\n") + "\n"
-        return pages
+        out[f"{docname}.md"] = "\n".join(lines).rstrip("\n") + "\n"
+        return out
     for sub, notes, items in groups:
         page = contract.watchlist_docname(sub.key)
         heading = subsystem_heading(site, sub)
@@ -153,10 +155,14 @@ def render_watchlist(site: Site) -> dict[str, str]:
             "",
         ]
 
-        def body(members: list[Note], volume: Volume, here: str, key: str = sub.key) -> list[str]:
-            return list_directive("followups", {"subsystem": key, "volume": volume.number}, order=ORDER)
+        def body(part: Page, here: str, key: str = sub.key) -> list[str]:
+            return list_directive("followups", {"subsystem": key, **part.where()}, order=ORDER)
 
-        pages.update(paged(site, page, notes, head, f"跟进清单：{heading}", body))
+        # An item's arrival key: its note's, then its place in the note's box.
+        ordered = sorted(notes, key=lambda n: note_key(site, n))
+        keys = [(*note_key(site, n), index) for n in ordered for index in range(1, len(n.follow_ups) + 1)]
+        redirects = volume_redirects(site, page, ordered, pages(keys, FOLLOWUP_PAGE), key=lambda n: (*note_key(site, n), 1))
+        out.update(paged(page, keys, FOLLOWUP_PAGE, head, f"跟进清单：{heading}", body, redirects=redirects, unit="条"))
     lines += ["", *hidden_toctree(relative(docname, contract.watchlist_docname(s.key)) for s, _, _ in groups)]
-    pages[f"{docname}.md"] = "\n".join(lines).rstrip("\n") + "\n"
-    return pages
+    out[f"{docname}.md"] = "\n".join(lines).rstrip("\n") + "\n"
+    return out

@@ -28,6 +28,7 @@ FEATURES = (
     "prevnext",
     "prlinks",
     "readmarks",
+    "redirects",
     "search",
     "sitemap",
     "speedups",

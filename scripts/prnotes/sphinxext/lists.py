@@ -15,7 +15,7 @@ The directive's argument is the kind of list; ``:where:`` holds
 ``key=value`` conditions, all of which a note must meet:
 
 - ``notes``: ``subsystem``, ``verdict``, ``audience``, ``tag``, ``volume``,
-  ``digest`` (a quoted seed path); ``:order:`` is ``number`` (newest PR
+  ``digest`` (a quoted seed path), ``arrival``; ``:order:`` is ``number`` (newest PR
   first, the default), ``seed`` (digest order) or ``reading`` (the order a
   digest is read in: :func:`.stream.reading_key`); ``:show:`` may name
   ``verdict``, ``summary`` and ``subsystem`` (then the PR and the subsystem
@@ -28,11 +28,20 @@ The directive's argument is the kind of list; ``:where:`` holds
   (``:order: newest``: newest digest first, then in digest order), each with
   its label, the PR or issue it names, the note (linked to the marked
   sentence) and the digest with its date;
-- ``symbols``: ``kind`` and, optionally, ``initial`` (see :func:`prnotes.symbols.initial`);
-  each symbol with the notes that mention it, newest first, at most
-  :data:`SYMBOL_NOTES` of them;
-- ``prs``: ``repo``, ``from`` and ``to``: every PR number in the range that
-  has a note or is mentioned, with the note and the notes that mention it.
+- ``symbols``: ``kind`` and, optionally, ``initial`` (see :func:`prnotes.symbols.initial`)
+  and ``arrival``; each symbol with the notes that mention it, newest first,
+  at most :data:`SYMBOL_NOTES` of them;
+- ``prs``: ``repo``, and ``from`` and ``to`` or ``arrival``: every PR number
+  of the repository (in the range) that has a note or is mentioned, with the
+  note and the newest :data:`PR_NOTES` notes that mention it.
+
+``arrival=A..B`` (``A..`` for no end) keeps the entries whose arrival key
+lies from ``A`` to ``B``, keys written as numbers joined by dots
+(:mod:`prnotes.render.paging`): a note's is its digest's number and its
+place in the digest; a follow-up item's adds its place in the note's box; a
+PR number's is the key of the first note that has or mentions it, then the
+number; a symbol's the key of the first note that names it, then its place
+in that note's symbols. That is how a page of a list is stated.
 
 Each entry of a ``notes`` list is a :class:`note_entry`: on the site, an
 ``<li class="prnotes-note">`` whose ``data-`` attributes name the note
@@ -67,6 +76,8 @@ from .summaries import summary_of
 KINDS = ("notes", "today", "followups", "symbols", "prs")
 # A symbol lists this many notes (the newest); the rest are counted.
 SYMBOL_NOTES = 12
+# A PR number lists this many notes that mention it (the newest); the rest are counted.
+PR_NOTES = 8
 # The class of a note's entry in a list, and of a follow-up's (module docstring).
 ENTRY_CLASS = "prnotes-note"
 FOLLOWUP_ENTRY_CLASS = "prnotes-followup-entry"
@@ -85,7 +96,33 @@ class ListQuery:
     def conditions(self) -> dict[str, str]:
         return dict(self.where)
 
+    @cached_property
+    def arrival(self) -> tuple[Key, Key | None] | None:
+        """The ``arrival`` range: its first key and its last (``None``: no end)."""
+        value = self.conditions.get("arrival")
+        if value is None:
+            return None
+        first, _, last = value.partition("..")
+        return parse_key(first), (parse_key(last) if last else None)
+
+    def arrives(self, key: Key) -> bool:
+        """Whether an entry of this arrival key is in the ``arrival`` range (always, without one)."""
+        if self.arrival is None:
+            return True
+        first, last = self.arrival
+        return first <= key and (last is None or key <= last)
+
+    def note_arrives(self, facts: NoteFacts) -> bool:
+        """Whether the note, or an entry of it (a follow-up item), may be in the ``arrival`` range."""
+        if self.arrival is None:
+            return True
+        first, last = self.arrival
+        key = (facts.digest_number, facts.position)
+        return first[:2] <= key and (last is None or key <= last[:2])
+
     def note_matches(self, facts: NoteFacts) -> bool:
+        if self.kind in ("notes", "followups") and not self.note_arrives(facts):
+            return False
         for key, value in self.where:
             if key == "subsystem" and facts.subsystem != value:
                 return False
@@ -113,11 +150,24 @@ class ListQuery:
         own = [(facts.repo, facts.number)] if facts.number is not None else []
         return [(r, n) for r, n in own + [(r, n) for r, n, _ in facts.mentions] if self.in_range(r, n)]
 
-    def affects(self, facts: NoteFacts) -> bool:
-        """Whether the list would show anything of a note with these facts."""
+    def affects(self, facts: NoteFacts, index: FactsIndex | None = None) -> bool:
+        """Whether the list would show anything of a note with these facts
+        (``index``: the build's, for the arrival keys of PR numbers and symbols;
+        without it, a page of such a list counts as affected by every note it might show)."""
         if self.kind == "symbols":
-            return bool(self.symbols_of(facts))
+            found = self.symbols_of(facts)
+            if self.arrival is not None and index is not None:
+                found = [s for s in found if self.arrives(index.symbol_first.get(s, ()))]
+            return bool(found)
         if self.kind == "prs":
+            if self.arrival is not None:
+                where = self.conditions.get("repo", "").lower()
+                own = [(facts.repo, facts.number)] if facts.number is not None else []
+                found = [n for r, n in own + [(r, n) for r, n, _ in facts.mentions] if r.lower() == where]
+                if index is None:
+                    return bool(found)
+                first = index.pr_first.get(where, {})
+                return any(self.arrives(first.get(n, ())) for n in found)
             return bool(self.prs_of(facts))
         if self.kind == "followups":
             return bool(facts.follow_ups) and self.note_matches(facts)
@@ -128,6 +178,14 @@ class ListQuery:
     def shows_date_of(self, facts: NoteFacts) -> bool:
         """Whether the list shows the date of the note's digest (or, for 今日, depends on it)."""
         return self.kind == "today" or (self.kind == "followups" and self.affects(facts))
+
+
+Key = tuple[int, ...]
+
+
+def parse_key(text: str) -> Key:
+    """``12.3`` -> ``(12, 3)``."""
+    return tuple(int(part) for part in text.split(".") if part)
 
 
 def parse_query(kind: str, where: str, order: str, show: str) -> ListQuery:
@@ -219,6 +277,10 @@ class FactsIndex:
     by_condition: dict[tuple[str, str], tuple[str, ...]]  # (key, value) of a ``:where:`` -> docnames
     by_symbol_kind: dict[str, tuple[str, ...]]  # kind -> docnames that name a symbol of it
     prs: dict[str, tuple[tuple[int, str, str, bool], ...]]  # repo, lower case -> (number, docname, kind, own), by number
+    # repo, lower case -> number -> its arrival key: the first note's that has or mentions it, then the number
+    pr_first: dict[str, dict[int, Key]]
+    pr_order: dict[str, tuple[tuple[Key, int], ...]]  # repo, lower case -> (arrival key, number), sorted
+    symbol_first: dict[tuple[str, str], Key]  # (kind, name) -> the first note's key that names it, then its place there
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> FactsIndex:
@@ -231,7 +293,20 @@ class FactsIndex:
         by_condition: dict[tuple[str, str], list[str]] = {}
         by_kind: dict[str, list[str]] = {}
         prs: dict[str, list[tuple[int, str, str, bool]]] = {}
+        pr_first: dict[str, dict[int, Key]] = {}
+        symbol_first: dict[tuple[str, str], Key] = {}
         for docname, f in notes.items():
+            note_key = (f.digest_number, f.position)
+            for place, symbol in enumerate(f.symbols):
+                key = (*note_key, place)
+                if symbol not in symbol_first or key < symbol_first[symbol]:
+                    symbol_first[symbol] = key
+            numbers = ([(f.repo, f.number)] if f.number is not None else []) + [(r, n) for r, n, _ in f.mentions]
+            for repo, number in numbers:
+                first = pr_first.setdefault(repo.lower(), {})
+                key = (*note_key, number)
+                if number not in first or key < first[number]:
+                    first[number] = key
             keys = [("subsystem", f.subsystem), ("verdict", f.verdict), ("volume", str(f.volume)),
                     ("digest", f.digest), *(("audience", a) for a in f.audiences), *(("tag", t) for t in f.tags)]  # fmt: skip
             for key in dict.fromkeys(keys):
@@ -248,12 +323,17 @@ class FactsIndex:
             {k: tuple(v) for k, v in by_condition.items()},
             {k: tuple(v) for k, v in by_kind.items()},
             {k: tuple(sorted(v)) for k, v in prs.items()},
+            pr_first,
+            {repo: tuple(sorted((key, number) for number, key in first.items())) for repo, first in pr_first.items()},
+            symbol_first,
         )
 
     def candidates(self, query: ListQuery) -> list[str]:
         """Docnames that may match ``query``'s conditions: the fewest of any one condition."""
         sets = []
         for key, value in query.where:
+            if key == "arrival":
+                continue
             if key == "digest":
                 value = contract.unquote_path(value)
             sets.append(self.by_condition.get((key, value), ()))
@@ -262,6 +342,18 @@ class FactsIndex:
     def prs_in(self, repo: str, first: int, last: int) -> tuple[tuple[int, str, str, bool], ...]:
         entries = self.prs.get(repo.lower(), ())
         return entries[bisect_left(entries, (first,)) : bisect_left(entries, (last + 1,))]
+
+    def prs_arriving(self, repo: str, query: ListQuery) -> list[tuple[int, str, str, bool]]:
+        """The entries of the PR numbers of ``repo`` whose arrival keys are in the query's range."""
+        order = self.pr_order.get(repo.lower(), ())
+        first, last = query.arrival or ((), None)
+        start = bisect_left(order, (first,))
+        end = len(order) if last is None else bisect_left(order, (last, 1 << 62))
+        entries = self.prs.get(repo.lower(), ())
+        out = []
+        for number in sorted(number for _, number in order[start:end]):
+            out.extend(entries[bisect_left(entries, (number,)) : bisect_left(entries, (number + 1,))])
+        return out
 
 
 class Builder:
@@ -412,7 +504,9 @@ class Builder:
     def build_followups(self, query: ListQuery) -> list[nodes.list_item]:
         items = []
         for docname, facts in self.notes(query):
-            for item in facts.follow_ups:
+            for place, item in enumerate(facts.follow_ups, start=1):
+                if not query.arrives((facts.digest_number, facts.position, place)):
+                    continue
                 label = nodes.paragraph(classes=[contract.FOLLOWUP_LABEL_CLASS])
                 for frozen in item.label:
                     label += self.resolved(thaw(frozen))
@@ -455,7 +549,8 @@ class Builder:
         for docname in self.index.by_symbol_kind.get(query.conditions.get("kind", ""), ()):
             facts = self.facts[docname]
             for symbol in query.symbols_of(facts):
-                by_symbol.setdefault(symbol, []).append((docname, facts))
+                if query.arrives(self.index.symbol_first.get(symbol, ())):
+                    by_symbol.setdefault(symbol, []).append((docname, facts))
         items = []
         for kind, name in sorted(by_symbol, key=lambda s: symbol_sort_key(Symbol(*s))):
             notes = sorted(by_symbol[(kind, name)], key=self.note_order)
@@ -477,7 +572,11 @@ class Builder:
         kinds: dict[tuple[str, int], str] = {}
         where = query.conditions
         repo = where.get("repo", "")
-        for number, docname, kind, own in self.index.prs_in(repo, int(where.get("from", 0)), int(where.get("to", -1))):
+        if query.arrival is not None:
+            entries = self.index.prs_arriving(repo, query)
+        else:
+            entries = self.index.prs_in(repo, int(where.get("from", 0)), int(where.get("to", 10**12)))
+        for number, docname, kind, own in entries:
             if own:
                 notes_by_pr[(repo, number)] = docname
             else:
@@ -498,11 +597,16 @@ class Builder:
                 para += self.note_link(own, self.facts[own])
             by = sorted(d for d in set(mentioned.get(key, ())) if d != own)
             if by:
+                # The newest PR_NOTES of them, so that an entry stays small however often a PR is named.
+                shown = set(sorted(by, key=lambda d: (-self.facts[d].digest_number, -self.facts[d].position))[:PR_NOTES])
                 para += nodes.Text(" — 提到它的笔记：")
-                for index, docname in enumerate(by):
+                for index, docname in enumerate(d for d in by if d in shown):
                     if index:
                         para += nodes.Text("、")
                     para += self.note_link(docname, self.facts[docname])
+                if len(by) > PR_NOTES:
+                    where_else = "笔记页列出全部" if own is not None else "可用搜索查找"
+                    para += nodes.Text(f"，另有 {len(by) - PR_NOTES} 篇（{where_else}）")
             items.append(nodes.list_item("", para))
         return items
 
@@ -553,10 +657,13 @@ def pages_listing_changes(app: Sphinx, env: BuildEnvironment, outdated: rewrites
     dated = [f for f in facts.values() if f.digest in dates] if dates else []
     if not changed and not dated:
         return []
+    users = USERS.of(env)
+    paged = any(q.arrival is not None and q.kind in ("prs", "symbols") for queries in users.values() for q in queries)
+    index = FactsIndex.of(env) if paged else None
     return [
         page
-        for page, queries in USERS.of(env).items()
-        if any(q.affects(f) for q in queries for f in changed) or any(q.shows_date_of(f) for q in queries for f in dated)
+        for page, queries in users.items()
+        if any(q.affects(f, index) for q in queries for f in changed) or any(q.shows_date_of(f) for q in queries for f in dated)
     ]
 
 

@@ -3,7 +3,8 @@
 Sphinx forgets a document whose source was deleted but leaves its HTML file
 in the output, where it stays reachable. After an HTML build, every page
 under ``notes/`` that is no longer a document of the site is removed, so a
-deleted or renamed digest takes its notes off the site.
+deleted or renamed digest takes its notes off the site. The redirect files
+of old addresses (:mod:`.redirects`) count as pages of the site.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from .. import contract
+from . import redirects
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +36,7 @@ def remove_stale(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.name != "html":
         return
     outdir = Path(app.outdir)
-    for page in stale_pages(outdir, set(app.env.all_docs), app.builder.out_suffix):
+    for page in stale_pages(outdir, set(app.env.all_docs) | redirects.names(app.env), app.builder.out_suffix):
         page.unlink()
         logger.info("removed %s: its source is gone", page.relative_to(outdir).as_posix())
         folder = page.parent
@@ -44,5 +46,6 @@ def remove_stale(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.redirects")
     app.connect("build-finished", remove_stale)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

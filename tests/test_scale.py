@@ -74,12 +74,12 @@ def parts(proj: Path, docname: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def split_site(tmp_path_factory):
-    """80 notes of the dense archive in digests of 10, every list in several pages."""
+    """110 notes of the dense archive in digests of 10, every list in several pages."""
     mp = pytest.MonkeyPatch()
     for module, name, value in SMALL:
         mp.setattr(module, name, value)
     try:
-        proj = copy_project(tmp_path_factory.mktemp("split") / "p", generate_dense(80, per_file=10))
+        proj = copy_project(tmp_path_factory.mktemp("split") / "p", generate_dense(110, per_file=10))
         assert convert(proj) == 0
         app = sphinx_build(proj, freshenv=True)
         assert app.warning.getvalue() == ""

@@ -45,7 +45,7 @@ from pathlib import Path
 from prnotes.cli import main as cli_main
 from prnotes.project import load
 from bench.markers import replace_between
-from tests.support.sandbox import ROOT, copy_project
+from tests.support.sandbox import PROJECT_FILES, ROOT, copy_project
 from tests.support.searchbrowser import search_page
 from tests.support.searcheval import Ranked, load_cases, recall_at
 
@@ -111,6 +111,18 @@ def make_project(dest: Path, seeds: Path) -> Path:
     copy_project(dest, seeds)
     assert cli_main(["notes", "--root", str(dest), "-q"]) == 0
     return dest
+
+
+def refresh(proj: Path) -> None:
+    """Bring a site built before up to the project's configuration, templates and static files."""
+    import shutil
+
+    for name in PROJECT_FILES:
+        src, target = ROOT / name, proj / name
+        if src.is_dir():
+            shutil.copytree(src, target, dirs_exist_ok=True)
+        elif src.exists():
+            shutil.copy2(src, target)
 
 
 def build(proj: Path) -> float:
@@ -214,6 +226,8 @@ def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
             subprocess.run([sys.executable, "-m", "bench.corpus", "--notes", str(notes), "--out", str(corpus)], check=True)
             seeds = corpus / "seeds"
         make_project(proj, seeds)
+    else:
+        refresh(proj)
     seconds = build(proj)
     html = proj / "_build/html"
     whole = Transfer()

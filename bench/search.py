@@ -2,12 +2,12 @@
 """Benchmark the site search at several sizes: what a query transfers and how soon it answers.
 
     .venv/bin/python -m bench.search [--sizes 1000 5000 20000] [--runs 3]
-        [--work DIR] [--compare] [--write BENCHMARKS.md]
+        [--work DIR [--no-build]] [--compare] [--write BENCHMARKS.md]
 
 For each size (16 is the real seeds; larger sizes are synthetic archives of
 bench/corpus.py) it converts and builds a copy of the project (or, with
 ``--work DIR`` holding a site built before, builds it again, which writes the
-search files anew) and reports:
+search files anew; ``--no-build`` measures it as it is) and reports:
 
 - the whole index (``searchindex.js``, which no page loads) and the split
   index: files, the entry's size, the median and largest term chunk;
@@ -49,8 +49,9 @@ from tests.support.sandbox import PROJECT_FILES, ROOT, copy_project
 from tests.support.searchbrowser import search_page
 from tests.support.searcheval import Ranked, load_cases, recall_at
 
-# First queries: Chinese, an English word, an identifier, two words, a question.
-FIRST_QUERIES = ("前缀缓存", "prefix", "none_hash", "投机解码 draft", "怎么修复浅克隆的竞态")
+# First queries: Chinese, an English word, an identifier, two words, a
+# question (words that the synthetic archives of bench/corpus.py have too).
+FIRST_QUERIES = ("前缀缓存", "kernel", "none_hash", "投机解码 draft", "怎么修复浅克隆的竞态")
 FURTHER_QUERIES = ("权重加载", "fused_moe", "ROCm CI")
 _WATCH = """
 () => {
@@ -171,7 +172,10 @@ def dialog_queries(html: Path, row: SizeRow, runs: int) -> None:
                 start = tab.page.evaluate("() => performance.now()")
                 field.press_sequentially(query)
                 tab.guard.wait_for(tab.page, _SETTLED, tab.timeout)
-                row.first_ms.append(tab.page.evaluate("() => window.__prnotesFirst") - start)
+                first = tab.page.evaluate("() => window.__prnotesFirst")
+                if first is None:
+                    raise SystemExit(f"bench.search: {query!r} found nothing in the {row.notes}-note site")
+                row.first_ms.append(first - start)
                 row.first.append(_total(responses))
                 further = FURTHER_QUERIES[i % len(FURTHER_QUERIES)]
                 responses.clear()
@@ -216,8 +220,9 @@ def split_sizes(html: Path) -> tuple[int, Transfer, int, int]:
     return len(files), entry, int(statistics.median(chunks)), chunks[-1]
 
 
-def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
+def measure_size(work: Path, notes: int, runs: int, rebuild: bool = True) -> SizeRow:
     proj = work / f"site-{notes}"
+    seconds = float("nan")
     if not (proj / "conf.py").is_file():
         if notes == 16:
             seeds = ROOT / "seeds"
@@ -226,9 +231,10 @@ def measure_size(work: Path, notes: int, runs: int) -> SizeRow:
             subprocess.run([sys.executable, "-m", "bench.corpus", "--notes", str(notes), "--out", str(corpus)], check=True)
             seeds = corpus / "seeds"
         make_project(proj, seeds)
-    else:
+        seconds = build(proj)
+    elif rebuild:
         refresh(proj)
-    seconds = build(proj)
+        seconds = build(proj)
     html = proj / "_build/html"
     whole = Transfer()
     whole.add((html / "searchindex.js").read_bytes())
@@ -276,7 +282,8 @@ def size_table(rows: list[SizeRow], runs: int) -> str:
     for r in rows:
         lines.append(
             f"| {r.notes:,} | {r.pages:,} | {kib(r.whole.raw)} ({kib(r.whole.gzip)}) | {r.split_files:,} "
-            f"| {r.entry.raw:,} B ({r.entry.gzip:,} B) | {kib(r.chunk_gzip_median)} / {kib(r.chunk_gzip_max)} | {r.build_seconds:,.0f} s |"
+            f"| {r.entry.raw:,} B ({r.entry.gzip:,} B) | {kib(r.chunk_gzip_median)} / {kib(r.chunk_gzip_max)} "
+            f"| {'—' if r.build_seconds != r.build_seconds else f'{r.build_seconds:,.0f} s'} |"
         )
     lines += [
         "",
@@ -316,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000], help="corpus sizes in notes (16: the real seeds)")
     parser.add_argument("--runs", type=int, default=1, help="rounds of the queries per size (default 1)")
     parser.add_argument("--work", type=Path, help="keep the corpora and sites here (built again when present)")
+    parser.add_argument("--no-build", action="store_true", help="measure the sites found in --work as they are")
     parser.add_argument("--compare", action="store_true", help="also run the evaluation set on the real seeds")
     parser.add_argument("--write", type=Path, help="write the tables into the '## Search' section of this Markdown file")
     args = parser.parse_args(argv)
@@ -324,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         rows = []
         for n in args.sizes:
-            rows.append(measure_size(work, n, args.runs))
+            rows.append(measure_size(work, n, args.runs, rebuild=not args.no_build))
             print(f"measured {rows[-1].notes} notes", file=sys.stderr)
         out = [size_table(rows, args.runs)]
         if args.compare:

@@ -89,7 +89,9 @@ const prnotesHighlightPage = () => {
 /**
  * Results as the reader types, in the theme's search dialog. Each key runs
  * the search and lists the best pages as soon as their rows are in, their
- * snippets following. No search runs while an input method is composing
+ * snippets following; while the index's pieces for the latest key are still
+ * loading, the results of an earlier key that are in show (never older ones
+ * over newer). No search runs while an input method is composing
  * (between compositionstart and compositionend): the letters typed then are
  * not yet what the reader means. The field is an ARIA combobox: ArrowDown
  * and ArrowUp move through the results, Enter opens the marked one (or, with
@@ -98,6 +100,7 @@ const prnotesHighlightPage = () => {
 const PrnotesDialog = {
   SHOWN: 8,
   _run: 0,
+  _listed: 0,  // the run whose results are listed
   _wanted: null,  // the query last searched for
   composing: false,
   active: -1,
@@ -148,6 +151,7 @@ const PrnotesDialog = {
     PrnotesDialog._wanted = query;
     const run = ++PrnotesDialog._run;
     if (!query) {
+      PrnotesDialog._listed = run;
       PrnotesDialog.select(-1);
       list.replaceChildren();
       list.dataset.query = "";
@@ -165,7 +169,8 @@ const PrnotesDialog = {
       console.error(error.message);
       return;
     }
-    if (run !== PrnotesDialog._run) return;
+    if (run < PrnotesDialog._listed || !input.value.trim()) return;
+    PrnotesDialog._listed = run;
     PrnotesDialog.matched = result.matched;
     PrnotesDialog.select(-1);
     list.replaceChildren();
@@ -186,7 +191,7 @@ const PrnotesDialog = {
       option.appendChild(prnotesMeta(row));
       list.appendChild(option);
       PrnotesFragments.get(row[0]).then((text) => {
-        if (!text || run !== PrnotesDialog._run) return;
+        if (!text || run !== PrnotesDialog._listed) return;
         const snippet = option.appendChild(document.createElement("span"));
         snippet.className = "prnotes-dialog-snippet";
         snippet.textContent = prnotesSnippet(text, result.matched);

@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from prnotes.cli import main as cli_main
-from prnotes.project import load
 from bench.markers import replace_between
 from tests.support.sandbox import PROJECT_FILES, ROOT, copy_project
 from tests.support.searchbrowser import search_page
@@ -239,9 +238,10 @@ def measure_size(work: Path, notes: int, runs: int, rebuild: bool = True) -> Siz
     whole = Transfer()
     whole.add((html / "searchindex.js").read_bytes())
     files, entry, chunk_median, chunk_max = split_sizes(html)
+    counts = json.loads((html / "_search/entry.json").read_text(encoding="utf-8"))
     row = SizeRow(
-        notes=len(load(proj).notes),
-        pages=json.loads((html / "_search/entry.json").read_text(encoding="utf-8"))["pages"],
+        notes=counts["notes"],
+        pages=counts["pages"],
         whole=whole,
         split_files=files,
         entry=entry,

@@ -135,6 +135,19 @@ def test_design_badges_are_as_sphinx_design_makes_them(app):
     )
 
 
+@pytest.mark.sphinx("latex", testroot="internals", freshenv=True)
+def test_included_document_names_each_file_of_the_book(app):
+    """included_document: the docname of the LaTeX builder's start_of_file nodes."""
+    from sphinx import addnodes
+
+    seen = []
+    app.connect("doctree-resolved", lambda app, doctree, docname: seen.extend(
+        _internals.included_document(n) for n in doctree.findall(addnodes.start_of_file)
+    ))
+    app.build()
+    assert seen == ["other", "last"], "start_of_file no longer carries the docname of the file it holds"
+
+
 def test_symbols_print_as_written():
     """print_as_written: ``texescape._tex_escape_map_without_unicode``, which ``escape()`` uses for xelatex."""
     from sphinx.util import texescape

@@ -110,12 +110,15 @@ def page_order(log_text: str) -> str:
 
 # "./prnotes.tex:359: TeX capacity exceeded, sorry [main memory size=5000000]." (-file-line-error)
 _TEX_ERROR_RE = re.compile(rf"^\./{TEX_NAME}\.tex:(\d+): (.+)$", re.MULTILINE)
-_TEX_LABEL_RE = re.compile(r"\\label\{\\detokenize\{([^:}]+):")
+# The comment before each note in the LaTeX source (sphinxext/latex_print.py, ENTRY_MARK).
+_ENTRY_RE = re.compile(r"^%prnotes:entry (\S+)$")
 
 
 def tex_error(latex: Path, site: Site) -> Diagnostic | None:
     """The seed entry whose note xelatex stopped in, from its log: TeX's limits
-    (a paragraph too long for its memory) are reached by an entry's text."""
+    are reached by an entry's text. The note is the last one to begin, in the
+    LaTeX source, before the line the error names (each begins with a comment
+    naming it, before its heading)."""
     try:
         log = (latex / f"{TEX_NAME}.log").read_text(encoding="utf-8", errors="replace")
         tex = (latex / f"{TEX_NAME}.tex").read_text(encoding="utf-8", errors="replace").split("\n")
@@ -127,12 +130,10 @@ def tex_error(latex: Path, site: Site) -> Diagnostic | None:
     line, message = int(found.group(1)), found.group(2).strip()
     notes = {note.docname: note for note in site.notes}
     for text in reversed(tex[: min(line, len(tex))]):
-        for docname in reversed(_TEX_LABEL_RE.findall(text)):
-            if docname in notes:
-                note = notes[docname]
-                return Diagnostic(
-                    note.path, note.line, f"xelatex cannot typeset this entry: {message} ({TEX_NAME}.tex:{line})"
-                )
+        entry = _ENTRY_RE.match(text)
+        if entry and entry.group(1) in notes:
+            note = notes[entry.group(1)]
+            return Diagnostic(note.path, note.line, f"xelatex cannot typeset this entry: {message} ({TEX_NAME}.tex:{line})")
     return None
 
 

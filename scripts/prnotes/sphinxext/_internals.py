@@ -182,6 +182,13 @@ def print_as_written(latex_for: Callable[[str], str]) -> None:
         texescape._tex_escape_map_without_unicode[ord(ch)] = latex_for(ch)
 
 
+def included_document(node: nodes.Element) -> str:
+    """The document a ``start_of_file`` node of the LaTeX builder's assembled
+    tree holds (its ``docname`` attribute, which the builder sets and its
+    writer reads; the node is documented, the attribute is not)."""
+    return node.get("docname", "")
+
+
 # --- the saved environment (audit.py, buildstamp.py) --------------------------
 
 

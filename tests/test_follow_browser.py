@@ -264,15 +264,19 @@ def test_axe_finds_nothing_and_the_controls_are_large_enough_to_tap(browser, ser
     page = context.new_page()
     page.guard = guard
     problems, targets = [], []
-    # A note read, then the landing page with its line and the filtered subsystem page.
+    # A note read, then the landing page with its line, the filtered subsystem page and a note with 相似笔记.
     page.goto(served + "notes/sgl-project/sglang/pr-40204.html")
-    for name, path in (("landing", "index.html"), ("subsystem", f"{MEM_CACHE}.html?verdict={quote('精读')}")):
+    pages = (("landing", "index.html"), ("subsystem", f"{MEM_CACHE}.html?verdict={quote('精读')}"),
+             ("note", "notes/sgl-project/sglang/pr-40201.html"))  # fmt: skip
+    for name, path in pages:
         open_page(page, served, path)
         if name == "landing":
             guard.wait_for(page, SHOWN)
             assert page.locator(".prnotes-read").count() == 1
-        else:
+        elif name == "subsystem":
             assert page.locator("form.prnotes-filters").is_visible()
+        else:  # a note with 相似笔记, one of them read
+            assert page.locator("#similar-notes li.prnotes-note").count() >= 1
         problems += [f"{name}: {v}" for v in axe_violations(page)]
         targets += page.evaluate(TARGETS_JS)
         page.screenshot(path=str(screenshots / f"follow-{name}-{w}-{scheme}.png"), full_page=True)

@@ -30,6 +30,7 @@ FEATURES = (
     "readmarks",
     "redirects",
     "search",
+    "similarnotes",
     "sitemap",
     "speedups",
     "stale",

@@ -1,0 +1,166 @@
+"""Similar notes: which notes deal with the same thing, from their own words.
+
+Two notes are similar when they share distinctive terms: code symbols, file
+paths, identifiers and Chinese bigrams that few notes use. Neither needs to
+cite the other, and they may be of different repositories. The measure:
+
+- A note's terms are the search's (:func:`prnotes.sphinxext.search.tokens.tokens`:
+  CJK bigrams, identifiers whole and in parts, folded English words) of its
+  title and advice, less English stop words, PR numbers, lone CJK
+  characters and bigrams with a Chinese function character
+  (:data:`STOP_CHARACTERS`), plus each code symbol it names, whole
+  (```vllm/v1/core/kv_cache_utils.py``).
+- A term is *distinctive* when at least 2 and at most :func:`cap` notes have
+  it: a term of one note matches nothing, a term of many says little.
+- ``score(a, b) = Σ w_a(t) · w_b(t) · idf(t)² / (|a| · |b|)`` over the
+  distinctive terms both have, where ``w(t) = 1 + ln tf``, ``idf(t) =
+  ln((cap + 1) / df(t)) / ln((cap + 1) / 2)`` (:func:`idf`: 1 for a term of
+  two notes) and ``|a|`` is the length of ``a``'s own vector of ``w`` (all
+  its terms).
+  This is the cosine of the TF-IDF vectors restricted to distinctive terms,
+  each note's length measured on its own words.
+- A note lists up to :data:`LISTED` notes that score at least
+  :data:`THRESHOLD`, best first. Scores equal to two decimals go to the
+  note of the same subsystem first, then by page name. A note whose PR
+  either note cites is left out: the 相关 section links it already.
+
+A score depends on the two notes, on ``df`` of the terms they share and on
+``cap``, never on the number of notes otherwise: adding a note changes only
+the scores of pairs sharing one of its terms (:meth:`Index.having`), so a
+day's digest recomputes the lists of the notes that share a term with it.
+``cap`` grows with small archives (a quarter of the notes) and is fixed from
+:data:`DF_CAP` × 4 notes on.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .sphinxext.search.tokens import STOPWORDS, tokens
+
+# The longest list, and the least score a listed note has (tuned on
+# tests/similar_pairs.tsv; BENCHMARKS.md, "Similar notes").
+LISTED = 5
+THRESHOLD = 0.1
+# A term of more notes than this is no longer distinctive.
+DF_CAP = 40
+# Changes when the measure does: lists kept from an earlier build are then all made again.
+VERSION = f"2:{LISTED}:{THRESHOLD}:{DF_CAP}"
+
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+# Chinese function characters: a bigram with one is a piece of a phrase
+# (在你, 需要, 可以, 的设), not of a name. Characters that also begin or end
+# common words of the notes (能 of 性能, 并 of 并行, 对 of 对齐, 更 of 更新,
+# 果 of 结果, 有 of 有效) are not in it.
+STOP_CHARACTERS = frozenset("的了在是和与及或也就都而你我他它这那之于以为被把让给从但且即若如才只不没很最再又还已将个些此该其")
+SYMBOL = "`"  # the prefix of a whole code symbol's term
+
+
+def cap(notes: int) -> int:
+    """The most notes a distinctive term may have, for an archive of ``notes`` notes."""
+    return min(DF_CAP, max(3, notes // 4))
+
+
+def idf(df: int, cap_: int) -> float:
+    """How rare a distinctive term is: 1 for a term of two notes, falling to
+    nearly 0 at ``cap_`` notes, whatever ``cap_`` is (so a cut-off holds
+    for small archives and large ones alike)."""
+    return math.log((cap_ + 1) / df) / math.log((cap_ + 1) / 2)
+
+
+def note_terms(title: str, advice: str, symbols: Iterable[str] = ()) -> dict[str, int]:
+    """A note's terms with their counts (the module docstring)."""
+    counts: Counter[str] = Counter()
+    for text in (title, advice):
+        for term in _all_tokens(text):
+            if term in STOPWORDS or term.startswith("#"):
+                continue
+            if _CJK_CHAR.match(term) and (len(term) == 1 or term[0] in STOP_CHARACTERS or term[1] in STOP_CHARACTERS):
+                continue
+            counts[term] += 1
+    for name in symbols:
+        counts[SYMBOL + name.lower()] += 1
+    return dict(sorted(counts.items()))
+
+
+def _all_tokens(text: str) -> list[str]:
+    """Every token of ``text``, repeats kept (``tokens`` gives each once per call): one call per line of it."""
+    out: list[str] = []
+    for part in re.split(r"[。！？；\n]", text):
+        out.extend(tokens(part))
+    return out
+
+
+def length(terms: Mapping[str, int]) -> float:
+    """The length of a note's vector of ``1 + ln tf``, over all its terms."""
+    return math.sqrt(sum((1 + math.log(tf)) ** 2 for tf in terms.values())) or 1.0
+
+
+class Index:
+    """The archive's terms, for scoring: ``notes`` maps docname -> its terms
+    (:func:`note_terms`); ``lengths`` their :func:`length`, when known.
+
+    Made once per build that changed a note; its cost is counting the terms
+    of every note (``Counter.update``) and weighting each note's distinctive
+    ones."""
+
+    def __init__(self, notes: Mapping[str, Mapping[str, int]], lengths: Mapping[str, float] | None = None) -> None:
+        self.notes = notes
+        self.df: Counter[str] = Counter()
+        for terms in notes.values():
+            self.df.update(terms.keys())
+        self.cap = cap(len(notes))
+        rarity = {t: idf(df, self.cap) for t, df in self.df.items() if 2 <= df <= self.cap}
+        # docname -> {distinctive term: its weight, over the note's length}; term -> [(docname, weight)]
+        self.weights: dict[str, dict[str, float]] = {}
+        self.postings: dict[str, list[tuple[str, float]]] = {t: [] for t in rarity}
+        for docname, terms in notes.items():
+            norm = lengths[docname] if lengths is not None else length(terms)
+            mine = self.weights[docname] = {}
+            for term in sorted(terms.keys() & rarity.keys()):
+                tf = terms[term]
+                mine[term] = weight = (1 if tf == 1 else 1 + math.log(tf)) * rarity[term] / norm
+                self.postings[term].append((docname, weight))
+
+    def distinctive(self, term: str) -> bool:
+        return 2 <= self.df[term] <= self.cap
+
+    def scores(self, docname: str) -> dict[str, float]:
+        """The note's score with every note it shares a distinctive term with."""
+        found: dict[str, float] = {}
+        for term, own in self.weights[docname].items():
+            for other, weight in self.postings[term]:
+                if other != docname:
+                    found[other] = found.get(other, 0.0) + own * weight
+        return found
+
+    def similar(
+        self, docname: str, subsystem_of: Mapping[str, str], linked: Iterable[str] = (), threshold: float = THRESHOLD
+    ) -> tuple[str, ...]:
+        """Up to :data:`LISTED` notes similar to ``docname`` (module docstring); ``linked``: notes to leave out."""
+        skip = set(linked)
+        subsystem = subsystem_of.get(docname)
+        ranked = sorted(
+            (-round(score, 2), subsystem_of.get(other) != subsystem, other)
+            for other, score in self.scores(docname).items()
+            if score >= threshold and other not in skip
+        )
+        return tuple(other for _, _, other in ranked[:LISTED])
+
+    def having(self, terms: Iterable[str]) -> set[str]:
+        """The notes that have any of ``terms``, distinctive or not."""
+        terms = set(terms)
+        found: set[str] = set()
+        common = set()
+        for term in terms:
+            if term in self.postings:
+                found.update(d for d, _ in self.postings[term])
+            elif self.df[term] > self.cap:
+                common.add(term)
+        if common:  # rare: a term no longer distinctive; its notes have no posting of it
+            found.update(d for d, t in self.notes.items() if not common.isdisjoint(t))
+        return found

@@ -1,0 +1,174 @@
+"""相似笔记: each note page lists the notes most like it (:mod:`prnotes.similar`).
+
+When a note is read, its terms (title, advice, code symbols) go into the
+environment (:data:`TERMS`). Once everything is read, the lists are worked
+out (:func:`lists_after`) and kept in the environment for the next build:
+a build that read no note keeps them all; otherwise only the notes that
+share a term with a note added, changed or removed are scored again (a
+score depends on nothing else, see :mod:`prnotes.similar`), unless the
+measure or its cut-off changed, when all are. A note whose list changed,
+or whose list names a note that changed (its title may have), is written
+again, not read again (:mod:`.rewrites`).
+
+On the site, a note with a list gets a 相似笔记 section after its others
+(the 编辑来源 line stays last), built when the page is written: each
+entry is a list entry like the others (:class:`.lists.note_entry`, with
+its hooks), with its verdict, title and ``repo#PR``. A note with none
+gets no section. The book has none. The section is left out of the search
+index: it repeats other notes' titles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+from .. import contract, similar
+from . import rewrites, state
+from .docdata import DocData
+from .frozen import thaw
+from .lists import Builder, entry_data, note_entry
+from .notefacts import FACTS
+from .readmarks import on_the_site
+
+SECTION = "相似笔记"
+SECTION_ID = "similar-notes"
+LIST_CLASS = "prnotes-similar"  # not prnotes-list: the filters leave it alone
+# note docname -> (its length, {term: count}): prnotes.similar.length and note_terms
+TERMS = DocData("prnotes_similar_terms")
+# env attributes kept between builds: note -> its list, and what they were made with
+_LISTS = "prnotes_similar_lists"
+_MADE_WITH = "prnotes_similar_made_with"
+# This build's (notes scored, notes in the archive, notes to write again), for tests and benchmarks.
+STATS = "similar.stats"
+
+
+def collect(app: Sphinx, doctree: nodes.document) -> None:
+    """After :mod:`.notefacts` has the note's title and advice: its terms."""
+    env = app.env
+    facts = FACTS.of(env).get(env.docname)
+    if facts is None:
+        return
+    title = "".join(thaw(n).astext() for n in facts.title)
+    terms = similar.note_terms(title, facts.advice, (name for _, name in facts.symbols))
+    TERMS.of(env)[env.docname] = (similar.length(terms), terms)
+
+
+def linked_notes(env: BuildEnvironment) -> dict[str, set[str]]:
+    """Note -> the notes it cites or that cite it (their PR numbers)."""
+    facts = {d: f for d, f in FACTS.of(env).items() if d in env.all_docs}
+    by_pr = {(f.repo.lower(), f.number): d for d, f in facts.items() if f.number is not None}
+    linked: dict[str, set[str]] = {d: set() for d in facts}
+    for docname, f in facts.items():
+        for repo, number, _ in f.mentions:
+            other = by_pr.get((repo.lower(), number))
+            if other is not None and other != docname:
+                linked[docname].add(other)
+                linked[other].add(docname)
+    return linked
+
+
+@dataclass(frozen=True)
+class Before:
+    """What the changed and removed notes were before this build read them."""
+
+    terms: dict[str, tuple[float, dict[str, int]]]  # as TERMS holds them
+    linked: dict[str, frozenset[str]]  # their links before
+
+
+def before(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated) -> Before:
+    stored = TERMS.of(env)
+    going = outdated.changed | outdated.removed
+    linked = linked_notes(env) if going else {}
+    return Before({d: stored[d] for d in sorted(going) if d in stored}, {d: frozenset(v) for d, v in linked.items() if d in going})
+
+
+def lists_after(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, old: Before | None) -> list[str]:
+    """Work out this build's lists (keeping what no change touched); the notes to write again."""
+    stored = TERMS.of(env)
+    notes = {d: t for d, (_, t) in sorted(stored.items()) if d in env.all_docs}
+    lengths = {d: n for d, (n, _) in stored.items()}
+    previous: dict[str, tuple[str, ...]] = getattr(env, _LISTS, {})
+    made_with = getattr(env, _MADE_WITH, None)
+    now_with = (similar.VERSION, similar.cap(len(notes)))
+    changed = {d for d in outdated.added | outdated.changed | outdated.removed if contract.is_note_docname(d)}
+    if not changed and made_with == now_with and previous.keys() == notes.keys():
+        state.of(env).set(STATS, (0, len(notes), []))
+        return []
+    index = similar.Index(notes, lengths)
+    subsystem_of = {d: f.subsystem for d, f in FACTS.of(env).items()}
+    linked = linked_notes(env)
+    if made_with != now_with or old is None:
+        scored = set(notes)
+    else:
+        scored = rescored(index, notes, changed, {d: t for d, (_, t) in old.terms.items()}, made_with[1])
+        for docname in changed:  # a note it cited, or that cited it, before or now
+            scored |= set(old.linked.get(docname, ())) | linked.get(docname, set())
+        scored |= {d for d, listed in previous.items() if not changed.isdisjoint(listed)}
+        scored &= notes.keys()
+    lists = {d: v for d, v in previous.items() if d in notes}
+    for docname in sorted(scored):
+        lists[docname] = index.similar(docname, subsystem_of, linked.get(docname, ()))
+    setattr(env, _LISTS, lists)
+    setattr(env, _MADE_WITH, now_with)
+    pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v))
+    state.of(env).set(STATS, (len(scored), len(notes), pages))
+    return pages
+
+
+def rescored(index: similar.Index, notes: dict, changed: set[str], old_terms: dict[str, dict[str, int]], old_cap: int) -> set[str]:
+    """The notes whose scores ``changed`` notes (added, edited, removed) may have
+    changed: those that have one of their terms that is distinctive now or
+    was before (``old_terms``: the terms the edited and removed ones had; ``old_cap``:
+    :func:`prnotes.similar.cap` before), and the changed notes still there."""
+    new_terms = {d: notes[d] for d in changed if d in notes}
+    terms = set().union(*(t.keys() for t in new_terms.values()), *(t.keys() for t in old_terms.values()))
+    mattering = set()
+    for term in terms:
+        before = index.df[term] - sum(term in t for t in new_terms.values()) + sum(term in t for t in old_terms.values())
+        if index.distinctive(term) or 2 <= before <= old_cap:
+            mattering.add(term)
+    return index.having(mattering) | set(new_terms)
+
+
+def lists(env: BuildEnvironment) -> dict[str, tuple[str, ...]]:
+    return getattr(env, _LISTS, {})
+
+
+def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """On ``doctree-resolved``: a note's 相似笔记 section, after its others, before the 编辑来源 line."""
+    if not on_the_site(app) or docname not in FACTS.of(app.env):
+        return
+    found = [d for d in lists(app.env).get(docname, ()) if d in FACTS.of(app.env)]
+    top = next(iter(doctree.findall(nodes.section)), None)
+    if not found or top is None:
+        return
+    builder = Builder(app, docname)
+    bullets = nodes.bullet_list(classes=[LIST_CLASS])
+    for other in found:
+        facts = FACTS.of(app.env)[other]
+        item = note_entry(classes=["prnotes-note"], data=entry_data(other, facts))
+        item += builder.note_line(other, facts)
+        bullets += item
+    section = nodes.section("", nodes.title(SECTION, SECTION), bullets, ids=[SECTION_ID], classes=["no-search"])
+    source = [p for p in doctree.findall(nodes.paragraph) if "prnotes-source" in p["classes"]]
+    for paragraph in source:
+        paragraph.parent.remove(paragraph)
+    top += section
+    for paragraph in source:
+        top += paragraph
+
+
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.notefacts")
+    app.setup_extension("prnotes.sphinxext.lists")
+    # After notefacts.collect (500), which reads the title and the advice.
+    app.connect("doctree-read", collect, priority=600)
+    # After the lists (400), before the search marks what it leaves out (500).
+    app.connect("doctree-resolved", add_section, priority=420)
+    TERMS.connect(app)
+    rewrites.register(app, rewrites.Rewrite("similar", lists_after, before))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

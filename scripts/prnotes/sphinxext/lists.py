@@ -14,12 +14,14 @@ declares (:mod:`.notefacts`), the way ablog's ``postlist`` works. So
 The directive's argument is the kind of list; ``:where:`` holds
 ``key=value`` conditions, all of which a note must meet:
 
-- ``notes``: ``subsystem``, ``verdict``, ``audience``, ``tag``, ``volume``,
-  ``digest`` (a quoted seed path), ``arrival``; ``:order:`` is ``number`` (newest PR
-  first, the default), ``seed`` (digest order) or ``reading`` (the order a
-  digest is read in: :func:`.stream.reading_key`); ``:show:`` may name
-  ``verdict``, ``summary`` and ``subsystem`` (then the PR and the subsystem
-  go on a line of their own under the title);
+- ``notes``: ``subsystem``, ``verdict``, ``audience``, ``tag``, ``topic``
+  (a tag, or the slug of the subsystem the note is filed under, in any
+  repository), ``volume``, ``digest`` (a quoted seed path), ``arrival``;
+  ``:order:`` is ``number`` (newest PR first, the default), ``seed`` (digest
+  order) or ``reading`` (the order a digest is read in:
+  :func:`.stream.reading_key`); ``:show:`` may name ``verdict``, ``summary``
+  and ``subsystem`` (then the PR and the subsystem go on a line of their own
+  under the title);
 - ``today``: 今日, every note of the newest day's digests in reading order
   (:func:`.stream.newest_day`), after a line that gives the day, its digests
   and their counts; ``:show:`` as for ``notes``. The day is this build's, so
@@ -131,6 +133,8 @@ class ListQuery:
             if key == "audience" and value not in facts.audiences:
                 return False
             if key == "tag" and value not in facts.tags:
+                return False
+            if key == "topic" and value not in facts.tags and contract.subsystem_slug(facts.subsystem) != value:
                 return False
             if key == "volume" and str(facts.volume) != value:
                 return False
@@ -308,7 +312,8 @@ class FactsIndex:
                 if number not in first or key < first[number]:
                     first[number] = key
             keys = [("subsystem", f.subsystem), ("verdict", f.verdict), ("volume", str(f.volume)),
-                    ("digest", f.digest), *(("audience", a) for a in f.audiences), *(("tag", t) for t in f.tags)]  # fmt: skip
+                    ("digest", f.digest), *(("audience", a) for a in f.audiences), *(("tag", t) for t in f.tags),
+                    *(("topic", t) for t in (*f.tags, contract.subsystem_slug(f.subsystem)))]  # fmt: skip
             for key in dict.fromkeys(keys):
                 by_condition.setdefault(key, []).append(docname)
             for kind in dict.fromkeys(k for k, _ in f.symbols):

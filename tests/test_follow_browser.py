@@ -284,3 +284,32 @@ def test_axe_finds_nothing_and_the_controls_are_large_enough_to_tap(browser, ser
     guard.check()
     assert problems == []
     assert targets and [t for t in targets if t[1] < 24 or t[2] < 24] == []
+
+
+def test_a_subsystem_page_announces_its_own_valid_feed_naming_verdict_and_pr(tab, served):
+    """The feed a browser or a feed reader finds on the page: valid Atom, its
+    entries titled with the verdict and repo#PR."""
+    import feedparser
+
+    open_page(tab, served, f"{MEM_CACHE}.html")
+    links = tab.eval_on_selector_all(
+        'head link[rel="alternate"][type="application/atom+xml"]', "els => els.map(l => [l.title, l.href])"
+    )
+    assert len(links) == 2 and links[1][1] == served + "feed.xml"
+    title, href = links[0]
+    assert href == served + contract.subsystem_feed("sgl-project/sglang/mem-cache")
+    response = tab.request.get(href)
+    assert response.ok
+    feed = feedparser.parse(response.body())
+    assert not feed.bozo and feed.feed.title == title
+    assert [e.title.split(" ", 2)[:2] for e in feed.entries] == [["[按需]", "sgl-project/sglang#40207"], ["[精读]", "sgl-project/sglang#40201"]]
+
+
+def test_a_note_lists_the_note_of_the_other_repository_under_similar_notes(tab, served):
+    tab.goto(served + "notes/vllm-project/vllm/pr-70101.html")
+    open_page(tab, served, "notes/sgl-project/sglang/pr-40201.html")
+    entries = tab.locator("#similar-notes li.prnotes-note")
+    assert "vllm-project/vllm#70101" in entries.evaluate_all("els => els.map(e => e.dataset.pr)")
+    # Read, so quieter, like any list entry of a read note.
+    assert tab.locator('#similar-notes li.prnotes-read[data-pr="vllm-project/vllm#70101"]').count() == 1
+    assert tab.locator("#similar-notes h2").inner_text().startswith("相似笔记")

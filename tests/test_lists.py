@@ -48,3 +48,22 @@ def test_an_unrelated_edit_leaves_the_hub_alone(app):
     app.connect("html-page-context", lambda app, pagename, *rest: written.append(pagename))
     app.build()
     assert "index" not in written and "notes/o/r/pr-3" in written
+
+
+def test_a_listed_note_read_again_with_the_same_facts_leaves_the_hub_alone(app):
+    """A day's digest reads again the notes whose back-links it changes; what
+    the lists show of them (their facts) stays, so the lists are not written again."""
+    app.build()
+    page = app.srcdir / "notes/o/r/pr-1.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n## 相关\n\n提到本篇的笔记：第 9 篇。\n", encoding="utf-8")
+    read, written = [], []
+    app.connect("env-before-read-docs", lambda app, env, docnames: read.extend(docnames))
+    app.connect("html-page-context", lambda app, pagename, *rest: written.append(pagename))
+    app.build()
+    assert read == ["notes/o/r/pr-1"]
+    assert "index" not in written and "notes/o/r/pr-1" in written
+    # Its title is a fact: changing it writes the hub again.
+    page.write_text(page.read_text(encoding="utf-8").replace("# 第 1 篇", "# 第一篇"), encoding="utf-8")
+    written.clear()
+    app.build()
+    assert "index" in written

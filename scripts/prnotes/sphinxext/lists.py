@@ -647,17 +647,33 @@ def fill_lists(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 # --- which pages to write again ----------------------------------------------
 
 
-def facts_before(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated) -> list[NoteFacts]:
+def facts_before(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated) -> dict[str, NoteFacts]:
     """Before reading: the facts of the notes about to change or go."""
     facts = FACTS.of(env)
-    return [facts[d] for d in sorted(outdated.changed | outdated.removed) if d in facts]
+    return {d: facts[d] for d in sorted(outdated.changed | outdated.removed) if d in facts}
 
 
-def pages_listing_changes(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, old: list[NoteFacts]) -> list[str]:
+def changed_facts(old: dict[str, NoteFacts], facts: dict[str, NoteFacts], outdated: rewrites.Outdated) -> list[NoteFacts]:
+    """The facts, before and after, of the notes that came, went or changed
+    what a list shows of them. A note read again with the same facts (its page
+    changed elsewhere: a new back-link, say) changes no list: on a day's digest
+    that is most of the notes read again."""
+    out = []
+    for docname in sorted(outdated.added | outdated.changed | outdated.removed):
+        before, after = old.get(docname), facts.get(docname)
+        if before == after:
+            continue
+        out += [f for f in (before, after) if f is not None]
+    return out
+
+
+def pages_listing_changes(
+    app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, old: dict[str, NoteFacts]
+) -> list[str]:
     """After reading: pages whose lists a changed note joins, leaves or shows
     differently, and lists that show a digest date that changed."""
     facts = FACTS.of(env)
-    changed = old + [facts[d] for d in sorted(outdated.added | outdated.changed) if d in facts]
+    changed = changed_facts(old, facts, outdated)
     dates = buildtime.changed_dates(env)
     dated = [f for f in facts.values() if f.digest in dates] if dates else []
     if not changed and not dated:

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Input-size bounds: each class of large input, against one a tenth (or a
-thirtieth) of its size, converted in memory (parse, model, render).
+thirtieth) of its size, converted in memory (parse, model, render); and the
+Sphinx build of hostile input against plain input of the same size.
 
     python -m bench.bounds [--write BENCHMARKS.md]
 
@@ -174,11 +175,87 @@ def table(rows: list[tuple[Case, tuple[float, float, float]]]) -> str:
     return "\n".join(lines)
 
 
+# --- against plain input of the same size (where a stage has a fixed cost) -------
+
+
+def references(n: int) -> dict[str, str]:
+    """One note whose advice is one paragraph of ``n`` PR references (issue 30)."""
+    return {"000.txt": "o/r\n\nA CI (#1)\n\n值得精读：" + "".join(f"见 #{i + 2}，" for i in range(n)) + "完。\n"}
+
+
+def plain_like(hostile: Callable[[int], dict[str, str]]) -> Callable[[int], dict[str, str]]:
+    """The same seed with its advice's characters replaced by plain Chinese text, length kept."""
+
+    def make(n: int) -> dict[str, str]:
+        seeds = hostile(n)
+        head, _, body = seeds["000.txt"].partition("值得精读：")
+        text = "一二三四五六七，" * (len(body) // 8 + 1)
+        return {"000.txt": head + "值得精读：" + text[: len(body) - 1] + "\n"}
+
+    return make
+
+
+def sphinx_seconds(seeds: dict[str, str]) -> float:
+    """A fresh HTML build of a project with these seeds, in seconds (the conversion not counted)."""
+    import tempfile
+
+    from tests.support.committed import commit_everything
+    from tests.support.sandbox import convert, copy_project, sphinx_build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        proj = copy_project(Path(tmp) / "p", seeds)
+        assert convert(proj) == 0
+        commit_everything(proj)
+        start = time.perf_counter()
+        sphinx_build(proj, freshenv=True)
+        return time.perf_counter() - start
+
+
+@dataclass(frozen=True)
+class Against:
+    """A hostile input and a plain one of the same size, at two sizes."""
+
+    name: str
+    seconds: Callable[[Any], float]
+    make: Callable[[int], Any]
+    plain: Callable[[int], Any]
+    size: int
+    factor: int
+
+
+AGAINST = (Against("Sphinx: a paragraph of 8,000 PR references", sphinx_seconds, references, plain_like(references), 8_000, 4),)
+
+
+def measure_against(case: Against, trials: int = 2) -> tuple[float, float, float, float]:
+    """(plain seconds, hostile seconds, their ratio, the ratio at 1/factor the size); the lowest of ``trials``."""
+    out = []
+    for size in (case.size, case.size // case.factor):
+        plain = min(case.seconds(case.plain(size)) for _ in range(trials))
+        hostile = min(case.seconds(case.make(size)) for _ in range(trials))
+        out.append((plain, hostile, hostile / plain))
+    return (*out[0], out[1][2])
+
+
+def against_table(rows: list[tuple[Against, tuple[float, float, float, float]]]) -> str:
+    lines = [
+        "| input | plain, same size (s) | hostile (s) | ratio | ratio at 1/factor the size | size factor |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for case, (plain, hostile, ratio, smaller) in rows:
+        lines.append(f"| {case.name} | {plain:.1f} | {hostile:.1f} | {ratio:.1f} | {smaller:.1f} | {case.factor} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", type=Path, help="replace the Bounds section of this file (BENCHMARKS.md)")
     args = parser.parse_args(argv)
     text = table([(case, measure(case)) for case in CASES])
+    text += (
+        "\n\nAgainst a plain input of the same size, where a stage's fixed cost would hide a ratio of sizes: "
+        "linear work keeps the ratio about the same at both sizes, quadratic work multiplies it by about the "
+        "size factor.\n\n"
+    ) + against_table([(case, measure_against(case)) for case in AGAINST])
     print(text)
     if args.write:
         replace_between(args.write, BEGIN, END, text, section="Bounds")

@@ -1033,3 +1033,183 @@ def test_the_conversion_of_long_hostile_sentences_costs_linear_work(tmp_path, mo
         assert load(proj).note_for("o/r", 1).verdict == "close"
 
     assert growth(work, run) < 2.5
+
+
+# --- 14. many references in one paragraph: replaced in one pass ------------------------
+
+
+def references_paragraph(n: int) -> dict[str, str]:
+    """One note whose advice is one sentence of ``n`` PR references (its summary too)."""
+    return {"000.txt": "o/r\n\nA CI (#1)\n\n值得精读：" + "".join(f"见 #{i + 2}，" for i in range(n)) + "完。\n"}
+
+
+@pytest.mark.parametrize("builder", ["html", "latex"])
+def test_many_references_in_a_paragraph_are_replaced_in_one_pass(tmp_path, monkeypatch, builder):
+    """Work counted as the children Element.index scans: what replace and
+    replace_self do per node, quadratic in a paragraph's references."""
+    from docutils import nodes
+
+    work = regexwork.Work()
+    index = nodes.Element.index
+
+    def counted_index(self, item, start=0, stop=sys.maxsize):
+        found = index(self, item, start, stop)
+        work.steps += found - start + 1
+        return found
+
+    monkeypatch.setattr(nodes.Element, "index", counted_index)
+    pages = {}
+
+    def run(n: int) -> None:
+        proj = copy_project(tmp_path / f"p{n}", references_paragraph(n))
+        assert convert(proj) == 0
+        commit_everything(proj)
+        app = sphinx_build(proj, builder)
+        assert app.warning.getvalue() == ""
+        pages[n] = proj
+
+    counts = []
+    for n in (100, 200, 400):
+        work.steps = 0
+        run(n)
+        counts.append(work.steps)
+    # Linear: a few children scanned per reference added (the LaTeX writer
+    # finds each paragraph among its siblings: the 相关 list's items), not a
+    # paragraph's worth.
+    assert counts[2] - counts[0] < 3 * 300, counts
+    if builder == "html":
+        soup = BeautifulSoup((pages[400] / "_build/html/notes/o/r/pr-1.html").read_text(encoding="utf-8"), "html.parser")
+        links = [a["href"] for a in soup.select("article a.reference") if "github.com/o/r/pull/" in a.get("href", "")]
+        refs = [f"https://github.com/o/r/pull/{i + 2}" for i in range(400)]
+        assert links == ["https://github.com/o/r/pull/1", *refs, *refs]  # its PR, the advice, 相关
+
+
+# --- 15. Ctrl-C: one line, wherever it falls -------------------------------------------
+#
+# A real SIGINT to the command's process group, as a terminal sends it. Each
+# point is held open by a sitecustomize module on PYTHONPATH that makes the
+# command (and the processes it forks) wait there, and says so in a file.
+
+SLOW_POINTS = '''
+import importlib.abc, importlib.machinery, os, sys, time
+
+POINT, MARK = os.environ["PRNOTES_TEST_POINT"], os.environ["PRNOTES_TEST_MARK"]
+
+
+def arrived():
+    with open(MARK, "a") as fh:
+        fh.write(f"{os.getpid()}\\n")
+    time.sleep(30)
+
+
+class Slow(importlib.abc.MetaPathFinder):
+    """Waits when a module is imported (the point "import"), or patches it once loaded."""
+
+    def find_spec(self, name, path, target=None):
+        if name == "sphinx" and POINT == "import":
+            arrived()
+        if name in ("sphinx.util.parallel", "prnotes.model"):
+            sys.meta_path.remove(self)
+            try:
+                spec = importlib.util.find_spec(name)
+            finally:
+                sys.meta_path.insert(0, self)
+            loader = spec.loader
+
+            class Patching(importlib.machinery.SourceFileLoader):
+                def exec_module(self, module):
+                    loader.exec_module(module)
+                    patch(name, module)
+
+            spec.loader = Patching(loader.name, loader.path)
+            return spec
+        return None
+
+
+def patch(name, module):
+    if name == "sphinx.util.parallel" and POINT == "worker":
+        process = module.ParallelTasks._process
+
+        def slow(self, *args):
+            arrived()  # in the worker, before Sphinx's own handling of its errors
+            return process(self, *args)
+
+        module.ParallelTasks._process = slow
+    if name == "prnotes.model" and POINT == "conversion":
+        build_site = module.build_site
+
+        def slow(*args, **kwargs):
+            arrived()
+            return build_site(*args, **kwargs)
+
+        module.build_site = slow
+
+
+import importlib.util  # noqa: E402
+
+sys.meta_path.insert(0, Slow())
+'''
+
+
+def group_members(pgid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("point", "command", "message"),
+    [
+        ("import", ["build", "--", "-b", "html", "-q", ".", "_build/html"], "interrupted; every file is as the last finished step left it"),
+        ("conversion", ["notes"], "interrupted; every file is as the last finished step left it"),
+        ("worker", ["build", "--", "-b", "html", "-q", "-j", "2", ".", "_build/html"],
+         "interrupted; Sphinx stopped part way, and the next build runs it again"),
+    ],
+    ids=["Sphinx being imported", "converting", "Sphinx's workers running"],
+)  # fmt: skip
+def test_ctrl_c_is_one_line(tmp_path, point, command, message):
+    import signal
+
+    proj = copy_project(tmp_path / "p")  # the fixture's 16 notes: enough pages for Sphinx to fork workers
+    if point != "conversion":
+        assert convert(proj) == 0
+        commit_everything(proj)  # dates known: no warning
+    before = tree(proj / "notes") if (proj / "notes").exists() else None
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(SLOW_POINTS, encoding="utf-8")
+    mark = tmp_path / "arrived"
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(hooks), os.environ.get("PYTHONPATH", "")]),
+        PRNOTES_TEST_POINT=point, PRNOTES_TEST_MARK=str(mark), TMPDIR=str(tmp_path),
+    )  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "prnotes.cli", command[0], "--root", str(proj), *command[1:]],
+        cwd=proj, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 300
+        while not (mark.exists() and mark.read_text()) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), proc.communicate()
+        if point == "worker":
+            assert int(mark.read_text().split()[0]) != proc.pid  # a forked worker waits, not the command
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert (proc.returncode, err.splitlines()) == (130, ["", message]), err
+    time.sleep(0.5)
+    assert group_members(proc.pid) == []  # its workers ended with it
+    if before is not None:
+        assert tree(proj / "notes") == before
+    else:
+        assert not (proj / "notes").exists()  # interrupted before anything was written

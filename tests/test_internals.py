@@ -160,6 +160,15 @@ def test_symbols_print_as_written():
         texescape.init()
 
 
+def test_references_resolver_priority():
+    """REFERENCES_RESOLVER_PRIORITY: ``ReferencesResolver.default_priority``, so prlinks' one-pass resolver runs first."""
+    from sphinx.transforms.post_transforms import ReferencesResolver
+
+    assert ReferencesResolver.default_priority == _internals.REFERENCES_RESOLVER_PRIORITY, (
+        "ReferencesResolver's priority changed: ResolvePrLinks may run after it, one node at a time again"
+    )
+
+
 def test_saved_environment(app):
     """saved_environment and environment_file: ``sphinx.application.ENV_PICKLE_FILENAME`` in the doctree folder."""
     app.build()

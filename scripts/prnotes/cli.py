@@ -15,12 +15,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .commands import COMMANDS
-from .project import NoProjectError, find_root
+# Nothing more at the top: the command's modules (and Sphinx, which some
+# import) are imported by main(), inside run_and_exit(), where a Ctrl-C while
+# they load is one line like any other.
 from .reporting import reporting, run_and_exit
 
 
 def parser() -> argparse.ArgumentParser:
+    from .commands import COMMANDS
+
     top = argparse.ArgumentParser(prog="prnotes", description="PR 精读笔记: digests in seeds/ to a Sphinx site and a PDF book.")
     subs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
@@ -32,6 +35,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _resolved(root: Path) -> Path:
+    from .project import NoProjectError
+
     try:
         return root.resolve()
     except (OSError, RuntimeError):  # a loop of links
@@ -42,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
 
     def run() -> int:
+        from .project import find_root
+
         args.root = _resolved(args.root) if args.root else find_root()
         return args.run(args)
 

@@ -3,23 +3,33 @@
 Problems in the input are printed one ``file:line: what`` per line; the exit
 status is 1 for bad input or a failed step, 2 for a bad command line or no
 project.
+
+A Ctrl-C is one line and status 130, wherever it falls (:func:`run_and_exit`):
+while the modules load (they are imported inside it), while prnotes works
+(its steps leave every file as the last finished one did), and while Sphinx
+builds (:func:`interrupt_stops_at_once`). Sphinx's worker processes leave the
+interrupt to the command's own process, which ends them: a worker
+interrupted on its own would print a traceback, and Sphinx's parent can
+fail while it collects them.
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
-import multiprocessing
 import os
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from .diagnostics import CommandError, InputError
-from .project import NoProjectError
+INTERRUPTED = "interrupted; every file is as the last finished step left it"
+INTERRUPTED_IN_SPHINX = "interrupted; Sphinx stopped part way, and the next build runs it again"
+# Whether this process is the prnotes command (run_and_exit), not a library user such as the tests.
+_command = False
 
 
-def report(tool: str, exc: InputError, what: str = "nothing written") -> None:
-    """The one way input problems reach the terminal."""
+def report(tool: str, exc, what: str = "nothing written") -> None:
+    """The one way input problems (an :class:`~prnotes.diagnostics.InputError`) reach the terminal."""
     for problem in exc.problems:
         print(f"error: {problem}", file=sys.stderr)
     print(f"{tool}: {len(exc.problems)} error(s); {what}", file=sys.stderr)
@@ -27,6 +37,9 @@ def report(tool: str, exc: InputError, what: str = "nothing written") -> None:
 
 def reporting(args: argparse.Namespace, function: Callable[[], int]) -> int:
     """``function()``'s exit status; the problems it raises are said as every subcommand says them."""
+    from .diagnostics import CommandError, InputError
+    from .project import NoProjectError
+
     try:
         return function()
     except NoProjectError as exc:
@@ -40,6 +53,46 @@ def reporting(args: argparse.Namespace, function: Callable[[], int]) -> int:
         return 1
 
 
+def _quiet_child() -> None:
+    """In a process this one forks (Sphinx's workers): Ctrl-C is the parent's to handle."""
+    if _command:
+        signal.signal(signal.SIGINT, _ignore)
+
+
+def _ignore(signum, frame) -> None:
+    """A handler, not SIG_IGN: a program the child runs gets the default back."""
+
+
+def _end_children() -> None:
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.terminate()
+        child.join(5)
+
+
+@contextmanager
+def interrupt_stops_at_once() -> Iterator[None]:
+    """While Sphinx builds in the command's process: a Ctrl-C ends the process
+    at once, with one line, its workers with it. Sphinx's own handling of the
+    interrupt, and of workers that end, can fail with a traceback. (Outside
+    the command, in the tests, nothing changes.)"""
+    if not _command:
+        yield
+        return
+
+    def stop(signum, frame) -> None:
+        _end_children()
+        print(f"\n{INTERRUPTED_IN_SPHINX}", file=sys.stderr, flush=True)
+        os._exit(130)
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_and_exit(function: Callable[[], int]) -> None:
     """Run ``function``, then end the process with its status, leaving the
     memory to the operating system.
@@ -49,6 +102,9 @@ def run_and_exit(function: Callable[[], int]) -> None:
     (seconds on a large archive). Output is flushed and the files are closed
     by then; :mod:`logging` is shut down here.
     """
+    global _command
+    _command = True
+    os.register_at_fork(after_in_child=_quiet_child)
     try:
         status = function()
     except SystemExit as exc:  # argparse's --help and usage errors
@@ -56,13 +112,15 @@ def run_and_exit(function: Callable[[], int]) -> None:
         if isinstance(exc.code, str):
             print(exc.code, file=sys.stderr)
     except KeyboardInterrupt:
-        print("\ninterrupted; every file is as the last finished step left it", file=sys.stderr)
+        print(f"\n{INTERRUPTED}", file=sys.stderr)
         status = 130
     # What the usual exit would also end: child processes still running.
-    for child in multiprocessing.active_children():
-        child.terminate()
-        child.join(5)
-    logging.shutdown()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    try:
+        _end_children()
+        if "logging" in sys.modules:
+            sys.modules["logging"].shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except KeyboardInterrupt:
+        status = 130
     os._exit(status)

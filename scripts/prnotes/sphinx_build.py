@@ -14,7 +14,10 @@ def run(argv: Sequence[str]) -> int:
     """``sphinx-build argv``; its exit status."""
     from sphinx.cmd.build import main
 
-    return main(list(argv))
+    from .reporting import interrupt_stops_at_once
+
+    with interrupt_stops_at_once():
+        return main(list(argv))
 
 
 if __name__ == "__main__":

@@ -189,6 +189,15 @@ def included_document(node: nodes.Element) -> str:
     return node.get("docname", "")
 
 
+# --- resolving references (prlinks.py) ------------------------------------------
+
+# The priority of Sphinx's ReferencesResolver post-transform
+# (``sphinx.transforms.post_transforms.ReferencesResolver.default_priority``),
+# which resolves the pending_xref nodes it finds one at a time. A
+# post-transform of a lower priority runs before it.
+REFERENCES_RESOLVER_PRIORITY = 10
+
+
 # --- the saved environment (audit.py, buildstamp.py) --------------------------
 
 

@@ -57,7 +57,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from .. import contract
 from ..chars import for_print
 from ..classify import VERDICT_BY_SLUG
-from . import _internals, buildtime
+from . import _internals, buildtime, splice
 from .notefacts import FACTS, NoteFacts, repositories
 
 FILLED, LINE = "filled", "line"
@@ -536,12 +536,14 @@ class PrintableText(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
-        for node in list(self.document.findall(nodes.Text)):
+        found = []
+        for node in self.document.findall(nodes.Text):
             if isinstance(node.parent, (nodes.FixedTextElement, nodes.raw, nodes.math)):
                 continue  # verbatim: every character prints
             pieces = printable(str(node))
             if pieces is not None:
-                node.parent.replace(node, pieces)
+                found.append((node, pieces))
+        splice.replace_all(found)  # in one pass: a paragraph may hold thousands of texts
 
 
 STYLE = Path(__file__).with_name("prnotes-book.sty")
@@ -585,11 +587,12 @@ class UnlinkOutsideBook(SphinxPostTransform):
 
     def run(self, **kwargs) -> None:
         inside = book_docs(self.env)
+        found = []
         for ref in list(self.document.findall(nodes.reference)):
             uri = ref.get("refuri", "")
             if uri.startswith("%") and uri[1:].split("#", 1)[0] not in inside:
-                text = nodes.inline("", "", *ref.children, classes=ref.get("classes", []))
-                ref.replace_self(text)
+                found.append((ref, nodes.inline("", "", *ref.children, classes=ref.get("classes", []))))
+        splice.replace_selves(found)
 
 
 # TeX's special characters, written so that hyperref's \\pdfstringdef turns

@@ -68,7 +68,7 @@ from sphinx.util.docutils import SphinxDirective
 from .. import contract
 from ..classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
 from ..symbols import initial, sort_key as symbol_sort_key, Symbol
-from . import _internals, buildtime, rewrites, state, stream
+from . import _internals, buildtime, rewrites, splice, state, stream
 from .docdata import DocData
 from .frozen import thaw
 from .notefacts import FACTS, NoteFacts, site_repositories
@@ -417,9 +417,11 @@ class Builder:
         if isinstance(node, addnodes.pending_xref):
             return resolve(self.app, self.env, node, node[0]) or node[0]
         if isinstance(node, nodes.Element):
-            for xref in list(node.findall(addnodes.pending_xref)):
+            found = []
+            for xref in node.findall(addnodes.pending_xref):
                 xref["refdoc"] = self.page
-                xref.replace_self(resolve(self.app, self.env, xref, xref[0]) or xref[0])
+                found.append((xref, resolve(self.app, self.env, xref, xref[0]) or xref[0]))
+            splice.replace_selves(found)  # in one pass: a summary may hold thousands
         return node
 
     def note_line(self, docname: str, facts: NoteFacts, verdict: bool = True) -> nodes.paragraph:
@@ -640,8 +642,7 @@ def fill_lists(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             node.parent.remove(node)
         return
     builder = Builder(app, docname)
-    for node in placeholders:
-        node.replace_self(builder.build(node["query"]))
+    splice.replace_selves([(node, builder.build(node["query"])) for node in placeholders])
 
 
 # --- which pages to write again ----------------------------------------------

@@ -1,9 +1,13 @@
 """PR and issue references: ``{pr}`#N <owner/repo#N>``` and friends.
 
-The roles make ``pending_xref`` nodes; :func:`resolve` (the
-``missing-reference`` handler) is the one place that decides where they go:
-the site's note for that PR when there is one, else GitHub. Whether a note
-exists follows from its docname alone (:func:`prnotes.contract.note_docname`).
+The roles make ``pending_xref`` nodes; :func:`resolve` is the one place that
+decides where they go: the site's note for that PR when there is one, else
+GitHub. Whether a note exists follows from its docname alone
+(:func:`prnotes.contract.note_docname`). :func:`one_pass_resolver` resolves a
+page's references before Sphinx's resolver does, all in one pass
+(:mod:`.splice`): Sphinx replaces them one by one, which costs time quadratic
+in the number of references in one paragraph. A reference it cannot resolve
+(a malformed target) is left to Sphinx, which warns about it.
 
 When a build adds or removes a note, pages that mention its PR must be written
 again even though their source did not change; :func:`mentioning_pages`
@@ -17,9 +21,10 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.roles import XRefRole
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .. import contract
-from . import rewrites
+from . import _internals, rewrites, splice
 from .docdata import DocData
 
 REFTYPES = {"pr": "pull", "issue": "issues"}
@@ -51,6 +56,24 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, con
     if parsed is None:
         return None  # Sphinx warns: the converter never writes such a target
     return link(app, env, node["refdoc"], node["reftype"], *parsed, contnode)
+
+
+def one_pass_resolver(app: Sphinx) -> type[SphinxPostTransform]:
+    """The post-transform that resolves a page's PR and issue references as
+    :func:`resolve` says, all in one pass, before Sphinx's resolver (for ``app``:
+    a transform has no documented way to its application's builder)."""
+
+    class ResolvePrLinks(SphinxPostTransform):
+        default_priority = _internals.REFERENCES_RESOLVER_PRIORITY - 5
+
+        def run(self, **kwargs) -> None:
+            found = []
+            for node in self.document.findall(addnodes.pending_xref):
+                if node.get("reftype") in REFTYPES and (new := resolve(app, self.env, node, node[0].deepcopy())):
+                    found.append((node, new))
+            splice.replace_selves(found)  # as Sphinx's resolver would, each with replace_self
+
+    return ResolvePrLinks
 
 
 def link(app: Sphinx, env: BuildEnvironment, refdoc: str, reftype: str, repo: str, number: int, contnode: nodes.Element):
@@ -111,7 +134,8 @@ def setup(app: Sphinx) -> dict:
     for name, reftype in (("pr", "pr"), ("issue", "issue")):
         app.add_role(name, PrRole(reftype, code=False))
         app.add_role(f"{name}-code", PrRole(reftype, code=True))
-    app.connect("missing-reference", resolve)
+    app.add_post_transform(one_pass_resolver(app))
+    app.connect("missing-reference", resolve)  # references made after the transform ran
     app.connect("doctree-read", record_mentions)
     MENTIONS.connect(app)
     # A page's PR links change target when the note for that PR comes or goes.

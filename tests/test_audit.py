@@ -211,6 +211,29 @@ def test_real_pdf_with_advice_across_pages_under_running_heads(tmp_path):
     assert check_pdf_text(seed_entries(proj), pages, "PDF") == []
 
 
+# Long URLs beside short words: TeX cannot break a URL where it likes, so
+# the lines around one are justified with wide gaps between the words.
+URL = "https://github.com/vllm-project/vllm/blob/main/"
+JUSTIFIED = (
+    f"Worth a close read. is {URL}worker/layers/v1 in the {URL}vllm/backends/layers/gpu_model_runner.py/attention/worker "
+    f"see or of {URL}vllm/worker/kv_cache_utils.py to x {URL}layers/fused_moe/v1/worker/attention and {URL}model_executor/v1。"
+)
+
+
+@needs_tex
+def test_real_pdf_with_widely_justified_lines(tmp_path):
+    """No false loss where justification leaves wide gaps (pdftotext's default
+    reading order takes them for columns); a paragraph the book lacks is still found."""
+    seed = {"a.txt": f"o/r\n\n标题 CI (#1)\n\n{JUSTIFIED}\n第二段。\n\n另一篇 CI (#2)\n\n值得精读。{JUSTIFIED}\n"}
+    proj, pages = typeset(tmp_path, seed)
+    assert check_pdf_text(seed_entries(proj), pages, "PDF") == []
+    path = proj / "seeds/a.txt"
+    path.write_text(path.read_text(encoding="utf-8").replace("第二段。", "第二段。\n第三段，书里没有。"), encoding="utf-8")
+    assert check_pdf_text(seed_entries(proj), pages, "PDF") == [Finding("seeds/a.txt", 3, "advice text", "PDF")]
+    path.write_text(path.read_text(encoding="utf-8").replace("see or of", "see and of"), encoding="utf-8")
+    assert check_pdf_text(seed_entries(proj), pages, "PDF") == [Finding("seeds/a.txt", 3, "advice text", "PDF"), Finding("seeds/a.txt", 9, "advice text", "PDF")]
+
+
 @pytest.mark.parametrize("damage", [b"\x80\x05", b"garbage that is no pickle"], ids=["truncated", "garbage"])
 def test_command_with_a_damaged_sphinx_environment(tampered, capsys, damage):
     proj, build = tampered

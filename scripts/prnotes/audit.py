@@ -242,7 +242,8 @@ FURNITURE_PT = 56
 
 
 def pdf_pages(pdf: Path) -> list[str]:
-    """Text of each page of a PDF, by ``pdftotext`` (poppler-utils), without its running heads and page numbers."""
+    """Text of each page of a PDF in drawing order, by ``pdftotext -raw`` (poppler-utils),
+    without its running heads and page numbers."""
 
     def run(tool: str, *options: str) -> str:
         command = [tool, *options, str(pdf), *(["-"] if tool == "pdftotext" else [])]
@@ -257,7 +258,11 @@ def pdf_pages(pdf: Path) -> list[str]:
         raise PdfUnreadable(f"{pdf}: pdfinfo gives no page size")
     width, height = (float(value) for value in size.groups())
     band = ["-x", "0", "-y", str(FURNITURE_PT), "-W", str(int(width) + 1), "-H", str(int(height) - 2 * FURNITURE_PT)]
-    return run("pdftotext", "-enc", "UTF-8", *band).split("\f")
+    # -raw: the text in the order the page draws it, which is TeX's reading
+    # order. The default mode orders text by where it stands, and reads a
+    # line justified with wide gaps (a long URL beside short words) as
+    # columns: the words of several lines, then the URLs.
+    return run("pdftotext", "-raw", "-enc", "UTF-8", *band).split("\f")
 
 
 def pdf_squash(text: str) -> str:

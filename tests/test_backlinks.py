@@ -41,7 +41,10 @@ def _page(html, number: int) -> BeautifulSoup:
 
 
 def _links_to_notes(soup: BeautifulSoup) -> set[str]:
+    """The notes a page links to by reference or back-link; 相似笔记 is a measure, not a mention."""
     article = soup.find("article")
+    for similar in article.select("section#similar-notes"):
+        similar.decompose()
     return {a["href"].split("#")[0] for a in article.find_all("a", href=True) if a["href"].startswith("pr-")}
 
 

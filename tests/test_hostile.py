@@ -1213,3 +1213,113 @@ def test_ctrl_c_is_one_line(tmp_path, point, command, message):
         assert tree(proj / "notes") == before
     else:
         assert not (proj / "notes").exists()  # interrupted before anything was written
+
+
+# --- 16. repository names that differ only in case or punctuation (issue 30, item 1) ---
+#
+# GitHub reads owner and repository names case-insensitively: such names are
+# one repository, spelled as the first digest (in file-name order) spells it.
+# Names that differ otherwise and would still share a page name are refused.
+# One note names 150 PRs, so that the PR index is paged (a page per repository).
+
+MANY_PRS = " ".join(f"#{n}" for n in range(1, 151))
+HTML = ("--notes", "--", "-W", "--keep-going", "-q", "-b", "html", "-d", "_build/doctrees", ".", "_build/html")
+
+
+def pr_index_numbers(proj: Path) -> list[str]:
+    """The numbers the PR index's pages list, in page order, as they read."""
+    out = []
+    for page in sorted((proj / "_build/html/notes/pr-index").rglob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        out += [span.get_text() for span in soup.select("article li span.prnotes-pr")]
+    return out
+
+
+def test_names_that_differ_only_in_case_are_one_repository(tmp_path, capsys):
+    from prnotes.project import load
+
+    proj = copy_project(
+        tmp_path / "p",
+        {
+            "000.txt": f"vllm-project/VLLM\n\nA CI (#1000)\n\n值得精读。见 {MANY_PRS}。\n\nC CI\n\n值得精读。\n",
+            "001.txt": "vllm-project/vllm\n\nB CI (#1001)\n\n值得精读。见 Vllm-Project/vLLM#1000 与 #7。\n",
+            "prs.toml": '["vllm-project/vllm"]\n"C CI" = { number = 1002 }\n',
+        },
+    )
+    commit_everything(proj)
+    assert run(proj, capsys, "--strict") == (0, [])
+    site = load(proj)
+    assert site.repos == ("vllm-project/VLLM",)
+    assert [d.repo for d in site.digests] == ["vllm-project/VLLM"] * 2
+    assert site.mentioned_by[("vllm-project/VLLM", 1000)] == ("notes/vllm-project/vllm/pr-1001",)
+    app = sphinx_build(proj)
+    assert app.warning.getvalue() == ""
+    # One PR index of the repository: every number once, on pages of 100.
+    assert sorted(p.relative_to(proj / "notes").as_posix() for p in (proj / "notes/pr-index").rglob("*.md")) == [
+        "pr-index/vllm-project--vllm.md", "pr-index/vllm-project--vllm/p1.md"
+    ]  # fmt: skip
+    assert sorted(pr_index_numbers(proj)) == sorted(f"#{n}" for n in (*range(1, 151), 1000, 1001, 1002))
+    # One landing section, one feed of every note, the one spelling on every page.
+    landing = (proj / "index.md").read_text(encoding="utf-8")
+    assert "来自 1 个仓库（vllm\\-project\\/VLLM）" in landing
+    assert landing.count(f":caption: {contract.SUBSYSTEMS_CAPTION}") == 1
+    feed = ET.parse(proj / "_build/html" / contract.repo_feed("vllm-project/VLLM")).getroot()
+    assert len(feed.findall("{http://www.w3.org/2005/Atom}entry")) == 3
+    for number in (1000, 1001, 1002):
+        page = (proj / f"notes/vllm-project/vllm/pr-{number}.md").read_text(encoding="utf-8")
+        assert "vllm-project/VLLM" in page.replace("\\", "") and "vllm-project/vllm" not in page.replace("\\", "")
+    assert audit(proj).findings == ()
+
+
+def test_prs_toml_reads_repository_names_case_insensitively(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA CI\n\n值得精读。\n", "prs.toml": '["O/R"]\n"A CI" = { number = 1 }\n'})
+    assert run(proj, capsys, "--strict") == (0, [])
+    assert (proj / "notes/o/r/pr-1.md").is_file()
+    (proj / "seeds/prs.toml").write_text('["O/R"]\n"A CI" = { number = 1 }\n\n["o/r"]\n"A CI" = { number = 2 }\n', encoding="utf-8")
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == ["seeds/prs.toml:5: 'A CI' of o/r is given already (line 2, O/R)"]
+
+
+def test_an_upstream_title_of_another_spelling_is_searched_for_glyphs(tmp_path, capsys):
+    from prnotes.pdf import glyph_problems
+    from prnotes.project import load
+
+    toml = '["o/R"]\n"A CI" = { number = 1, upstream_title = "Add \U00013000" }\n'
+    proj = copy_project(tmp_path / "p", {"000.txt": "O/r\n\nA CI\n\n值得精读。\n", "prs.toml": toml})
+    missing = ["Missing character: There is no \U00013000 (U+13000) in font NotoSerifCJKsc-Regular:mode=node;script=hani;"]
+    assert [str(p) for p in glyph_problems(proj, load(proj), missing)] == [
+        "seeds/prs.toml:2: the book's fonts have no glyph for \U00013000 (U+13000); the PDF cannot show it"
+    ]
+
+
+def test_names_that_share_pages_are_refused_with_both_lines(tmp_path, capsys):
+    proj = copy_project(tmp_path / "p", {"000.txt": f"a/b_c\n\nA CI (#1000)\n\n值得精读。见 {MANY_PRS}。\n"})
+    commit_everything(proj)
+    assert run(proj, capsys, *HTML, command="build") == (0, [])
+    before = tree(proj)
+    (proj / "seeds/001.txt").write_text("a/b.c\n\nB CI (#1001)\n\n值得精读。\n", encoding="utf-8")
+    code, lines = run(proj, capsys, *HTML, command="build")
+    assert code == 1
+    assert errors(lines) == [
+        "seeds/001.txt:1: a/b.c and a/b_c (seeds/000.txt:1) are two repositories whose pages would have "
+        "the same names (notes/a/b-c/…): the site cannot hold both"
+    ]
+    assert tree(proj) == before
+
+
+def test_mentioned_names_that_share_pages_are_refused(tmp_path, capsys):
+    proj = copy_project(
+        tmp_path / "p",
+        {"000.txt": f"o/r\n\nA CI (#1)\n\n值得精读。见 {MANY_PRS}。\n\nB CI (#2)\n\n值得精读。见 a/b_c#5。\n\n"
+                    "C CI (#3)\n\n值得精读。见 A/B_C#6、a/b.c#7 与 o/r_#8。\n"},
+    )  # fmt: skip
+    code, lines = run(proj, capsys)
+    assert code == 1
+    assert errors(lines) == [
+        "seeds/000.txt:11: a/b.c and a/b_c (seeds/000.txt:7) are two repositories whose pages would have "
+        "the same names (notes/a/b-c/…): the site cannot hold both",
+        "seeds/000.txt:11: o/r_ and o/r (seeds/000.txt:1) are two repositories whose pages would have "
+        "the same names (notes/o/r/…): the site cannot hold both",
+    ]
+    assert not (proj / "notes").exists()

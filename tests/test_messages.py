@@ -334,8 +334,8 @@ def test_shared_page_is_an_error(tmp_path, capsys):
     assert run(proj, capsys) == (
         1,
         [
-            "error: seeds/b.txt:3: o/a_b and o/a-b would share the page notes/o/a-b/pr-1.md "
-            "(first used by seeds/a.txt:3)",
+            "error: seeds/b.txt:1: o/a_b and o/a-b (seeds/a.txt:1) are two repositories whose pages would have "
+            "the same names (notes/o/a-b/…): the site cannot hold both",
             "prnotes notes: 1 error(s); nothing written",
         ],
     )

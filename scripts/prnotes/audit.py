@@ -103,7 +103,7 @@ def seed_entries(root: Path) -> list[Entry]:
     entries = []
     for seed in seeds:
         for raw in seed.entries:
-            info = prs.get((raw.repo, raw.title))
+            info = prs.get((raw.repo.lower(), raw.title))
             number = raw.number if raw.number is not None or info is None else info.number
             entries.append(
                 Entry(

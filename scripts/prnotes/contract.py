@@ -73,10 +73,21 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
+def repo_key(repo: str) -> str:
+    """``vllm-project/VLLM`` -> ``vllm-project/vllm``: all that names a repository's pages.
+
+    Its folder, note labels, PR-index part, feed and subsystem keys are made
+    from this alone, so two names of one key would share them: the model
+    takes names that differ only in case as one repository (GitHub does) and
+    refuses two that differ otherwise (``a/b_c``, ``a/b.c``).
+    """
+    owner, name = repo.split("/", 1)
+    return f"{slug(owner)}/{slug(name)}"
+
+
 def repo_dir(repo: str) -> str:
     """``vllm-project/vllm`` -> ``notes/vllm-project/vllm``."""
-    owner, name = repo.split("/", 1)
-    return f"{NOTES_DIR}/{slug(owner)}/{slug(name)}"
+    return f"{NOTES_DIR}/{repo_key(repo)}"
 
 
 def note_docname(repo: str, number: int | None, title: str) -> str:

@@ -317,6 +317,35 @@ def analysis_key(repo: str, title: str, upstream: str, body: str, aliases: str =
     return hashlib.sha1("\0".join((repo, title, upstream, body, aliases)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
+class RepoNames:
+    """The repositories an archive names, each by its :func:`contract.repo_key`.
+
+    GitHub reads owner and repository names case-insensitively, so names that
+    differ only in case are one repository, spelled as the first seed (in
+    file-name order) spells it, else as it is first mentioned. Two names that
+    differ otherwise and share a key would share every page name: the second
+    to arrive is refused (:meth:`claim`).
+    """
+
+    def __init__(self) -> None:
+        self.first: dict[str, tuple[str, str]] = {}  # key -> (spelling, file:line where first named)
+
+    def claim(self, repo: str, where: str) -> str | None:
+        """Record ``repo`` as named at ``where``; the problem if its key is another repository's."""
+        spelled, first = self.first.setdefault(contract.repo_key(repo), (repo, where))
+        if spelled.lower() == repo.lower():
+            return None
+        return (
+            f"{repo} and {spelled} ({first}) are two repositories whose pages would have the same names "
+            f"({contract.repo_dir(repo)}/…): the site cannot hold both"
+        )
+
+    def spelling(self, repo: str) -> str:
+        """The spelling of the repository ``repo`` names (``repo`` itself if the archive has not named it)."""
+        spelled, _ = self.first.get(contract.repo_key(repo), (repo, ""))
+        return spelled if spelled.lower() == repo.lower() else repo
+
+
 def build_site(
     seeds: list[SeedFile],
     prs: dict[tuple[str, str], PrInfo],
@@ -333,14 +362,22 @@ def build_site(
     used_prs: set[tuple[str, str]] = set()
     titles: dict[tuple[str, str], RawEntry] = {}
     numbers: dict[tuple[str, int], RawEntry] = {}
-    docnames: dict[str, RawEntry] = {}
     notes: list[Note] = []
     digests: list[Digest] = []
     digest_docnames: dict[str, str] = {}
     seq = 0
-    aliases = archive_aliases({seed.repo for seed in seeds}, taxonomy)
+    names = RepoNames()
+    refused: set[str] = set()
+    for seed in seeds:
+        if (problem := names.claim(seed.repo, f"{seed.path}:1")) is not None:
+            problems.append(Diagnostic(seed.path, 1, problem))
+            refused.add(seed.path)
+    aliases = archive_aliases({names.spelling(seed.repo) for seed in seeds}, taxonomy)
     alias_words = aliases_key(aliases)
     for seed in seeds:
+        if seed.path in refused:
+            continue
+        repo = names.spelling(seed.repo)
         digest_doc = contract.digest_docname(seed.path)
         if digest_doc in digest_docnames:
             problems.append(
@@ -351,6 +388,7 @@ def build_site(
         members: list[str] = []
         for entry in seed.entries:
             seq += 1
+            entry = replace(entry, repo=repo)
             key = (entry.repo, entry.title)
             first = titles.get(key)
             if first is not None and (entry.number is None or first.number is None or entry.number == first.number):
@@ -359,7 +397,8 @@ def build_site(
                 problems.append(Diagnostic.at(entry, f"duplicate title {entry.title!r} in {entry.repo} (first at {place(first)})"))
                 continue
             titles.setdefault(key, entry)
-            info = prs.get(key)
+            pr_key = (entry.repo.lower(), entry.title)
+            info = prs.get(pr_key)
             number = entry.number
             if entry.title.rstrip().endswith(("。", "！", "？")):
                 warnings.append(
@@ -378,7 +417,7 @@ def build_site(
                     )
                 )
             if info is not None:
-                used_prs.add(key)
+                used_prs.add(pr_key)
                 if number is not None and number != info.number:
                     problems.append(
                         Diagnostic.at(entry, f"title says #{number} but {info.repo!r} in prs.toml (line {info.line}) says #{info.number}")
@@ -393,16 +432,7 @@ def build_site(
                     problems.append(Diagnostic.at(entry, f"PR #{number} of {entry.repo} is claimed twice (first by {place(first)}){source}"))
                     continue
                 numbers[nkey] = entry
-            # Repository names that differ only in punctuation ("a-b", "a_b")
-            # share a folder; two notes must never share a page.
             docname = contract.note_docname(entry.repo, number, entry.title)
-            if docname in docnames:
-                first = docnames[docname]
-                problems.append(
-                    Diagnostic.at(entry, f"{entry.repo} and {first.repo} would share the page {docname}.md (first used by {place(first)})")
-                )
-                continue
-            docnames[docname] = entry
             upstream = info.upstream_title if info else ""
             akey = analysis_key(entry.repo, entry.title, upstream, entry.body, alias_words)
             found = memo.get(akey) if memo is not None else None
@@ -442,21 +472,24 @@ def build_site(
                     secondary=found.secondary,
                 )
             )
-        digests.append(Digest(seed.path, len(digests) + 1, seed.repo, digest_doc, tuple(members)))
+        digests.append(Digest(seed.path, len(digests) + 1, repo, digest_doc, tuple(members)))
     for key, info in sorted(prs.items(), key=lambda kv: kv[1].line):
         if key not in used_prs:
             warnings.append(Diagnostic.at(info, f"prs.toml entry {info.title!r} of {info.repo} matches no seed entry"))
+    # A PR or issue of another repository has a part of the PR index, named by its key too.
+    for note in notes:
+        for ref in note.mentions:
+            if (problem := names.claim(ref.repo, place(note))) is not None:
+                problems.append(Diagnostic.at(note, problem))
     if problems:
         raise InputError(problems)
     notes.sort(key=lambda n: n.docname)
     numbered, volumes = assign_volumes(digests)
-    # GitHub reads owner and repository names case-insensitively: a reference
-    # to O/R#2 in o/r's notes is a back-link of o/r's note #2.
-    spelling = {seed.repo.lower(): seed.repo for seed in reversed(seeds)}
+    # A reference to O/R#2 in o/r's notes is a back-link of o/r's note #2.
     mentioned: dict[tuple[str, int], set[str]] = {}
     for note in notes:
         for ref in note.mentions:
-            mentioned.setdefault((spelling.get(ref.repo.lower(), ref.repo), ref.number), set()).add(note.docname)
+            mentioned.setdefault((names.spelling(ref.repo), ref.number), set()).add(note.docname)
     return Site(
         notes=tuple(notes),
         taxonomy=taxonomy,

@@ -476,7 +476,11 @@ def read_file(path: Path, rel: str) -> bytes:
 
 
 def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
-    """Parse ``prs.toml``: ``[repo]`` tables of ``"title" = {number, upstream_title}``."""
+    """Parse ``prs.toml``: ``[repo]`` tables of ``"title" = {number, upstream_title}``.
+
+    Keyed by the repository's name in lower case and the title: GitHub reads
+    names case-insensitively, and so do the seeds (:class:`prnotes.model.RepoNames`).
+    """
     text, doc = load_toml(path, data)
     problems: list[Diagnostic] = []
     out: dict[tuple[str, str], PrInfo] = {}
@@ -514,8 +518,10 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: unknown keys {', '.join(unknown)}")
                 )
+            elif (first := out.get((repo.lower(), title))) is not None:
+                problems.append(Diagnostic(path, line, f"{title!r} of {repo} is given already (line {first.line}, {first.repo})"))
             else:
-                out[(repo, title)] = PrInfo(repo, title, number, upstream.strip(), path, line)
+                out[(repo.lower(), title)] = PrInfo(repo, title, number, upstream.strip(), path, line)
     if problems:
         raise InputError(problems)
     return out

@@ -173,7 +173,7 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
                 end = starts[index + 1] if index + 1 < len(starts) else len(lines) + 1
                 for lineno in range(start, end):
                     report(seed.path, lineno, lines[lineno - 1])
-    titles = {(note.repo, note.title) for note in site.notes}
+    titles = {(note.repo.lower(), note.title) for note in site.notes}
     for key, info in prs.items():
         if key in titles:
             report(info.path, info.line, info.upstream_title)

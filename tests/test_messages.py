@@ -103,6 +103,10 @@ O_R = "taxonomy/o__r.toml"
         ({"taxonomy/vllm.toml": MINIMAL}, ["taxonomy/vllm.toml:1: a subsystem set's file is named <owner>__<repo>.toml (like vllm-project__vllm.toml), or default.toml"]),
         ({"taxonomy/O__R.toml": MINIMAL, O_R: MINIMAL}, [f"{O_R}:1: o/r has a set already (taxonomy/O__R.toml)"]),
         (
+            {"taxonomy/a__b_c.toml": MINIMAL, "taxonomy/a__b.c.toml": MINIMAL},
+            ["taxonomy/a__b_c.toml:1: a/b_c and a/b.c (taxonomy/a__b.c.toml) would have the same subsystem pages: only one can have a set"],
+        ),
+        (
             {O_R: MINIMAL + RULES + '\n[[rule]]\nsubsystem = "ci"\nprefixes = ["CI"]\n'
              '\n[[rule]]\nsubsystem = "other"\nprefixes = ["ci"]\n'},
             [f"{O_R}:15: [[rule]] #2: prefixes entry 'ci' already speaks for subsystem 'ci' in o/r's rules"],
@@ -194,6 +198,7 @@ O_R = "taxonomy/o__r.toml"
         "rule-without-signals",
         "set-file-name",
         "repo-twice",
+        "repo-keys-alike",
         "prefix-for-two-subsystems",
         "rule-weight",
         "two-flat-sets",

@@ -589,7 +589,7 @@ def load_taxonomy(where: Path) -> Taxonomy:
         check, shared_rules = None, []
     sets: list[SubsystemSet] = []
     default: SubsystemSet | None = None
-    repos: dict[str, str] = {}
+    repos: dict[str, SubsystemSet] = {}  # by contract.repo_key: its subsystems' page names
     for path, rel in set_files(root):
         name = rel.rsplit("/", 1)[-1]
         if name != f"{DEFAULT_SET}.toml" and not SET_FILE_RE.fullmatch(name):
@@ -605,10 +605,13 @@ def load_taxonomy(where: Path) -> Taxonomy:
         if loaded.is_default:
             default = loaded
             continue
-        if loaded.repo.lower() in repos:
-            problems.append(Diagnostic(rel, 1, f"{loaded.repo} has a set already ({repos[loaded.repo.lower()]})"))
+        if (first := repos.setdefault(contract.repo_key(loaded.repo), loaded)) is not loaded:
+            problems.append(
+                Diagnostic(rel, 1, f"{loaded.repo} has a set already ({first.path})")
+                if first.repo.lower() == loaded.repo.lower()
+                else Diagnostic(rel, 1, f"{loaded.repo} and {first.repo} ({first.path}) would have the same subsystem pages: only one can have a set")
+            )
             continue
-        repos[loaded.repo.lower()] = rel
         sets.append(loaded)
     if default is None and not any(p.path.startswith(f"{SETS_DIR}/{DEFAULT_SET}.toml") for p in problems):
         problems.append(

@@ -191,6 +191,15 @@ prnotes_source_url = (
 # The branch or tag they point at: PRNOTES_SOURCE_BRANCH, else the one being
 # built (Read the Docs' and GitHub Actions' variables, else git's current branch).
 prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "")
+# Where the whole PDF book is published, for the landing page's link to it
+# (scripts/prnotes/sphinxext/pdflinks.py): PRNOTES_PDF_URL, else on Read the
+# Docs the download of the PDF its build publishes; without either, the
+# books `make pdf` left in _build/latex/, if any.
+prnotes_pdf_url = os.environ.get("PRNOTES_PDF_URL") or (
+    f"/_/downloads/{os.environ['READTHEDOCS_LANGUAGE']}/{os.environ['READTHEDOCS_VERSION']}/pdf/"
+    if os.environ.get("READTHEDOCS_LANGUAGE") and os.environ.get("READTHEDOCS_VERSION")
+    else ""
+)
 notfound_urls_prefix = urlsplit(html_baseurl).path
 notfound_context = {
     "title": "页面不存在",

@@ -75,7 +75,7 @@ def test_missing_or_changed_title(tampered):
 
 def test_missing_pr_number(tampered):
     proj, build = tampered
-    edit(build / "html" / PAGE, ">#51368<", "><")
+    edit(build / "html" / PAGE, "#51368<", "<")  # the PR field and the 在 GitHub 上打开 link
     assert audit(proj, build).findings == (Finding(SEED, 3, "PR number #51368", f"HTML {PAGE}"),)
 
 

@@ -23,7 +23,8 @@ def test_badges_link_without_asking_every_domain(tmp_path, monkeypatch):
     app = sphinx_build(proj)
     assert app.warning.getvalue() == ""
     assert asked == []
-    # Each note's subsystem badge still links to its subsystem's label.
+    # Each note's badges still link to their labels: the verdict's reading list first, then the subsystem.
     page = next((proj / "_build/html/notes/vllm-project/vllm").glob("pr-*.html")).read_text(encoding="utf-8")
-    badge = re.search(r'<a class="[^"]*sd-badge[^"]*reference internal" href="([^"]+)"><span class="std std-ref">', page)
-    assert badge and re.fullmatch(r"(\.\./)+subsystem/[a-z-]+\.html#subsystem-[a-z-]+", badge.group(1)), badge
+    hrefs = re.findall(r'<a class="[^"]*sd-badge[^"]*reference internal" href="([^"]+)"><span class="std std-ref">', page)
+    assert re.fullmatch(r"(\.\./)+reading/[a-z-]+\.html#reading-[a-z-]+", hrefs[0]), hrefs
+    assert re.fullmatch(r"(\.\./)+subsystem/[a-z-]+\.html#subsystem-[a-z-]+", hrefs[1]), hrefs

@@ -380,6 +380,7 @@ def test_the_guard_fails_a_page_with_a_javascript_or_http_error(served, browser,
 # page, and 下一篇 through every note.
 
 from tests.support.morning import morning_project  # noqa: E402
+from tests.support.pageweight import visit_and_follow  # noqa: E402
 from tests.support.sandbox import convert, sphinx_build  # noqa: E402
 
 MORNING_PAGES = {
@@ -486,8 +487,10 @@ def morning_visits(morning_served, browser, screenshots) -> dict[tuple[str, str,
     return found
 
 
-def test_the_morning_pages_pass_every_page_check(morning_served, morning_visits):
+def test_the_morning_pages_pass_every_page_check(morning_served, morning_visits, screenshots):
     outdir, base = morning_served
+    expected = {f"morning-{name}-{w}-{scheme}.png" for name in MORNING_PAGES for w, _ in WIDTHS.values() for scheme in SCHEMES}
+    assert expected <= {p.name for p in screenshots.glob("morning-*.png")}
     problems = []
     for (name, width, scheme), v in morning_visits.items():
         where = f"{name} {width} {scheme}"
@@ -499,3 +502,95 @@ def test_the_morning_pages_pass_every_page_check(morning_served, morning_visits)
         if scheme == "light":
             problems += broken_links(outdir, base, v.page, list(v.hrefs))
     assert problems == []
+
+
+# Targets too small to tap: axe-core's target-size rule (WCAG 2.2, 2.5.8, 24 × 24 px
+# or that much space around), which its default run leaves out; and the size of each
+# GitHub mark beside a PR in a list, checked on its own.
+_TARGET_SIZE = """
+async () => {
+  const result = await axe.run(document, {runOnly: {type: 'rule', values: ['target-size']}, resultTypes: ['violations']});
+  return result.violations.flatMap(v => v.nodes.map(n => `${v.id}: ${n.target.join(' ')}: ${n.failureSummary.replace(/\\s+/g, ' ')}`));
+}
+"""
+SMALL_MARKS_JS = """
+() => [...document.querySelectorAll('a.prnotes-gh')].map(a => a.getBoundingClientRect())
+  .filter(r => r.width > 0 && (r.width < 24 || r.height < 24)).map(r => `${r.width}x${r.height}`)
+"""
+
+
+def small_targets(page) -> list[str]:
+    axe_violations(page)  # injects axe-core
+    return [*page.evaluate(_TARGET_SIZE), *(f"a.prnotes-gh {size}" for size in page.evaluate(SMALL_MARKS_JS))]
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_every_tap_target_is_at_least_24_px(morning_served, browser, width):
+    outdir, base = morning_served
+    context = _new_context(browser, width, "light")
+    page = context.new_page()
+    problems = []
+    for name, path in MORNING_PAGES.items():
+        page.goto(base + path)
+        page.wait_for_load_state("load")
+        assert page.evaluate("() => document.querySelectorAll('a.prnotes-gh').length") or name != "note", name
+        problems += [f"{name}: {p}" for p in small_targets(page)]
+    context.guard.check()
+    context.close()
+    assert problems == []
+
+
+def test_the_tap_target_check_finds_a_small_mark(morning_served, browser):
+    outdir, base = morning_served
+    context = _new_context(browser, "phone", "light")
+    page = context.new_page()
+    page.goto(base + MORNING_PAGES["note"])
+    page.add_style_tag(content=".bd-article a.prnotes-gh { width: 13px !important; height: 19px !important; margin: 0 !important; }")
+    page.evaluate("""() => document.querySelector('article').insertAdjacentHTML('afterbegin',
+      '<button style="width:10px;height:10px;padding:0">x</button><button style="width:10px;height:10px;padding:0">y</button>')""")
+    found = small_targets(page)
+    context.close()
+    assert any(f.startswith("a.prnotes-gh 13x19") for f in found), found
+    assert sum(f.startswith("target-size: article > button") for f in found) == 2, found
+
+
+ADVICE_JS = """
+() => {
+  const first = document.querySelector('section#阅读建议 > p');
+  const range = document.createRange();
+  range.selectNodeContents(first);
+  const line = range.getClientRects()[0];
+  return {top: line.top, bottom: line.bottom, github: document.querySelector('a.prnotes-github').getBoundingClientRect().bottom};
+}
+"""
+
+
+@pytest.mark.parametrize("path", [MORNING_PAGES["note"], "notes/vllm-project/vllm/pr-61003.html", "notes/vllm-project/vllm/pr-61004.html"])
+def test_a_notes_advice_starts_on_the_first_phone_screen(morning_served, browser, path):
+    outdir, base = morning_served
+    context = _new_context(browser, "phone", "light")
+    page = context.new_page()
+    page.goto(base + path)
+    found = page.evaluate(ADVICE_JS)
+    title = page.title()
+    context.guard.check()
+    context.close()
+    assert 0 < found["github"] < found["top"] and found["bottom"] <= WIDTHS["phone"][1], found
+    assert "#" in title and "/" in title  # the tab names owner/repo#N
+
+
+def test_a_first_visit_is_light_and_the_next_note_lighter(morning_served, browser):
+    """Every response of a first visit to a note page, as gzip sends it, within
+    200 KB; the next note within 40 KB more; no icon font or FontAwesome script
+    (bench/pages.py prints the table, BENCHMARKS.md "Page weight")."""
+    outdir, base = morning_served
+    context = _new_context(browser, "phone", "light")
+    visit = visit_and_follow(context, outdir, base, MORNING_PAGES["note"])
+    context.guard.check()
+    context.close()
+    paths = [r.path for r in (*visit.first, *visit.then)]
+    assert [p for p in paths if p.endswith((".woff2", ".woff", ".ttf")) or "fontawesome" in p] == []
+    assert not [p for p in paths if "_search/" in p or "searchindex" in p]  # the search loads when a search starts
+    assert visit.first[0].path == MORNING_PAGES["note"] and visit.then[0].path == visit.second
+    assert visit.sent(visit.first) <= 200 * 1024, [(r.path, r.sent) for r in visit.first]
+    assert visit.sent(visit.then) <= 40 * 1024, [(r.path, r.sent) for r in visit.then]

@@ -148,6 +148,19 @@ def test_included_document_names_each_file_of_the_book(app):
     assert seen == ["other", "last"], "start_of_file no longer carries the docname of the file it holds"
 
 
+def test_octicons_are_as_sphinx_design_draws_them():
+    """octicon_svg and octicon_drawing: ``sphinx_design.icons.get_octicon`` and
+    ``get_octicon_data``, the drawings of its ``{octicon}`` role."""
+    import re
+
+    svg = _internals.octicon_svg("mark-github", ["prnotes-icon", "fa-lg"])
+    assert svg.startswith("<svg") and 'aria-hidden="true"' in svg, "get_octicon no longer draws a hidden SVG"
+    assert re.search(r'class="[^"]*\bprnotes-icon fa-lg"', svg), "get_octicon no longer takes the classes it is given"
+    assert 'height="1.0em"' in svg or 'height="1em"' in svg, "get_octicon no longer draws at the height asked for"
+    width, drawing = _internals.octicon_drawing("mark-github")
+    assert width == 16 and drawing.startswith("<path") and drawing in svg, "get_octicon_data's 16 px drawing is not what get_octicon draws"
+
+
 def test_symbols_print_as_written():
     """print_as_written: ``texescape._tex_escape_map_without_unicode``, which ``escape()`` uses for xelatex."""
     from sphinx.util import texescape

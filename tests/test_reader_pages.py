@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+import html
 from html import unescape
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes import contract
-from prnotes.classify import verdict_rank
+from prnotes.classify import VERDICT_BY_SLUG, verdict_rank
 from prnotes.project import load
 
 from prnotes.refs import plain_text
@@ -278,10 +279,58 @@ def test_every_page_is_in_the_header_or_its_menu_once(built_site, site):
     assert "genindex" not in html and not (proj / "_build/html/genindex.html").exists()
 
 
-def test_breadcrumbs_lead_to_the_subsystem(built_site):
-    html = html_of(built_site[0], "notes/vllm-project/vllm/pr-52822")
-    crumbs = re.search(r'<ul class="bd-breadcrumbs">(.*?)</ul>', html, re.S).group(1)
-    assert 'href="../../subsystem/ci.html"' in crumbs and "CI 与构建" in crumbs
+def test_breadcrumbs_lead_to_the_subsystem_but_a_note_has_none(built_site):
+    """A note page's subsystem badge leads to the subsystem; other pages keep their breadcrumbs."""
+    proj, _ = built_site
+    assert 'class="bd-breadcrumbs"' not in html_of(proj, "notes/vllm-project/vllm/pr-52822")
+    crumbs = re.search(r'<ul class="bd-breadcrumbs">(.*?)</ul>', html_of(proj, contract.verdict_docname("close")), re.S).group(1)
+    assert 'href="index.html"' in crumbs and "阅读清单" in crumbs
+
+
+def note_head(page: str) -> str:
+    """A note page's article up to its advice: the title, badges, GitHub link and fields."""
+    return re.split(r'<section [^>]*id="阅读建议"', article(page), maxsplit=1)[0]
+
+
+def test_a_note_names_its_verdict_and_subsystem_once_each_as_badges_that_link(built_site, site):
+    proj, _ = built_site
+    for note in site.notes:
+        head = note_head(html_of(proj, note.docname))
+        verdict = VERDICT_BY_SLUG[note.verdict]
+        sub = site.subsystem(note.subsystem)
+        # One element says the verdict, one links to the subsystem: the badges.
+        assert len(re.findall(rf">{verdict.title}<", head)) == 1, note.docname
+        assert len(re.findall(rf'href="\.\./\.\./subsystem/{note.subsystem}\.html', head)) == 1, note.docname
+        badges = dict(re.findall(r'<a class="[^"]*sd-badge[^"]*" href="([^"#]+)[^"]*"><span class="std std-ref">([^<]+)</span>', head))
+        assert badges[f"../../reading/{note.verdict}.html"] == verdict.title
+        assert badges[f"../../subsystem/{note.subsystem}.html"] == sub.title
+        assert "阅读结论" not in head and ">子系统<" not in head
+
+
+def test_a_note_opens_on_github_by_a_labelled_link(built_site, site):
+    proj, _ = built_site
+    for note in site.notes:
+        links = re.findall(r'<a class="prnotes-github[^"]*" href="([^"]+)" title="([^"]+)">([^<]+)</a>', html_of(proj, note.docname))
+        assert links == [(f"https://github.com/{note.repo}/pull/{note.number}",
+                          f"在 GitHub 上打开 {note.repo}#{note.number}", f"在 GitHub 上打开 #{note.number}")], note.docname  # fmt: skip
+
+
+def test_a_note_has_no_empty_section_and_readable_anchors(built_site, site):
+    """相关 only when the note mentions a PR or another note mentions it; the
+    sections' anchors are their titles, and the browser tab names the PR."""
+    proj, _ = built_site
+    without = 0
+    for note in site.notes:
+        page = html_of(proj, note.docname)
+        related = bool(note.mentions) or any(d != note.docname for d in site.mentioned_by.get((note.repo, note.number), ()))
+        assert bool(re.search(r'<section [^>]*id="相关"', page)) == related, note.docname
+        assert "本篇没有提到" not in page
+        without += not related
+        assert re.search(r'<section [^>]*id="阅读建议"', page) and 'href="#阅读建议"' in page
+        assert not re.search(r'<section [^>]*id="id\d+"', page), note.docname
+        title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+        assert title == f"{html.escape(note.title)} · {note.repo}#{note.number} &#8212; PR 精读笔记", title
+    assert without  # the fixture has such notes
 
 
 def test_every_page_points_to_the_feed(built_site):

@@ -70,12 +70,12 @@ def test_field_lists_and_badges_stay_out_of_the_index_but_the_subsystem(tmp_path
     index = load_index(app.outdir)
     note = index["docnames"].index("notes/o/r/pr-123")
     everywhere = lambda term: docs_of(index["terms"], term) | docs_of(index["titleterms"], term)  # noqa: E731
-    # Field names and the verdict's gloss (值得逐段精读), on every note page, are not indexed.
-    for term in ("收录", "仓库", "结论", "逐段"):
+    # Field names, on every note page, and the 在 GitHub 上打开 link are not indexed.
+    for term in ("收录", "仓库", "打开"):
         assert note not in everywhere(term), term
     html = (app.outdir / "notes/o/r/pr-123.html").read_text(encoding="utf-8")
-    assert "逐段" in html and '<section class="prnotes-advice"' in html
-    # The subsystem's name stays searchable.
-    subsystem = re.search(r"子系统<span class=\"colon\">:</span></dt>\s*<dd[^>]*><p><a[^>]*><span[^>]*>([^<]+)<", html).group(1)
+    assert "收录于" in html and "在 GitHub 上打开" in html and '<section class="prnotes-advice"' in html
+    # The subsystem's name (its badge) stays searchable.
+    subsystem = re.search(r'<span class="prnotes-subsystem"><a[^>]*><span[^>]*>([^<]+)<', html).group(1)
     for term in tokens(subsystem):
         assert note in everywhere(term.lower()), term

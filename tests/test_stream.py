@@ -178,7 +178,7 @@ def test_header_links_each_upstream_repository(stream_site):
     menus = re.findall(r'<div class="navbar-icon-links dropdown prnotes-repos">(.*?)</div>', page, re.S)
     assert len(menus) == 2
     for menu in menus:
-        assert len(re.findall(r'<i class="fa-brands fa-github', menu)) == 1
+        assert len(re.findall(r'<svg [^>]*class="sd-octicon sd-octicon-mark-github prnotes-icon fa-lg"', menu)) == 1
         assert re.findall(r'<a class="dropdown-item" href="(https://github.com/[^"]+)" rel="noopener">([^<]+)</a>', menu) == [
             ("https://github.com/sgl-project/sglang", "sgl-project/sglang"),
             ("https://github.com/vllm-project/vllm", "vllm-project/vllm"),
@@ -532,3 +532,35 @@ def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
     written.clear()
     app = sphinx_build(proj, listeners=[("html-page-context", lambda app, name, *rest: written.append(name))])
     assert [w for w in written if w in app.env.all_docs] == []
+
+
+def pdf_item(proj: Path) -> str | None:
+    """The landing page's PDF line, as text with each link's address, or None without one."""
+    found = re.search(r"<li[^>]*><p>PDF：(.*?)</p></li>", article(html(proj, "index")), re.S)
+    if found is None:
+        return None
+    return " · ".join(f"{t}={h}" for h, t in re.findall(r'<a class="prnotes-pdf reference external" href="([^"]+)">([^<]+)</a>', found.group(1)))
+
+
+def test_the_landing_page_links_the_pdf_books_that_are_there(tmp_path):
+    """No book built: no link to one. Books in _build/latex/ (make pdf): each
+    linked, and the landing page is written again, not read again. A
+    published book (prnotes_pdf_url, as on Read the Docs): the whole book there."""
+    proj = copy_project(tmp_path / "p", morning.SEEDS)
+    build(proj, freshenv=True)
+    assert pdf_item(proj) is None and "PDF" not in article(html(proj, "index"))
+    latex = proj / "_build/latex"
+    latex.mkdir(parents=True)
+    for name in ("prnotes.pdf", "prnotes-v1.pdf", "prnotes-close.pdf"):
+        (latex / name).write_bytes(b"%PDF-1.5\n")
+    read: list[str] = []
+    written: list[str] = []
+    app = sphinx_build(proj, listeners=[
+        ("env-before-read-docs", lambda app, env, docs: read.extend(docs)),
+        ("html-page-context", lambda app, name, *rest: written.append(name)),
+    ])  # fmt: skip
+    assert app.warning.getvalue() == "" and read == [] and "index" in written
+    # A book of a selection (make pdf VERDICT=精读) is not one of the site's books.
+    assert pdf_item(proj) == "全书=../latex/prnotes.pdf · 第 1–4 期=../latex/prnotes-v1.pdf"
+    app = sphinx_build(proj, freshenv=True, confoverrides={"prnotes_pdf_url": "/_/downloads/zh-cn/latest/pdf/"})
+    assert pdf_item(proj) == "全书=/_/downloads/zh-cn/latest/pdf/"

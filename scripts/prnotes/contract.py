@@ -24,7 +24,8 @@ ADVICE_SECTION = "阅读建议"  # the advice, verbatim: summaries and the audit
 FOLLOWUPS_SECTION = "待跟进"  # the note's follow-up box
 RELATED_SECTION = "相关"  # mentions and back-links: left out of the search index
 
-# Field names of a note page's metadata.
+# Field names of a note page's metadata. On the site the verdict and the
+# subsystem are badges; the book prints them as fields too.
 REPO_FIELD = "仓库"
 PR_FIELD = "PR"
 UPSTREAM_FIELD = "上游标题"
@@ -32,6 +33,10 @@ VERDICT_FIELD = "阅读结论"
 AUDIENCE_FIELD = "适合读者"
 SUBSYSTEM_FIELD = "子系统"
 DIGEST_FIELD = "收录于"
+# The span around a note's subsystem badge (the search keeps its words), and
+# the class of its 在 GitHub 上打开 link.
+SUBSYSTEM_BADGE_CLASS = "prnotes-subsystem"
+GITHUB_LINK_CLASS = "prnotes-github"
 
 
 # Roles and directives the converter writes and the extension defines.
@@ -42,6 +47,7 @@ LIST_DIRECTIVE = "prnotes-list"  # a list of notes, filled from the notes' facts
 ORPHAN_DIRECTIVE = "prnotes-orphan"  # a page reached by links, not from a toctree
 REDIRECTS_DIRECTIVE = "prnotes-redirects"  # old addresses of a list's pages, each to the page that holds its entries now
 SINCE_DIRECTIVE = "prnotes-since"  # the landing page's "new since your last visit", filled in the browser
+PDF_ROLE = "prnotes-pdf"  # links to the PDF books that are there, filled when the page is written
 
 # The follow-ups of a note page: each clause is marked where the advice says it
 # (a span with this class and an anchor), and the 待跟进 box lists their labels;
@@ -302,6 +308,11 @@ def verdict_feed(verdict_slug: str) -> str:
 
 def verdict_docname(verdict_slug: str) -> str:
     return f"{READING_DIR}/{verdict_slug}"
+
+
+def verdict_label(verdict_slug: str) -> str:
+    """The label of a verdict's reading list, which a note's verdict badge links to."""
+    return f"reading-{verdict_slug}"
 
 
 def audience_docname(audience_slug: str) -> str:

@@ -14,8 +14,8 @@ import sys
 from ..diagnostics import CommandError
 
 NAME = "bench"
-HELP = "run a benchmark from the checkout's bench/ folder: scale, search or pdf"
-BENCHMARKS = ("scale", "search", "pdf", "bounds", "classify", "corpus")
+HELP = "run a benchmark from the checkout's bench/ folder: scale, search, pages or pdf"
+BENCHMARKS = ("scale", "search", "pages", "pdf", "bounds", "classify", "corpus")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,8 +7,9 @@ then every note of the newest day's digests, 精读 first
 keeps the order; the page holds only the ``{prnotes-list} today`` directive,
 so it never holds a date). Under it, kept short: a line of counts, the
 archive, the reading lists, the indexes, the subsystems with their counts
-(:func:`subsystem_listing`) and the PDF books. The 精读 notes of the whole
-archive are on 精读清单.
+(:func:`subsystem_listing`) and the PDF books that are there
+(:mod:`prnotes.sphinxext.pdflinks`). The 精读 notes of the whole archive are
+on 精读清单.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ def _more(site: Site) -> list[str]:
         f"- {doc_link('摘要归档', HERE, contract.DIGESTS_INDEX)}：往期摘要，最新的在前",
         f"- 阅读清单：{' · '.join(lists)}",
         f"- 索引：{' · '.join(indexes)}",
+        f"- {{{contract.PDF_ROLE}}}`PDF`",
         "",
     ]
 

@@ -1,8 +1,13 @@
-"""The page of one note: title, metadata, the advice verbatim, related notes.
+"""The page of one note: title, its verdict and subsystem, the advice verbatim, related notes.
 
-The PR and repository fields link to GitHub: a reader is one click from the
-pull request. Where the note came from (seed file and line) is an 编辑来源
-link at the bottom, on the site only.
+Under the title, the verdict and the subsystem appear once each, as badges
+that link (to the verdict's reading list and the subsystem's page), with the
+tags; then 在 GitHub 上打开 #N, a labelled link to the pull request (on the
+site; its title names owner/repo#N); then a few fields (repository, PR,
+upstream title, audiences, digest and date; in print the verdict and the
+subsystem too); then the advice. A 相关 section is there only when the note
+mentions a PR or another note mentions it. Where the note came from (seed
+file and line) is an 编辑来源 link at the bottom, on the site only.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import io
 import pickle
 
 from .. import contract
-from ..classify import VERDICT_BY_SLUG
+from ..classify import NO_VERDICT, VERDICT_BY_SLUG
 from ..model import Note, Site
 from ..refs import Ref
 from .lists import note_link
@@ -22,15 +27,36 @@ from .tags import note_tag_badges
 from .watchlist import marked_advice, render_followup_box
 
 def _meta_badges(note: Note, site: Site, links: bool) -> str:
-    tax = site.taxonomy
+    """The verdict (linking to its reading list on the site), the subsystem and the tags, as badges.
+
+    The subsystem's badge is in a span of :data:`prnotes.contract.SUBSYSTEM_BADGE_CLASS`:
+    the search indexes its words, a reader's way to the note (the other badges are furniture).
+    """
     parts = []
     if note.verdict:
         v = VERDICT_BY_SLUG[note.verdict]
-        parts.append(f"{{bdg-{v.badge}}}`{v.title}`")
+        if links:
+            parts.append(f"{{bdg-ref-{v.badge}}}`{v.title} <{contract.verdict_label(v.slug)}>`")
+        else:
+            parts.append(f"{{bdg-{v.badge}}}`{v.title}`")
+    else:
+        parts.append(f"{{bdg-light}}`{NO_VERDICT}`")
     sub = site.subsystem(note.subsystem)
-    parts.append(f"{{bdg-ref-info-line}}`{sub.title} <{sub.label}>`")
+    parts.append(f"[{{bdg-ref-info-line}}`{sub.title} <{sub.label}>`]{{.{contract.SUBSYSTEM_BADGE_CLASS}}}")
     parts.extend(note_tag_badges(note, site, links))
     return " ".join(parts)
+
+
+def _github_link(note: Note) -> list[str]:
+    """在 GitHub 上打开 #N: the pull request (the repository for a note without a number), on the site.
+
+    Short enough for one line on a phone; the repository is the field under it, and the link's title."""
+    if note.number is not None:
+        text, title, url = f"#{note.number}", f"{note.repo}#{note.number}", contract.github_url(note.repo, note.number)
+    else:
+        text, title, url = note.repo, note.repo, contract.github_repo_url(note.repo)
+    link = f'[{escape(f"在 GitHub 上打开 {text}")}](<{url}> "{escape(f"在 GitHub 上打开 {title}")}")'
+    return ["```{only} html", f"{link}{{.{contract.GITHUB_LINK_CLASS} .no-search}}", "```", ""]
 
 
 def digest_date(seed_path: str) -> str:
@@ -39,29 +65,37 @@ def digest_date(seed_path: str) -> str:
 
 
 def _fields(note: Note, site: Site, links: bool) -> list[str]:
+    """The note's fields: on the site the repository, PR, upstream title,
+    audiences and digest (the verdict and the subsystem are the badges above);
+    in print, as the book has always shown them, the verdict and the subsystem too."""
     tax = site.taxonomy
     repo_url = contract.github_repo_url(note.repo)
-    fields = [f":{contract.REPO_FIELD}: {external_link(escape(note.repo), repo_url)}"]
+    head = [f":{contract.REPO_FIELD}: {external_link(escape(note.repo), repo_url)}"]
     if note.number is not None:
         pr_url = contract.github_url(note.repo, note.number)
-        fields.append(f":{contract.PR_FIELD}: {external_link(escape(f'#{note.number}'), pr_url)}")
+        head.append(f":{contract.PR_FIELD}: {external_link(escape(f'#{note.number}'), pr_url)}")
     if note.upstream_title:
-        fields.append(f":{contract.UPSTREAM_FIELD}: {escape(note.upstream_title)}")
+        head.append(f":{contract.UPSTREAM_FIELD}: {escape(note.upstream_title)}")
     if note.verdict:
         v = VERDICT_BY_SLUG[note.verdict]
-        fields.append(f":{contract.VERDICT_FIELD}: {v.title}（{escape(v.meaning)}）")
+        verdict = [f":{contract.VERDICT_FIELD}: {v.title}（{escape(v.meaning)}）"]
     else:
-        fields.append(f":{contract.VERDICT_FIELD}: 未注明")
+        verdict = [f":{contract.VERDICT_FIELD}: {NO_VERDICT}"]
+    audiences = []
     if note.audiences:
         names = {a.slug: a.title for a in tax.audiences}
-        fields.append(f":{contract.AUDIENCE_FIELD}: " + "、".join(escape(names[a]) for a in note.audiences))
+        audiences = [f":{contract.AUDIENCE_FIELD}: " + "、".join(escape(names[a]) for a in note.audiences)]
     sub = site.subsystem(note.subsystem)
-    fields.append(f":{contract.SUBSYSTEM_FIELD}: {doc_link(escape(sub.title), note.docname, sub.docname)}")
+    subsystem = [f":{contract.SUBSYSTEM_FIELD}: {doc_link(escape(sub.title), note.docname, sub.docname)}"]
     digest = site.digest_by_docname.get(note.digest)
+    tail = []
     if digest is not None:
         title = doc_link(digest.title, note.docname, digest.docname) if links else digest.title
-        fields.append(f":{contract.DIGEST_FIELD}: {title} · {digest_date(digest.path)}")
-    return fields
+        tail = [f":{contract.DIGEST_FIELD}: {title} · {digest_date(digest.path)}"]
+    return [
+        "```{only} html", *head, *audiences, *tail, "```", "",
+        "```{only} latex", *head, *verdict, *audiences, *subsystem, *tail, "```",
+    ]  # fmt: skip
 
 
 def _as_seen_from(ref: Ref, repo: str) -> Ref:
@@ -96,8 +130,6 @@ def _related(note: Note, site: Site) -> list[str]:
         for repo, number, title, digest in outside:
             ref = f"{ref_role(_as_seen_from(Ref(f'#{number}', repo, number), note.repo))} " if number is not None else ""
             out.append(f"- {ref}{inline(title, link_text=True)}（第 {digest} 期）")
-    if not out:
-        out = ["", "本篇没有提到其他 PR，也还没有笔记提到本篇。"]
     return out
 
 
@@ -161,6 +193,7 @@ def render_note(note: Note, site: Site, links: bool = True) -> str:
         *_facts(note, site),
         _meta_badges(note, site, links),
         "",
+        *(_github_link(note) if links else []),
         *_fields(note, site, links),
         "",
         f"## {contract.ADVICE_SECTION}",
@@ -168,10 +201,10 @@ def render_note(note: Note, site: Site, links: bool = True) -> str:
         marked_advice(note),  # the advice verbatim, its follow-ups marked
         "",
         *render_followup_box(note, links),
-        f"## {contract.RELATED_SECTION}",
-        *_related(note, site),
-        "",
     ]
+    related = _related(note, site)
+    if related:  # no empty section: a note that mentions no PR, and that none mentions, has none
+        lines += [f"## {contract.RELATED_SECTION}", *related, ""]
     if links:
         lines += [f"{{{contract.SOURCE_ROLE}}}`{contract.quote_path(note.path)}:{note.line}`", ""]
     return "\n".join(lines)

@@ -61,8 +61,7 @@ def render_prindex(site: Site) -> dict[str, str]:
         "",
         "# PR 索引",
         "",
-        "站内每篇笔记的 PR，以及笔记里提到的每个 PR 和 issue，按仓库分组，从新到旧排列。"
-        "有笔记的编号链接到笔记，其余链接到 GitHub。",
+        "站内每篇笔记的 PR，以及笔记里提到的每个 PR 和 issue，按仓库分组，从新到旧排列。",
     ]
     pages_out: dict[str, str] = {}
     if total <= INLINE_NUMBERS:
@@ -85,8 +84,8 @@ def render_prindex(site: Site) -> dict[str, str]:
             "",
             f"# PR 索引：{escape(repo)}",
             "",
-            f"站内有笔记或被笔记提到的 {escape(repo)} 的 {len(first)} 个 PR 和 issue，每页从新到旧排列；"
-            f"有笔记的编号链接到笔记，其余链接到 GitHub。其他仓库见{doc_link('PR 索引', page, docname)}。",
+            f"站内有笔记或被笔记提到的 {escape(repo)} 的 {len(first)} 个 PR 和 issue，每页从新到旧排列。"
+            f"其他仓库见{doc_link('PR 索引', page, docname)}。",
             "",
         ]
 

@@ -60,7 +60,7 @@ def render_verdict_page(site: Site, verdict: str) -> dict[str, str]:
     head = [
         marker("seeds/"),
         "",
-        f"(reading-{verdict})=",
+        f"({contract.verdict_label(verdict)})=",
         f"# {v.title}清单",
         "",
         f"{badge(v.badge, v.title)} {escape(v.meaning)}",

@@ -151,6 +151,23 @@ def design_badge(text: str, colour: str) -> nodes.inline:
     return nodes.inline(text, text, classes=classes)
 
 
+def octicon_svg(name: str, classes: list[str]) -> str:
+    """The octicon as sphinx-design's ``{octicon}`` role draws it, 1em high
+    (``sphinx_design.icons.get_octicon``), hidden from assistive technology."""
+    from sphinx_design.icons import get_octicon
+
+    return get_octicon(name, height="1em", classes=classes)
+
+
+def octicon_drawing(name: str) -> tuple[int, str]:
+    """The width of the octicon's 16-pixel-high drawing and its SVG elements
+    (``<path d=…></path>``), from ``sphinx_design.icons.get_octicon_data``."""
+    from sphinx_design.icons import get_octicon_data
+
+    drawing = get_octicon_data()[name]["heights"]["16"]
+    return int(drawing["width"]), drawing["path"]
+
+
 def unwrap_stretched_link(link: nodes.Element) -> None:
     """Take a card's stretched link out of the ``PassthroughTextElement`` sphinx-design wraps it in."""
     from sphinx_design.shared import PassthroughTextElement

@@ -4,8 +4,8 @@ The landing page, the subsystem pages and the PR index list every note's
 title, and a note's 相关 section lists the titles of the notes it mentions and
 of those that mention it. Indexed, these lists make hub pages match nearly
 every query and double the index. A note's field list (repository, PR,
-upstream title, verdict, subsystem, digest) and its badges are furniture: the
-same words on every note (but for the subsystem's name). The ``no-search`` class, which Sphinx's indexer
+upstream title, audiences, digest) and its badges are furniture: the same
+words on every note (but for the subsystem's badge). The ``no-search`` class, which Sphinx's indexer
 skips (a documented class), marks all of them; the pages' own titles and
 prose stay searchable, and the PR number and upstream title are indexed as
 title terms (:mod:`.titles`). The result snippets (:mod:`.fragments`) leave
@@ -38,16 +38,20 @@ def derived_nodes(doctree: nodes.document, docname: str) -> list[nodes.Element]:
 
 
 def furniture_nodes(doctree: nodes.document) -> list[nodes.Element]:
-    """The fields of field lists, but a note's subsystem, and badges, on every page.
+    """The fields of field lists, and badges but a note's subsystem badge, on every page.
 
     The subsystem stays: a note filed under 投机解码 is what a reader who
-    types 投机解码 looks for, even where its advice says MTP or EAGLE.
+    types 投机解码 looks for, even where its advice says MTP or EAGLE. Its
+    badge stands in a span of :data:`prnotes.contract.SUBSYSTEM_BADGE_CLASS`.
     """
-    found: list[nodes.Element] = [
-        f for f in doctree.findall(nodes.field) if f.children and f[0].astext().strip() != contract.SUBSYSTEM_FIELD
-    ]
-    found += [n for n in doctree.findall(nodes.Element) if _internals.DESIGN_BADGE in n.get("classes", ())]
-    return found
+    found: list[nodes.Element] = list(doctree.findall(nodes.field))
+    badges = [n for n in doctree.findall(nodes.Element) if _internals.DESIGN_BADGE in n.get("classes", ())]
+    return found + [n for n in badges if not _subsystem_badge(n)]
+
+
+def _subsystem_badge(badge: nodes.Element) -> bool:
+    parent = badge.parent
+    return isinstance(parent, nodes.Element) and contract.SUBSYSTEM_BADGE_CLASS in parent.get("classes", ())
 
 
 def mark(app: Sphinx, doctree: nodes.document, docname: str) -> None:

@@ -1,0 +1,176 @@
+"""Links to the PDF books, where there is a book to link to.
+
+``{prnotes-pdf}`PDF``` (on the landing page) becomes ``PDF：全书 · 第 1–32 期 · …``
+when the page is written, each a link to a book:
+
+- where the book is published (``prnotes_pdf_url``: conf.py sets it from
+  ``PRNOTES_PDF_URL``, or on Read the Docs to the address of the PDF its
+  build publishes), the whole book there; Read the Docs publishes one PDF;
+- otherwise, the books ``make pdf`` has built in ``_build/latex/`` beside the
+  site (``prnotes.pdf``, the whole book; ``prnotes-vN.pdf``, a volume), by a
+  relative link that works when the site is opened from ``_build/html``;
+- with neither, no link: the list item that holds the role goes, so a page
+  never links to a file that is not there (a site published without its
+  books, such as GitHub Pages', says nothing of them).
+
+The books found are this build's facts (looked up once, :mod:`.state`); when
+they change (``make pdf`` ran since the last build, a volume was added), the
+pages that show the links are written again, not read again (:mod:`.rewrites`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from .. import contract
+from ..subset import BOOK_NAME
+from . import rewrites, state
+from .docdata import DocData
+from .notefacts import FACTS
+
+# documents that show the links
+USERS = DocData("prnotes_pdf_users")
+_SAVED = "prnotes_pdf_books"  # env attribute: the books of the last build
+_NOW = "pdflinks.books"
+_TARGET_URI = "pdflinks.target-uri"  # the builder's docname -> address of its page
+_VOLUME = re.compile(rf"{BOOK_NAME}-v(\d+)\.pdf")
+WHOLE = "全书"
+
+
+class pdf_links(nodes.Inline, nodes.Element):
+    """Where the links go; filled in at write time."""
+
+
+def pdf_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    return [pdf_links(rawtext, label=text)], []
+
+
+def latex_dir(app: Sphinx) -> Path:
+    """Where ``make pdf`` leaves the books (``prnotes.pdf`` in :mod:`prnotes.pdf`)."""
+    return Path(app.confdir) / "_build" / "latex"
+
+
+def volume_titles(env: BuildEnvironment) -> dict[int, str]:
+    """Each volume's title, 第 a–b 期, from the digests its notes came from."""
+    spans: dict[int, tuple[int, int]] = {}
+    for facts in FACTS.of(env).values():
+        low, high = spans.get(facts.volume, (facts.digest_number, facts.digest_number))
+        spans[facts.volume] = (min(low, facts.digest_number), max(high, facts.digest_number))
+    return {v: f"第 {a} 期" if a == b else f"第 {a}–{b} 期" for v, (a, b) in spans.items()}
+
+
+def find_books(app: Sphinx) -> tuple[tuple[str, str], ...]:
+    """(what, where) of each book to link: the published one, or those built beside the site
+    (``where`` then a path relative to the HTML output)."""
+    if app.config.prnotes_pdf_url:
+        return ((WHOLE, app.config.prnotes_pdf_url),)
+    folder = latex_dir(app)
+    if not folder.is_dir():
+        return ()
+    found = []
+    if (folder / f"{BOOK_NAME}.pdf").is_file():
+        found.append((0, WHOLE, f"{BOOK_NAME}.pdf"))
+    for path in folder.glob(f"{BOOK_NAME}-v*.pdf"):
+        if match := _VOLUME.fullmatch(path.name):
+            found.append((int(match.group(1)), f"v{match.group(1)}", path.name))
+    relative = os.path.relpath(folder, app.outdir).replace(os.sep, "/")
+    return tuple((what, f"{relative}/{name}") for _, what, name in sorted(found))
+
+
+def look_up(app: Sphinx, env: BuildEnvironment, *outdated) -> list[str]:
+    """On ``env-get-outdated`` (the build's state is new): this build's books."""
+    books = find_books(app) if app.builder.name in ("html", "dirhtml") else ()
+    state.of(env).set(_NOW, books)
+    state.of(env).set(_TARGET_URI, app.builder.get_target_uri)
+    return []
+
+
+def books(env: BuildEnvironment) -> tuple[tuple[str, str], ...]:
+    return state.of(env).get(_NOW, ())
+
+
+class FillPdfLinks(SphinxPostTransform):
+    default_priority = 5
+    formats = ("html",)
+
+    def run(self, **kwargs) -> None:
+        found = books(self.env)
+        titles = volume_titles(self.env) if found else {}
+        for node in list(self.document.findall(pdf_links)):
+            if not found:
+                _remove(node)
+                continue
+            out: list[nodes.Node] = [nodes.Text(f"{node['label']}：")]
+            for index, (what, where) in enumerate(found):
+                if index:
+                    out.append(nodes.Text(" · "))
+                text = titles.get(int(what[1:]), what) if what.startswith("v") else what
+                uri = where if "://" in where or where.startswith("/") else _from_page(self.env, self.env.docname, where)
+                out.append(nodes.reference("", text, refuri=uri, classes=["prnotes-pdf"]))
+            node.replace_self(out)
+
+
+def _from_page(env: BuildEnvironment, docname: str, path: str) -> str:
+    """A path relative to the HTML output, as seen from the page being written."""
+    return "../" * state.of(env).get(_TARGET_URI)(docname).count("/") + path
+
+
+def _remove(node: nodes.Node) -> None:
+    """Take the placeholder out, with the list item (or paragraph) it was all of."""
+    holder = node.parent
+    holder.remove(node)
+    while holder.parent is not None and not holder.astext().strip().rstrip("：:"):
+        item = holder
+        holder = holder.parent
+        holder.remove(item)
+        if isinstance(item, nodes.list_item):
+            break
+
+
+class DropPdfLinks(SphinxPostTransform):
+    """Other builders (the book, the EPUB) say nothing of the PDF."""
+
+    default_priority = 6
+
+    def run(self, **kwargs) -> None:
+        for node in list(self.document.findall(pdf_links)):
+            _remove(node)
+
+
+def collect(app: Sphinx, doctree: nodes.document) -> None:
+    users = USERS.of(app.env)
+    if next(iter(doctree.findall(pdf_links)), None) is not None:
+        users[app.env.docname] = True
+    else:
+        users.pop(app.env.docname, None)
+
+
+def pages_showing_books(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, before: None) -> list[str]:
+    now = books(env)
+    old = getattr(env, _SAVED, None)
+    setattr(env, _SAVED, now)
+    return sorted(USERS.of(env)) if old is not None and old != now else []
+
+
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("prnotes.sphinxext.notefacts")
+    # Where the whole book is published: conf.py sets it (Read the Docs, PRNOTES_PDF_URL).
+    app.add_config_value("prnotes_pdf_url", "", "html", str)
+    skip = (lambda self, node: None, lambda self, node: None)
+    app.add_node(pdf_links, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
+    app.add_role(contract.PDF_ROLE, pdf_role)
+    # After the build's state is made afresh (state.py, priority 0).
+    app.connect("env-get-outdated", look_up, priority=100)
+    app.add_post_transform(FillPdfLinks)
+    app.add_post_transform(DropPdfLinks)
+    app.connect("doctree-read", collect)
+    USERS.connect(app)
+    rewrites.register(app, rewrites.Rewrite("pdf-links", pages_showing_books))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1269,6 +1269,9 @@ def test_names_that_differ_only_in_case_are_one_repository(tmp_path, capsys):
     for number in (1000, 1001, 1002):
         page = (proj / f"notes/vllm-project/vllm/pr-{number}.md").read_text(encoding="utf-8")
         assert "vllm-project/VLLM" in page.replace("\\", "") and "vllm-project/vllm" not in page.replace("\\", "")
+    # A reference to the note's own repository in another spelling shows as #N, as every other does.
+    related = (proj / "notes/vllm-project/vllm/pr-1001.md").read_text(encoding="utf-8").split("本篇提到：")[1]
+    assert "{pr}`#1000 <Vllm-Project/vLLM#1000>`" in related
     assert audit(proj).findings == ()
 
 

@@ -91,6 +91,11 @@ def repo_key(repo: str) -> str:
     return f"{slug(owner)}/{slug(name)}"
 
 
+def same_repo(a: str, b: str) -> bool:
+    """Whether two names are one repository: GitHub reads them case-insensitively."""
+    return a.lower() == b.lower()
+
+
 def repo_dir(repo: str) -> str:
     """``vllm-project/vllm`` -> ``notes/vllm-project/vllm``."""
     return f"{NOTES_DIR}/{repo_key(repo)}"

@@ -100,7 +100,7 @@ def _fields(note: Note, site: Site, links: bool) -> list[str]:
 
 def _as_seen_from(ref: Ref, repo: str) -> Ref:
     """The reference as a list item shows it: ``#N`` at home, else ``owner/repo#N``."""
-    text = f"#{ref.number}" if ref.repo == repo else ref.target
+    text = f"#{ref.number}" if contract.same_repo(ref.repo, repo) else ref.target
     return Ref(text, ref.repo, ref.number, ref.kind)
 
 

@@ -77,7 +77,7 @@ def marked_advice(note: Note) -> str:
 
 def _target(ref: Ref, repo: str) -> str:
     """A follow-up's PR or issue: ``PR #N`` at home, ``issue owner/repo#N`` elsewhere."""
-    text = f"#{ref.number}" if ref.repo == repo else ref.target
+    text = f"#{ref.number}" if contract.same_repo(ref.repo, repo) else ref.target
     word = "PR" if ref.kind == "pull" else "issue"
     return f"{word} {ref_role(Ref(text, ref.repo, ref.number, ref.kind))}"
 

@@ -423,6 +423,28 @@ def test_each_entry_of_today_shows_verdict_pr_subsystem_and_first_sentence(morni
     assert ">未注明</span>" in items[-1] and "pr-3012.html" in items[-1]
 
 
+def test_a_day_of_more_notes_than_today_shows_lists_the_first_and_says_where_the_rest_are(tmp_path, monkeypatch):
+    """An archive's first day holds every digest committed with it: 今日 stays
+    a page's worth (the first in reading order), names the day's first and last
+    digest when there are many, and says how many more there are."""
+    from prnotes.sphinxext import stream
+
+    monkeypatch.setattr(stream, "TODAY_SHOWN", 4)
+    monkeypatch.setattr(stream, "TODAY_DIGESTS_NAMED", 1)
+    proj = morning.morning_project(tmp_path / "p")
+    build(proj, freshenv=True)
+    model = load(proj)
+    lead, listed = today_of(proj)
+    assert lead == "2026-11-09 · 第 3 期 至 第 4 期（共 2 期） · 6 篇（精读 2 篇，速读 2 篇，按需 1 篇，未注明 1 篇）"
+    newest = model.digests[2].notes + model.digests[3].notes
+    by_verdict = sorted(newest, key=lambda d: (verdict_rank(model.by_docname[d].verdict), model.by_docname[d].seq))
+    assert listed == [d.split("notes/", 1)[1] for d in by_verdict[:4]]
+    section = article(html(proj, "index")).split("<h2>今日", 1)[1].split("</section>", 1)[0]
+    rest = re.search(r'<p class="prnotes-today-rest">(.*?)</p>', section, re.S).group(1)
+    assert re.sub(r"<[^>]+>", "", rest).startswith("今日另有 2 篇")
+    assert 'href="notes/digests/index.html"' in rest
+
+
 def test_today_is_the_uncommitted_digest_then_its_day_once_committed(tmp_path):
     """A digest not committed yet is the newest arrival: it alone is 今日, with
     未提交 for its date. Committed on the day of the one before it, it joins

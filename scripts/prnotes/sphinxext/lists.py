@@ -439,12 +439,12 @@ class Builder:
     def build(self, query: ListQuery) -> list[nodes.Node]:
         method = getattr(self, f"build_{query.kind}")
         items = method(query)
-        lead = self.today_lead() if query.kind == "today" else []
+        lead, rest = (self.today_lead(), self.today_rest()) if query.kind == "today" else ([], [])
         if not items:
             return [*lead, nodes.paragraph("", "（暂无）", classes=["prnotes-empty"])]
         bullets = nodes.bullet_list(classes=["prnotes-list", f"prnotes-list-{query.kind}"])
         bullets.extend(items)
-        return [*lead, bullets]
+        return [*lead, bullets, *rest]
 
     def build_notes(self, query: ListQuery) -> list[nodes.list_item]:
         return [self.note_item(docname, facts, query.show) for docname, facts in self.notes(query)]
@@ -489,23 +489,41 @@ class Builder:
         day = stream.newest_day(self.env)
         if day is None:
             return []
-        return [self.note_item(docname, self.facts[docname], query.show) for docname in day.notes]
+        shown = day.notes[: stream.TODAY_SHOWN]
+        return [self.note_item(docname, self.facts[docname], query.show) for docname in shown]
 
     def today_lead(self) -> list[nodes.Node]:
-        """``2026-11-09 · 第 4 期、第 5 期 · 5 篇（精读 2 篇，速读 3 篇）``, the digests linked."""
+        """``2026-11-09 · 第 4 期、第 5 期 · 5 篇（精读 2 篇，速读 3 篇）``, the digests linked;
+        ``第 4 期 至 第 60 期（共 57 期）`` on a day of more than :data:`.stream.TODAY_DIGESTS_NAMED`."""
         day = stream.newest_day(self.env)
         if day is None:
             return []
         para = nodes.paragraph(classes=["prnotes-today-lead"])
         para += nodes.inline("", day.label, classes=["prnotes-date"])
         para += nodes.Text(" · ")
-        for index, (number, seed) in enumerate(day.digests):
+        named = day.digests if len(day.digests) <= stream.TODAY_DIGESTS_NAMED else (day.digests[0], day.digests[-1])
+        for index, (number, seed) in enumerate(named):
             if index:
-                para += nodes.Text("、")
+                para += nodes.Text("、" if named is day.digests else " 至 ")
             uri = self.app.builder.get_relative_uri(self.page, contract.digest_docname(seed))
             para += nodes.reference("", f"第 {number} 期", internal=True, refuri=uri)
+        if named is not day.digests:
+            para += nodes.Text(f"（共 {len(day.digests)} 期）")
         counts = verdict_counts(self.facts[d].verdict for d in day.notes)
         para += nodes.Text(f" · {len(day.notes)} 篇（{counts}）")
+        return [para]
+
+    def today_rest(self) -> list[nodes.Node]:
+        """On a day of more notes than 今日 shows: how many more, and where they are."""
+        day = stream.newest_day(self.env)
+        more = len(day.notes) - stream.TODAY_SHOWN if day else 0
+        if more <= 0:
+            return []
+        para = nodes.paragraph(classes=["prnotes-today-rest"])
+        para += nodes.Text(f"今日另有 {more} 篇，在这一天的各期摘要里（见上面的期数，或")
+        uri = self.app.builder.get_relative_uri(self.page, contract.DIGESTS_INDEX)
+        para += nodes.reference("", "摘要归档", internal=True, refuri=uri)
+        para += nodes.Text("）。")
         return [para]
 
     def build_followups(self, query: ListQuery) -> list[nodes.list_item]:

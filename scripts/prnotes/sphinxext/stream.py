@@ -18,6 +18,12 @@ date, in that order, across digests. The dates are this build's
 - with no date at all (a copy without git: 日期未知 everywhere) 今日 is the
   newest digest file alone, as dates cannot say which others share its day.
 
+An archive's first day holds every digest committed with it, so 今日
+shows at most :data:`TODAY_SHOWN` notes (the first in reading order; the
+rest are a line that points to the day's digest pages) and names at most
+:data:`TODAY_DIGESTS_NAMED` digests (else the day's first and last): the
+landing page stays as small as any page of a list.
+
 The walk (:func:`walk`) goes from the newest digest to the oldest, each in
 reading order, so that a reader who missed a day goes on into the day before.
 Everything comes from the notes' facts (:mod:`.notefacts`), computed once per
@@ -34,6 +40,11 @@ from sphinx.environment import BuildEnvironment
 from ..classify import verdict_rank
 from . import buildtime, state
 from .notefacts import FACTS, NoteFacts
+
+
+# As many notes as a page of a list holds (render/paging.py's NOTE_PAGE).
+TODAY_SHOWN = 150
+TODAY_DIGESTS_NAMED = 10
 
 
 def reading_key(facts: NoteFacts) -> tuple[int, int, int]:

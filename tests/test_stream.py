@@ -65,6 +65,17 @@ def stream_site(tmp_path_factory):
     return proj, app
 
 
+def build_counting(proj: Path):
+    """A build of the converted project, and the documents it read and the pages it wrote."""
+    read: list[str] = []
+    written: list[str] = []
+    app = sphinx_build(proj, listeners=[
+        ("env-before-read-docs", lambda app, env, docs: read.extend(docs)),
+        ("html-page-context", lambda app, name, *rest: written.append(name)),
+    ])  # fmt: skip
+    return app, read, written
+
+
 def listed_notes(page: str) -> list[str]:
     """Docnames of the notes a list page links to, in order, each once."""
     titles = re.findall(r'<a class="reference internal" href="(?:\.\./)*(?:notes/)?([^"#]*?/pr-\d+)\.html"><span class="std std-doc">', page)
@@ -456,12 +467,7 @@ def test_today_is_the_uncommitted_digest_then_its_day_once_committed(tmp_path):
     assert [d.rsplit("-", 1)[1] for d in listed] == ["3011", "3010", "3012"]
     gitrepo.commit(proj, [f"seeds/{morning.DIGESTS[3]}"], morning.DATES[3])
     assert convert(proj) == 0
-    read: list[str] = []
-    written: list[str] = []
-    app = sphinx_build(proj, listeners=[
-        ("env-before-read-docs", lambda app, env, docs: read.extend(docs)),
-        ("html-page-context", lambda app, name, *rest: written.append(name)),
-    ])  # fmt: skip
+    app, read, written = build_counting(proj)
     assert app.warning.getvalue() == ""
     assert read == [] and "index" in written
     assert today_of(proj)[0].startswith("2026-11-09 · 第 3 期、第 4 期 · 6 篇")
@@ -532,12 +538,7 @@ def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
         encoding="utf-8",
     )
     assert convert(proj) == 0
-    read: list[str] = []
-    written: list[str] = []
-    app = sphinx_build(proj, listeners=[
-        ("env-before-read-docs", lambda app, env, docs: read.extend(docs)),
-        ("html-page-context", lambda app, name, *rest: written.append(name)),
-    ])  # fmt: skip
+    app, read, written = build_counting(proj)
     assert app.warning.getvalue() == ""
     old_notes = {n for n in app.env.all_docs if contract.is_note_docname(n)} - {
         "notes/vllm-project/vllm/pr-61020", "notes/vllm-project/vllm/pr-61021"}  # fmt: skip
@@ -575,12 +576,7 @@ def test_the_landing_page_links_the_pdf_books_that_are_there(tmp_path):
     latex.mkdir(parents=True)
     for name in ("prnotes.pdf", "prnotes-v1.pdf", "prnotes-close.pdf"):
         (latex / name).write_bytes(b"%PDF-1.5\n")
-    read: list[str] = []
-    written: list[str] = []
-    app = sphinx_build(proj, listeners=[
-        ("env-before-read-docs", lambda app, env, docs: read.extend(docs)),
-        ("html-page-context", lambda app, name, *rest: written.append(name)),
-    ])  # fmt: skip
+    app, read, written = build_counting(proj)
     assert app.warning.getvalue() == "" and read == [] and "index" in written
     # A book of a selection (make pdf VERDICT=精读) is not one of the site's books.
     assert pdf_item(proj) == "全书=../latex/prnotes.pdf · 第 1–4 期=../latex/prnotes-v1.pdf"

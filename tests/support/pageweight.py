@@ -10,15 +10,12 @@ the hosts compress text responses; fonts and images go as they are. Used by
 
 from __future__ import annotations
 
-import functools
 import gzip
-import http.server
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from tests.support.searchbrowser import serve
 
 CHROMIUM = "/usr/bin/chromium"
 # Sent as they are: already compressed.
@@ -37,27 +34,6 @@ class Resource:
         body = (outdir / path).read_bytes()
         sent = len(body) if path.endswith(BINARY) else len(gzip.compress(body, 6, mtime=0))
         return cls(path, kind, len(body), sent)
-
-
-class _CachingHandler(http.server.SimpleHTTPRequestHandler):
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "max-age=600")
-        super().end_headers()
-
-    def log_message(self, format, *args):  # noqa: A002 - the stdlib's name
-        pass
-
-
-@contextmanager
-def serve(root: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_CachingHandler, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        thread.join()
 
 
 def fetched(page, action) -> list[tuple[str, str]]:
@@ -119,7 +95,7 @@ def measure(outdir: Path, first: str) -> Visit:
     """:func:`visit_and_follow` in headless Chromium at a phone's size."""
     from playwright.sync_api import sync_playwright
 
-    with serve(outdir) as base, sync_playwright() as p:
+    with serve(outdir, cache_seconds=600) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
         try:
             context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")

@@ -40,6 +40,10 @@ class SearchResult:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, *args, cache_seconds: int = 0, **kwargs):
+        self.cache_seconds = cache_seconds
+        super().__init__(*args, **kwargs)
+
     def log_message(self, format, *args):  # noqa: A002 - the stdlib's name
         pass
 
@@ -51,10 +55,17 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
             pass
 
 
+class _CachingHandler(_QuietHandler):
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", f"max-age={self.cache_seconds}")
+        super().end_headers()
+
+
 @contextmanager
-def serve(root: Path) -> Iterator[str]:
-    """Serve ``root`` on a free port of 127.0.0.1; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
+def serve(root: Path, cache_seconds: int = 0) -> Iterator[str]:
+    """Serve ``root`` on a free port of 127.0.0.1; yields the base URL. With
+    ``cache_seconds``, responses say ``Cache-Control: max-age=…``, as GitHub Pages' do."""
+    handler = functools.partial(_CachingHandler if cache_seconds else _QuietHandler, directory=str(root), cache_seconds=cache_seconds)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

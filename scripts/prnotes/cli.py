@@ -35,12 +35,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _resolved(root: Path) -> Path:
+    from .parse import resolved
     from .project import NoProjectError
 
-    try:
-        return root.resolve()
-    except (OSError, RuntimeError):  # a loop of links
-        raise NoProjectError(f"{root} is a link that loops back on itself; pass a project folder") from None
+    real = resolved(root)
+    if real is None:
+        raise NoProjectError(f"{root} is a link that loops back on itself; pass a project folder")
+    return real
 
 
 def main(argv: list[str] | None = None) -> int:

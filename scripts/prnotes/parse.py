@@ -19,6 +19,7 @@ Seed format::
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -539,6 +540,18 @@ NAME_RULE = (
 MAX_NAME_BYTES = 160
 
 
+def resolved(path: Path) -> Path | None:
+    """``path`` with every link followed, or None if its links loop. Python 3.12's
+    ``resolve()`` raises RuntimeError on a loop; 3.13's returns a path, and only
+    ``strict=True`` says ELOOP."""
+    try:
+        return path.resolve(strict=True)
+    except RuntimeError:
+        return None
+    except OSError as error:
+        return None if error.errno == errno.ELOOP else path.resolve()
+
+
 def _check_inside(path: Path, real_seeds: Path, rel: str, names: Counter[tuple[int, int]]) -> None:
     """Refuse a file that is not a regular file inside ``seeds/``.
 
@@ -549,10 +562,9 @@ def _check_inside(path: Path, real_seeds: Path, rel: str, names: Counter[tuple[i
     ``seeds/`` holds (``names``: the files of ``seeds/`` by device and inode).
     A FIFO or device would block or never end.
     """
-    try:
-        real = path.resolve()
-    except (OSError, RuntimeError):  # a loop of links: Python 3.12 raises RuntimeError
-        raise InputError([Diagnostic(rel, 1, "is a link that loops back on itself; replace it with the file")]) from None
+    real = resolved(path)
+    if real is None:
+        raise InputError([Diagnostic(rel, 1, "is a link that loops back on itself; replace it with the file")])
     if not real.is_relative_to(real_seeds):
         raise InputError(
             [Diagnostic(rel, 1, "is a link to a file outside seeds/; copy the file into seeds/ instead")]
@@ -614,11 +626,10 @@ def read_seeds(
     """
     problems: list[Diagnostic] = []
     seeds: list[SeedFile] = []
-    try:
-        real_seeds = seeds_dir.resolve()
-    except (OSError, RuntimeError):
+    real_seeds = resolved(seeds_dir)
+    if real_seeds is None:
         where = seeds_dir.relative_to(root).as_posix() + "/"
-        raise InputError([Diagnostic(where, 1, "is a link that loops back on itself; the site keeps its pages")]) from None
+        raise InputError([Diagnostic(where, 1, "is a link that loops back on itself; the site keeps its pages")])
     names = _names(seeds_dir)
     # Name order is arrival order: digest files are named with a sequence prefix.
     for file in sorted(seeds_dir.glob("*.txt")):

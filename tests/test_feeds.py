@@ -196,3 +196,20 @@ def test_a_feed_holds_the_newest_entries_only(tmp_path, monkeypatch):
         assert len(parsed(out, path).entries) <= 2, path
     newest = model.digests[-1].notes[:2]
     assert [e.link.rsplit("/", 1)[1] for e in parsed(out, contract.FEED).entries] == [f"{d.rsplit('/', 1)[1]}.html" for d in newest]
+
+
+def test_feeds_without_entries_look_up_the_sources_time_once(tmp_path, monkeypatch):
+    """A feed with no entry is dated by when the sources last changed (a git
+    call, or a look at every seed): one look-up per build, not one per feed."""
+    from prnotes import history
+    from tests.support.sandbox import copy_project
+
+    calls = []
+    real = history.source_time
+    monkeypatch.setattr(history, "source_time", lambda *args: calls.append(args) or real(*args))
+    proj = copy_project(tmp_path / "p", {name: (SEEDS / name).read_text(encoding="utf-8") for name in DIGESTS})
+    gitrepo.init(proj)  # the digests are not committed: no feed has an entry yet
+    build(proj)
+    feeds = sorted((proj / "_build/html").rglob("*.xml"))
+    assert len(feeds) > 3 and all(not feedparser.parse(f.read_bytes()).entries for f in feeds if f.name != "sitemap.xml")
+    assert len(calls) == 1

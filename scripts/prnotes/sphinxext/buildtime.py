@@ -222,8 +222,9 @@ def feed_time(env: BuildEnvironment, seed: str) -> str | None:
 
 
 def sources_time(app: Sphinx) -> str:
-    """When the sources were last changed (:func:`prnotes.history.source_time`): a feed with no entry is dated so."""
-    return history.source_time(Path(app.confdir))
+    """When the sources were last changed (:func:`prnotes.history.source_time`): a feed with no entry is dated so.
+    Looked up once per build: every feed without entries asks."""
+    return state.of(app.env).once("buildtime.sources-time", lambda: history.source_time(Path(app.confdir)))
 
 
 def source_url(env: BuildEnvironment, seed: str, line: int) -> str | None:

@@ -89,3 +89,16 @@ def test_the_audit_follows_them_too(renamed_site):
 
 def _as_list(value) -> list[int]:
     return value if isinstance(value, list) else [value]
+
+
+def test_a_subsystem_title_two_repositories_share_is_told_apart_by_its_repository():
+    labels = contract.subsystem_labels({
+        "vllm-project/vllm/quant": "量化", "sgl-project/sglang/quant": "量化", "sgl-project/sglang/kv": "KV 缓存",
+    })  # fmt: skip
+    assert labels == {
+        "vllm-project/vllm/quant": "量化（vllm-project/vllm）",
+        "sgl-project/sglang/quant": "量化（sgl-project/sglang）",
+        "sgl-project/sglang/kv": "KV 缓存",
+    }
+    # One repository's keys have no repository in them, and its titles are its own.
+    assert contract.subsystem_labels({"quant": "量化", "kv": "KV 缓存"}) == {"quant": "量化", "kv": "KV 缓存"}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections import Counter
 import urllib.parse
 
 # The first line of every generated page starts with this; only such pages are
@@ -192,6 +193,16 @@ def is_subsystem_key(text: str) -> bool:
     """Whether a path under ``notes/subsystem/`` is a subsystem's page (a key:
     no ``/``, or two), not one of its later parts (``<key>/v<k>``)."""
     return text.count("/") in (0, 2)
+
+
+def subsystem_labels(titles: dict[str, str]) -> dict[str, str]:
+    """Subsystem key -> how a choice among them names it: its title, and its
+    repository beside a title that two repositories share (``量化（sgl-project/sglang）``)."""
+    seen = Counter(titles.values())
+    return {
+        key: f"{title}（{key.rsplit('/', 1)[0]}）" if seen[title] > 1 and "/" in key else title
+        for key, title in titles.items()
+    }
 
 
 def subsystem_slug(key: str) -> str:

@@ -80,7 +80,8 @@ def choices(env: BuildEnvironment, entries: list[note_entry]) -> tuple[tuple[str
         else:
             titles = env.titles
             ranked = sorted(found, key=lambda s: (order.get(s, len(order)), s))
-            out.append((name, tuple((s, _title(titles, contract.subsystem_docname(s), s)) for s in ranked)))
+            labels = contract.subsystem_labels({s: _title(titles, contract.subsystem_docname(s), s) for s in ranked})
+            out.append((name, tuple((s, labels[s]) for s in ranked)))
     return tuple(out)
 
 

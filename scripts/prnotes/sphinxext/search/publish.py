@@ -66,11 +66,11 @@ def note_rows(env) -> dict[str, split.NoteRow]:
 
 def subsystem_names(data: dict) -> dict[str, str]:
     prefix = contract.subsystem_docname("")
-    return {
+    return contract.subsystem_labels({
         d.removeprefix(prefix): t
         for d, t in zip(data["docnames"], data["titles"])
         if d.startswith(prefix) and contract.is_subsystem_key(d.removeprefix(prefix))
-    }
+    })  # fmt: skip
 
 
 def text_path(docname: str) -> str:

@@ -186,6 +186,21 @@ def _open(page, outdir: Path, base: str, name: str) -> str:
     return path
 
 
+def visit(page, path: str, text: str) -> Visit:
+    """What the checks read of the open page (``text``: the selector of its body text)."""
+    return Visit(
+        page=path,
+        overflow=page.evaluate(OVERFLOW_JS),
+        hrefs=tuple(page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")),
+        line_starts=tuple(page.evaluate(LINE_START_JS)),
+        theme=page.evaluate("() => document.documentElement.dataset.theme"),
+        background=page.evaluate("() => getComputedStyle(document.body).backgroundColor"),
+        text=page.evaluate("(selector) => getComputedStyle(document.querySelector(selector)).color", text),
+        axe=tuple(axe_violations(page)),
+        broken_numbers=tuple(page.evaluate(BROKEN_NUMBERS_JS)),
+    )
+
+
 @pytest.fixture(scope="module")
 def visits(served, browser, screenshots) -> dict[tuple[str, str, str], Visit]:
     """Every page kind at every width in both schemes, each opened once;
@@ -198,19 +213,7 @@ def visits(served, browser, screenshots) -> dict[tuple[str, str, str], Visit]:
             page = context.new_page()
             for name in PAGES:
                 path = _open(page, outdir, base, name)
-                found[name, width, scheme] = Visit(
-                    page=path,
-                    overflow=page.evaluate(OVERFLOW_JS),
-                    hrefs=tuple(page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")),
-                    line_starts=tuple(page.evaluate(LINE_START_JS)),
-                    theme=page.evaluate("() => document.documentElement.dataset.theme"),
-                    background=page.evaluate("() => getComputedStyle(document.body).backgroundColor"),
-                    text=page.evaluate(
-                        "() => getComputedStyle(document.querySelector('article p, article li, main p, main li')).color"
-                    ),
-                    axe=tuple(axe_violations(page)),
-                    broken_numbers=tuple(page.evaluate(BROKEN_NUMBERS_JS)),
-                )
+                found[name, width, scheme] = visit(page, path, "article p, article li, main p, main li")
                 page.screenshot(path=str(screenshots / f"{name}-{WIDTHS[width][0]}-{scheme}.png"), full_page=True)
             context.close()
     return found
@@ -471,17 +474,7 @@ def morning_visits(morning_served, browser, screenshots) -> dict[tuple[str, str,
                 page.goto(base + path)
                 page.wait_for_load_state("load")
                 context.guard.check()
-                found[name, width, scheme] = Visit(
-                    page=path,
-                    overflow=page.evaluate(OVERFLOW_JS),
-                    hrefs=tuple(page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")),
-                    line_starts=tuple(page.evaluate(LINE_START_JS)),
-                    theme=page.evaluate("() => document.documentElement.dataset.theme"),
-                    background=page.evaluate("() => getComputedStyle(document.body).backgroundColor"),
-                    text=page.evaluate("() => getComputedStyle(document.querySelector('article p')).color"),
-                    axe=tuple(axe_violations(page)),
-                    broken_numbers=tuple(page.evaluate(BROKEN_NUMBERS_JS)),
-                )
+                found[name, width, scheme] = visit(page, path, "article p")
                 page.screenshot(path=str(screenshots / f"morning-{name}-{WIDTHS[width][0]}-{scheme}.png"), full_page=True)
             context.close()
     return found

@@ -41,14 +41,7 @@ def article(page: str) -> str:
 
 def stream_project(tmp_path: Path, committed: int = 3) -> Path:
     """The stream fixture with its first ``committed`` digests committed, one commit each."""
-    proj = copy_project(tmp_path / "p", {})
-    gitrepo.init(proj)
-    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
-    for name in DIGESTS:
-        shutil.copy2(SEEDS / name, proj / "seeds" / name)
-    for name, date in list(zip(DIGESTS, DATES))[:committed]:
-        gitrepo.commit(proj, [f"seeds/{name}", "seeds/prs.toml"], date)
-    return proj
+    return gitrepo.digest_project(tmp_path / "p", SEEDS, DIGESTS, DATES, committed)
 
 
 def build(proj: Path, freshenv: bool = False, **config):

@@ -333,7 +333,7 @@ class RepoNames:
     def claim(self, repo: str, where: str) -> str | None:
         """Record ``repo`` as named at ``where``; the problem if its key is another repository's."""
         spelled, first = self.first.setdefault(contract.repo_key(repo), (repo, where))
-        if spelled.lower() == repo.lower():
+        if contract.same_repo(spelled, repo):
             return None
         return (
             f"{repo} and {spelled} ({first}) are two repositories whose pages would have the same names "
@@ -343,7 +343,7 @@ class RepoNames:
     def spelling(self, repo: str) -> str:
         """The spelling of the repository ``repo`` names (``repo`` itself if the archive has not named it)."""
         spelled, _ = self.first.get(contract.repo_key(repo), (repo, ""))
-        return spelled if spelled.lower() == repo.lower() else repo
+        return spelled if contract.same_repo(spelled, repo) else repo
 
 
 def build_site(

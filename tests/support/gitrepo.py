@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -33,3 +34,18 @@ def commit(proj: Path, paths: list[str], date: str, message: str = "digest", aut
     # A path already removed with `git rm` is no pathspec any more: add its folder.
     git(proj, "add", "-A", "--", *(p if (proj / p).exists() else str(Path(p).parent) for p in paths))
     git(proj, "commit", "-q", "-m", message, date=date, author_date=author_date)
+
+
+def digest_project(dest: Path, seeds: Path, digests: tuple[str, ...], dates: tuple[str, ...], committed: int) -> Path:
+    """A copy of the project with ``seeds``' ``prs.toml`` and ``digests``, the first
+    ``committed`` of them committed (with ``prs.toml``), one commit each at its date."""
+    from tests.support.sandbox import copy_project
+
+    proj = copy_project(dest, {})
+    init(proj)
+    shutil.copy2(seeds / "prs.toml", proj / "seeds/prs.toml")
+    for name in digests:
+        shutil.copy2(seeds / name, proj / "seeds" / name)
+    for name, date in list(zip(digests, dates))[:committed]:
+        commit(proj, [f"seeds/{name}", "seeds/prs.toml"], date)
+    return proj

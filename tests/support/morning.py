@@ -6,11 +6,10 @@ same day (2026-11-09): what a reader finds on a morning after a busy day.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from tests.support import gitrepo
-from tests.support.sandbox import ROOTS, copy_project
+from tests.support.sandbox import ROOTS
 
 SEEDS = ROOTS / "morning" / "seeds"
 DIGESTS = ("000_a1b2c3.txt", "001_d4e5f6.txt", "002_0718aa.txt", "003_9c0ffe.txt")
@@ -25,11 +24,4 @@ NEWEST_DAY = "2026-11-09"
 
 def morning_project(dest: Path, committed: int = len(DIGESTS), dates: tuple[str, ...] = DATES) -> Path:
     """A copy of the project with the fixture's seeds, the first ``committed`` digests committed, one commit each."""
-    proj = copy_project(dest, {})
-    gitrepo.init(proj)
-    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
-    for name in DIGESTS:
-        shutil.copy2(SEEDS / name, proj / "seeds" / name)
-    for name, date in list(zip(DIGESTS, dates))[:committed]:
-        gitrepo.commit(proj, [f"seeds/{name}", "seeds/prs.toml"], date)
-    return proj
+    return gitrepo.digest_project(dest, SEEDS, DIGESTS, dates, committed)

@@ -205,13 +205,27 @@ def test_old_addresses_redirect_to_the_page_that_holds_their_first_entry(split_s
     assert oldest.docname.rsplit("/", 1)[1] in title_links((page.parent / target).read_text(encoding="utf-8"))
 
 
-def _reread_after_a_digest(tmp_path: Path, notes: int) -> tuple[set[str], set[str]]:
-    """The documents read again after a new digest, and those it added."""
-    proj = copy_project(tmp_path / f"n{notes}", generate(notes, per_file=10))
-    assert convert(proj) == 0
-    sphinx_build(proj, freshenv=True)
+def _new_digest(first: int) -> str:
+    """:data:`NEW_DIGEST` with the numbers ``first`` to ``first + 2``."""
+    text = NEW_DIGEST
+    for k in (3, 2, 1):
+        text = text.replace(f"#9000{k}", f"#{first + k - 1}")
+    return text
+
+
+# Seven notes that bring an archive of 33 (or 133) notes to a full volume of
+# 40 (or 140), filed where NEW_DIGEST's are.
+FILLER = "vllm-project/vllm\n\n" + "".join(
+    f"调度器补充说明第 {k} 篇 (#{90100 + k})\n\n值得快速浏览：`Scheduler` 的第 {k} 处小改动。\n\n" for k in range(7)
+)
+
+
+def _build_counting(proj: Path, digest: str | None = None, name: str = "") -> tuple[set[str], set[str]]:
+    """Add ``digest`` as ``seeds/<name>``, convert and build: the documents
+    read, and the pages the digest added."""
     before = {p.relative_to(proj).with_suffix("").as_posix() for p in (proj / "notes").rglob("*.md")}
-    (proj / "seeds/999_new.txt").write_text(NEW_DIGEST, encoding="utf-8")
+    if digest is not None:
+        (proj / "seeds" / name).write_text(digest, encoding="utf-8")
     assert convert(proj) == 0
     after = {p.relative_to(proj).with_suffix("").as_posix() for p in (proj / "notes").rglob("*.md")}
     read: list[str] = []
@@ -226,30 +240,41 @@ HUB_DIRS = tuple(
 ) + (contract.WATCHLIST, contract.SYMBOLS, contract.PR_INDEX, contract.BOOK_ROOT, contract.FEEDS_PAGE)  # fmt: skip
 
 
+def _check_bounded(read: set[str], added: set[str], first: int) -> int:
+    new_notes = {f"notes/vllm-project/vllm/pr-{first + k}" for k in range(3)}
+    # The new notes, and pages that list or count them; no other note.
+    assert new_notes <= read
+    assert {d for d in read if contract.is_note_docname(d)} == new_notes
+    assert not {d for d in read - new_notes if d != "index" and not d.startswith(HUB_DIRS)}, sorted(read)
+    # A full page never changes: none is read again (a page that fills today is new).
+    old_parts = {d for d in read if re.search(r"/p\d+$", d)} - added
+    assert not old_parts, sorted(old_parts)
+    return len(read)
+
+
 # Pages of a few entries (SMALL), digests of 10. On an ordinary day the new
 # digest joins the newest volume (30 and 130 notes); on the day a volume
 # opens (40 and 140) it starts a new one, and every list gains the redirect of
 # the closed volume's old page. Either way, four times the archive (and five
 # times the pages) is about the same work, and no full page is read again.
-@pytest.mark.parametrize("sizes", [(30, 130), (40, 140)], ids=["ordinary-day", "volume-opens"])
-def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, sizes, monkeypatch):
+# Each archive is built once and has both days: the ordinary one, seven
+# notes that fill the volume, then the day that opens the next.
+def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, monkeypatch):
     for module, name, value in SMALL:
         monkeypatch.setattr(module, name, value)
-    new_notes = {"notes/vllm-project/vllm/pr-90001", "notes/vllm-project/vllm/pr-90002", "notes/vllm-project/vllm/pr-90003"}
-    counts = []
-    for size in sizes:
-        read, added = _reread_after_a_digest(tmp_path, size)
-        # The new notes, and pages that list or count them; no other note.
-        assert new_notes <= read
-        assert {d for d in read if contract.is_note_docname(d)} == new_notes
-        assert not {d for d in read - new_notes if d != "index" and not d.startswith(HUB_DIRS)}, sorted(read)
-        # A full page never changes: none is read again (a page that fills today is new).
-        old_parts = {d for d in read if re.search(r"/p\d+$", d)} - added
-        assert not old_parts, sorted(old_parts)
-        counts.append(len(read))
+    ordinary, opening = [], []
+    for size in (30, 130):
+        proj = copy_project(tmp_path / f"n{size}", generate(size, per_file=10))
+        assert convert(proj) == 0
+        sphinx_build(proj, freshenv=True)
+        ordinary.append(_check_bounded(*_build_counting(proj, _new_digest(90001), "997_new.txt"), 90001))
+        _build_counting(proj, FILLER, "998_filler.txt")
+        assert len(load(proj).notes) == size + 10 and (size + 10) % model.VOLUME_NOTES == 0
+        opening.append(_check_bounded(*_build_counting(proj, _new_digest(90011), "999_new.txt"), 90011))
     # What grows is only which lists happen to fill a page today.
-    assert counts[1] <= counts[0] + 8, counts
-    assert max(counts) <= 60, counts
+    for counts in (ordinary, opening):
+        assert counts[1] <= counts[0] + 8, counts
+        assert max(counts) <= 60, counts
 
 
 def test_the_benchmark_corpus_files_every_note_under_a_rule(tmp_path, capsys):

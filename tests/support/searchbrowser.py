@@ -83,6 +83,17 @@ def docname_of(href: str) -> str:
     return path.removesuffix(".html")
 
 
+# The search page's own field: the query typed in, the form sent (ui.js
+# searches without reloading the page, and keeps the query in the URL).
+_SEARCH_AGAIN = """
+(query) => {
+  const form = document.querySelector(".bd-search-container form.bd-search");
+  form.querySelector('input[name="q"]').value = query;
+  form.requestSubmit();
+}
+"""
+
+
 # The dialog's results (search.js's PrnotesDialog), without its last entry,
 # which opens the search page.
 DIALOG_RESULTS = "#prnotes-dialog-list > a.prnotes-dialog-result:not(.prnotes-dialog-all)"
@@ -144,9 +155,15 @@ class SearchPage:
         self.context.close()
         self.guard.check()
 
-    def search(self, query: str) -> SearchResult:
+    def search(self, query: str, *, again: bool = False) -> SearchResult:
+        """Open ``search.html?q=<query>``; with ``again``, on a tab that shows
+        the search page already, type the query into its field and press
+        Enter instead, as a reader does with a second search."""
         start = time.perf_counter()
-        self.page.goto(f"{self.base_url}search.html?q={quote(query)}")
+        if again and urlsplit(self.page.url).path.endswith("/search.html"):
+            self.page.evaluate(_SEARCH_AGAIN, query)
+        else:
+            self.page.goto(f"{self.base_url}search.html?q={quote(query)}")
         self.guard.wait_for(self.page, _FIRST, self.timeout)
         first = time.perf_counter() - start
         self.guard.wait_for(self.page, SEARCH_FINISHED, self.timeout)
@@ -163,14 +180,18 @@ class SearchPage:
         self.guard.wait_for(self.page, "() => document.activeElement?.closest('#pst-search-dialog') !== null", self.timeout)
         self.guard.wait_for(self.page, SCRIPT_LOADED, self.timeout)
 
-    def dialog_search(self, query: str, path: str = "index.html") -> DialogResult:
+    def dialog_search(self, query: str, path: str = "index.html", *, typed: bool = True) -> DialogResult:
         """Type ``query`` into the dialog (replacing what it holds) and read
-        the results it lists, without pressing Enter."""
+        the results it lists, without pressing Enter; ``typed=False`` puts
+        it in at once, as a paste does."""
         self.open_dialog(path)
         field = self.page.locator("#pst-search-dialog input[name=q]")
         field.fill("")
         start = self.page.evaluate(_WATCH_FIRST_RESULT)
-        field.press_sequentially(query)
+        if typed:
+            field.press_sequentially(query)
+        else:
+            field.fill(query)
         self.guard.wait_for(self.page, f"() => document.querySelector('#pst-search-dialog input').value === {query!r}", self.timeout)
         self.guard.wait_for(self.page, _DIALOG_ANSWERED, self.timeout)
         hrefs = self.page.eval_on_selector_all(DIALOG_RESULTS, "els => els.map(e => e.href)")

@@ -220,12 +220,11 @@ FILLER = "vllm-project/vllm\n\n" + "".join(
 )
 
 
-def _build_counting(proj: Path, digest: str | None = None, name: str = "") -> tuple[set[str], set[str]]:
+def _build_counting(proj: Path, digest: str, name: str) -> tuple[set[str], set[str]]:
     """Add ``digest`` as ``seeds/<name>``, convert and build: the documents
     read, and the pages the digest added."""
     before = {p.relative_to(proj).with_suffix("").as_posix() for p in (proj / "notes").rglob("*.md")}
-    if digest is not None:
-        (proj / "seeds" / name).write_text(digest, encoding="utf-8")
+    (proj / "seeds" / name).write_text(digest, encoding="utf-8")
     assert convert(proj) == 0
     after = {p.relative_to(proj).with_suffix("").as_posix() for p in (proj / "notes").rglob("*.md")}
     read: list[str] = []

@@ -214,7 +214,7 @@ def _new_digest(first: int) -> str:
 
 
 # Seven notes that bring an archive of 33 (or 133) notes to a full volume of
-# 40 (or 140), filed where NEW_DIGEST's are.
+# 40 (or 140), filed under the scheduler like NEW_DIGEST's first note.
 FILLER = "vllm-project/vllm\n\n" + "".join(
     f"调度器补充说明第 {k} 篇 (#{90100 + k})\n\n值得快速浏览：`Scheduler` 的第 {k} 处小改动。\n\n" for k in range(7)
 )

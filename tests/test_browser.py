@@ -439,8 +439,11 @@ def test_following_next_visits_every_note_newest_digest_first(morning_served, br
     page = context.new_page()
     page.goto(base + "index.html")
     # The digest page's first entry is where 今日's 第 4 期 starts.
-    page.click("p.prnotes-today-lead a:last-of-type")
-    page.click("ul.prnotes-list-notes > li:first-child .prnotes-entry-title a.reference.internal")
+    # A click returns once the navigation starts: each waits for the next page's load.
+    with page.expect_navigation(wait_until="load"):
+        page.click("p.prnotes-today-lead a:last-of-type")
+    with page.expect_navigation(wait_until="load"):
+        page.click("ul.prnotes-list-notes > li:first-child .prnotes-entry-title a.reference.internal")
     visited = []
     for _ in range(20):
         visited.append(page.url.removeprefix(base))
@@ -448,8 +451,8 @@ def test_following_next_visits_every_note_newest_digest_first(morning_served, br
         if nxt.count() == 0:
             break
         assert nxt.locator(".prev-next-subtitle").inner_text() == "下一篇"
-        nxt.click()
-        page.wait_for_load_state("load")
+        with page.expect_navigation(wait_until="load"):
+            nxt.click()
     context.guard.check()
     context.close()
     assert [v.rsplit("/", 1)[1] for v in visited] == [

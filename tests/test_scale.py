@@ -9,6 +9,7 @@ dense archive passes 300 KB.
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -72,21 +73,34 @@ def parts(proj: Path, docname: str) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def split_site(tmp_path_factory):
-    """110 notes of the dense archive in digests of 10, every list in several pages."""
-    mp = pytest.MonkeyPatch()
-    for module, name, value in SMALL:
-        mp.setattr(module, name, value)
-    try:
-        proj = copy_project(tmp_path_factory.mktemp("split") / "p", generate_dense(110, per_file=10))
+def _build_split(proj: Path, seeds: dict[str, str]):
+    """``seeds`` converted and built from nothing with the page sizes of
+    :data:`SMALL`: ``(project, site)``."""
+    with pytest.MonkeyPatch.context() as mp:
+        for module, name, value in SMALL:
+            mp.setattr(module, name, value)
+        copy_project(proj, seeds)
         assert convert(proj) == 0
         app = sphinx_build(proj, freshenv=True)
         assert app.warning.getvalue() == ""
-        site = load(proj)
-    finally:
-        mp.undo()
-    return proj, site
+        return proj, load(proj)
+
+
+@pytest.fixture(scope="module")
+def split_archive(tmp_path_factory):
+    """110 notes of the dense archive in digests of 10, every list in several
+    pages: ``(project, site)``. The re-read test adds digests to it."""
+    return _build_split(tmp_path_factory.mktemp("split") / "p", generate_dense(110, per_file=10))
+
+
+@pytest.fixture(scope="module")
+def split_site(split_archive, tmp_path_factory):
+    """The split archive's pages as first built, kept aside from the digests
+    the re-read test adds: ``(folder with _build/html, site)``."""
+    proj, site = split_archive
+    kept = tmp_path_factory.mktemp("split-pages")
+    shutil.copytree(proj / "_build" / "html", kept / "_build" / "html")
+    return kept, site
 
 
 def test_the_archive_has_several_volumes(split_site):
@@ -251,21 +265,21 @@ def _check_bounded(read: set[str], added: set[str], first: int) -> int:
     return len(read)
 
 
-# Pages of a few entries (SMALL), digests of 10. On an ordinary day the new
-# digest joins the newest volume (30 and 130 notes); on the day a volume
-# opens (40 and 140) it starts a new one, and every list gains the redirect of
-# the closed volume's old page. Either way, four times the archive (and five
-# times the pages) is about the same work, and no full page is read again.
-# Each archive is built once and has both days: the ordinary one, seven
-# notes that fill the volume, then the day that opens the next.
-def test_a_new_digest_rereads_a_bounded_number_of_pages(tmp_path, monkeypatch):
+# Pages of a few entries (SMALL), digests of 10, both archives dense. On an
+# ordinary day the new digest joins the newest volume (30 and 110 notes); on
+# the day a volume opens (40 and 120) it starts a new one, and every list
+# gains the redirect of the closed volume's old page. Either way, nearly four
+# times the archive is about the same work, and no full page is read again.
+# Each archive has both days: the ordinary one, seven notes that fill the
+# volume, then the day that opens the next. The larger archive is the split
+# archive the tests above read (split_site keeps its first pages aside).
+def test_a_new_digest_rereads_a_bounded_number_of_pages(split_archive, split_site, tmp_path, monkeypatch):
+    small, _ = _build_split(tmp_path / "n30", generate_dense(30, per_file=10))
     for module, name, value in SMALL:
         monkeypatch.setattr(module, name, value)
     ordinary, opening = [], []
-    for size in (30, 130):
-        proj = copy_project(tmp_path / f"n{size}", generate(size, per_file=10))
-        assert convert(proj) == 0
-        sphinx_build(proj, freshenv=True)
+    for proj in (small, split_archive[0]):
+        size = len(load(proj).notes)
         ordinary.append(_check_bounded(*_build_counting(proj, _new_digest(90001), "997_new.txt"), 90001))
         _build_counting(proj, FILLER, "998_filler.txt")
         assert len(load(proj).notes) == size + 10 and (size + 10) % model.VOLUME_NOTES == 0

@@ -1217,6 +1217,53 @@ def test_ctrl_c_is_one_line(tmp_path, point, command, message):
         assert not (proj / "notes").exists()  # interrupted before anything was written
 
 
+
+# A worker forked in the instant the interrupt's handler runs is not yet among
+# the children the command ends; it ends with the command all the same.
+FORKS_AND_EXITS = """
+import multiprocessing, os, sys, time
+from prnotes.reporting import run_and_exit
+
+MARK = sys.argv[1]
+
+
+def task():
+    with open(MARK + ".part", "w") as fh:
+        fh.write(str(os.getpid()))
+    os.rename(MARK + ".part", MARK)
+    time.sleep(60)
+
+
+def command():
+    multiprocessing.get_context("fork").Process(target=task).start()
+    while not os.path.exists(MARK):
+        time.sleep(0.05)
+    os._exit(130)  # as the interrupt's handler does, without ending the child
+
+
+run_and_exit(command)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a child ends with its parent through Linux's prctl")
+def test_a_child_the_command_forked_ends_with_it(tmp_path):
+    script, mark = tmp_path / "forks.py", tmp_path / "child"
+    script.write_text(FORKS_AND_EXITS, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(mark)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        assert proc.wait(timeout=120) == 130
+        child = int(mark.read_text())
+        for _ in range(100):  # polls 0.05 s apart; the child's task would last a minute
+            if child not in group_members(proc.pid):
+                break
+            time.sleep(0.05)
+        assert group_members(proc.pid) == []
+    finally:
+        for pid in group_members(proc.pid):
+            os.kill(pid, 9)
+
 # --- 16. repository names that differ only in case or punctuation (issue 30, item 1) ---
 #
 # GitHub reads owner and repository names case-insensitively: such names are

@@ -227,8 +227,8 @@ def _new_digest(first: int) -> str:
     return text
 
 
-# Seven notes that bring an archive of 33 (or 133) notes to a full volume of
-# 40 (or 140), filed under the scheduler like NEW_DIGEST's first note.
+# Seven notes that bring an archive of 33 (or 113) notes to a full volume of
+# 40 (or 120), filed under the scheduler like NEW_DIGEST's first note.
 FILLER = "vllm-project/vllm\n\n" + "".join(
     f"调度器补充说明第 {k} 篇 (#{90100 + k})\n\n值得快速浏览：`Scheduler` 的第 {k} 处小改动。\n\n" for k in range(7)
 )
@@ -272,7 +272,8 @@ def _check_bounded(read: set[str], added: set[str], first: int) -> int:
 # times the archive is about the same work, and no full page is read again.
 # Each archive has both days: the ordinary one, seven notes that fill the
 # volume, then the day that opens the next. The larger archive is the split
-# archive the tests above read (split_site keeps its first pages aside).
+# archive the tests above read; asking for split_site first has its pages
+# copied aside before this test adds to them.
 def test_a_new_digest_rereads_a_bounded_number_of_pages(split_archive, split_site, tmp_path, monkeypatch):
     small, _ = _build_split(tmp_path / "n30", generate_dense(30, per_file=10))
     for module, name, value in SMALL:

@@ -26,6 +26,11 @@ INTERRUPTED = "interrupted; every file is as the last finished step left it"
 INTERRUPTED_IN_SPHINX = "interrupted; Sphinx stopped part way, and the next build runs it again"
 # Whether this process is the prnotes command (run_and_exit), not a library user such as the tests.
 _command = False
+# Linux's prctl, for a forked child to be sent SIGTERM when its parent ends
+# (PR_SET_PDEATHSIG); None elsewhere. Loaded before the command's first fork.
+_PR_SET_PDEATHSIG = 1
+_prctl = None
+_forking_pid = 0
 
 
 def report(tool: str, exc, what: str = "nothing written") -> None:
@@ -53,10 +58,28 @@ def reporting(args: argparse.Namespace, function: Callable[[], int]) -> int:
         return 1
 
 
+def _remember_parent() -> None:
+    """Before this process forks: the child checks that this one is still its parent."""
+    global _forking_pid, _prctl
+    _forking_pid = os.getpid()
+    if _prctl is None and sys.platform == "linux":
+        import ctypes
+
+        _prctl = ctypes.CDLL(None).prctl
+
+
 def _quiet_child() -> None:
-    """In a process this one forks (Sphinx's workers): Ctrl-C is the parent's to handle."""
+    """In a process this one forks (Sphinx's workers): Ctrl-C is the parent's
+    to handle, and the child ends when the parent does. A worker forked in the
+    instant the parent is interrupted is not yet among the children the parent
+    ends (``multiprocessing.active_children``); without this it would run its
+    task on after the command has exited."""
     if _command:
         signal.signal(signal.SIGINT, _ignore)
+        if _prctl is not None:
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+            if os.getppid() != _forking_pid:  # the parent ended before the line above
+                os._exit(130)
 
 
 def _ignore(signum, frame) -> None:
@@ -104,7 +127,7 @@ def run_and_exit(function: Callable[[], int]) -> None:
     """
     global _command
     _command = True
-    os.register_at_fork(after_in_child=_quiet_child)
+    os.register_at_fork(before=_remember_parent, after_in_child=_quiet_child)
     try:
         status = function()
     except SystemExit as exc:  # argparse's --help and usage errors

@@ -10,7 +10,8 @@ while the modules load (they are imported inside it), while prnotes works
 builds (:func:`interrupt_stops_at_once`). Sphinx's worker processes leave the
 interrupt to the command's own process, which ends them: a worker
 interrupted on its own would print a traceback, and Sphinx's parent can
-fail while it collects them.
+fail while it collects them. On Linux a worker also ends when the command
+does (:func:`_quiet_child`).
 """
 
 from __future__ import annotations

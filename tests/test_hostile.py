@@ -1217,7 +1217,6 @@ def test_ctrl_c_is_one_line(tmp_path, point, command, message):
         assert not (proj / "notes").exists()  # interrupted before anything was written
 
 
-
 # A worker forked in the instant the interrupt's handler runs is not yet among
 # the children the command ends; it ends with the command all the same.
 FORKS_AND_EXITS = """
@@ -1247,11 +1246,14 @@ run_and_exit(command)
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a child ends with its parent through Linux's prctl")
 def test_a_child_the_command_forked_ends_with_it(tmp_path):
+    import signal
+
     script, mark = tmp_path / "forks.py", tmp_path / "child"
     script.write_text(FORKS_AND_EXITS, encoding="utf-8")
     proc = subprocess.Popen(
-        [sys.executable, str(script), str(mark)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
+        [sys.executable, str(script), str(mark)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
     try:
         assert proc.wait(timeout=120) == 130
         child = int(mark.read_text())
@@ -1262,7 +1264,8 @@ def test_a_child_the_command_forked_ends_with_it(tmp_path):
         assert group_members(proc.pid) == []
     finally:
         for pid in group_members(proc.pid):
-            os.kill(pid, 9)
+            os.kill(pid, signal.SIGKILL)
+
 
 # --- 16. repository names that differ only in case or punctuation (issue 30, item 1) ---
 #

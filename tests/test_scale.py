@@ -275,12 +275,12 @@ def _check_bounded(read: set[str], added: set[str], first: int) -> int:
 # archive the tests above read; asking for split_site first has its pages
 # copied aside before this test adds to them.
 def test_a_new_digest_rereads_a_bounded_number_of_pages(split_archive, split_site, tmp_path, monkeypatch):
-    small, _ = _build_split(tmp_path / "n30", generate_dense(30, per_file=10))
+    small = _build_split(tmp_path / "n30", generate_dense(30, per_file=10))
     for module, name, value in SMALL:
         monkeypatch.setattr(module, name, value)
     ordinary, opening = [], []
-    for proj in (small, split_archive[0]):
-        size = len(load(proj).notes)
+    for proj, site in (small, split_archive):
+        size = len(site.notes)
         ordinary.append(_check_bounded(*_build_counting(proj, _new_digest(90001), "997_new.txt"), 90001))
         _build_counting(proj, FILLER, "998_filler.txt")
         assert len(load(proj).notes) == size + 10 and (size + 10) % model.VOLUME_NOTES == 0

@@ -104,28 +104,37 @@ def broken_links(outdir: Path, base: str, page: str, hrefs: list[str]) -> list[s
 
 
 # Lines that begin with closing punctuation: Chinese typography keeps ，。）
-# and friends at the end of the line before.
+# and friends at the end of the line before. Only the closing characters are
+# measured, each against the nearest character before it that has a box.
 LINE_START_JS = """
 () => {
   const closing = '，。、；：！？）】」』”’》';
   const out = [];
+  const box = (node, i) => {
+    const range = document.createRange();
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    const rect = range.getClientRects()[0];
+    return rect && rect.width !== 0 ? rect : null;
+  };
   for (const block of document.querySelectorAll('article p, article li, article dd')) {
     const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
-    let prev = null;
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const nodes = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+    nodes.forEach((node, n) => {
       for (let i = 0; i < node.length; i++) {
-        const range = document.createRange();
-        range.setStart(node, i);
-        range.setEnd(node, i + 1);
-        const rect = range.getClientRects()[0];
-        if (!rect || rect.width === 0) continue;
-        const ch = node.data[i];
-        if (prev && rect.top > prev.top + prev.height / 2 && closing.includes(ch)) {
-          out.push(`${ch} starts a line in: ${block.textContent.slice(0, 30)}`);
+        if (!closing.includes(node.data[i])) continue;
+        const rect = box(node, i);
+        if (!rect) continue;
+        let prev = null;
+        for (let m = n, j = i - 1; m >= 0 && !prev; m--, j = m >= 0 ? nodes[m].length - 1 : -1) {
+          for (; j >= 0 && !prev; j--) prev = box(nodes[m], j);
         }
-        prev = rect;
+        if (prev && rect.top > prev.top + prev.height / 2) {
+          out.push(`${node.data[i]} starts a line in: ${block.textContent.slice(0, 30)}`);
+        }
       }
-    }
+    });
   }
   return out;
 }

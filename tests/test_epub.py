@@ -20,6 +20,7 @@ import pytest
 
 from prnotes.sphinxext import epub
 from tests.support.sandbox import convert, copy_project, sphinx_build
+from tests.support.pagechecks import JAVA_ENV
 
 EPUBCHECK = shutil.which("epubcheck")
 needs_epubcheck = pytest.mark.skipif(EPUBCHECK is None, reason="epubcheck is not installed (scripts/bootstrap.sh apt browser)")
@@ -33,12 +34,12 @@ def epubcheck(book: Path, report: Path) -> dict:
     """epubcheck's JSON report on ``book``."""
     command = [EPUBCHECK, "-q", "--json", str(report), str(book)]
     try:
-        subprocess.run(command, capture_output=True, check=False, timeout=600)
+        subprocess.run(command, env=JAVA_ENV, capture_output=True, check=False, timeout=600)
     except OSError as exc:
         # Debian's epubcheck is the jar itself, run through binfmt_misc; without it, Java runs it.
         if exc.errno != errno.ENOEXEC:
             raise
-        subprocess.run(["java", "-jar", *command], capture_output=True, check=False, timeout=600)
+        subprocess.run(["java", "-jar", *command], env=JAVA_ENV, capture_output=True, check=False, timeout=600)
     return json.loads(report.read_text(encoding="utf-8"))
 
 

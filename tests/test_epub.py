@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from prnotes.sphinxext import epub
-from tests.support.sandbox import convert, copy_project, sphinx_build
 from tests.support.pagechecks import JAVA_ENV
+from tests.support.sandbox import convert, copy_project, sphinx_build
 
 EPUBCHECK = shutil.which("epubcheck")
 needs_epubcheck = pytest.mark.skipif(EPUBCHECK is None, reason="epubcheck is not installed (scripts/bootstrap.sh apt browser)")

@@ -117,6 +117,16 @@ LINE_START_JS = """
     const rect = range.getClientRects()[0];
     return rect && rect.width !== 0 ? rect : null;
   };
+  // The box of the nearest character before character i of nodes[n] that has one.
+  const boxBefore = (nodes, n, i) => {
+    for (; n >= 0; n--, i = n >= 0 ? nodes[n].length : 0) {
+      for (let j = i - 1; j >= 0; j--) {
+        const rect = box(nodes[n], j);
+        if (rect) return rect;
+      }
+    }
+    return null;
+  };
   for (const block of document.querySelectorAll('article p, article li, article dd')) {
     const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
     const nodes = [];
@@ -126,10 +136,7 @@ LINE_START_JS = """
         if (!closing.includes(node.data[i])) continue;
         const rect = box(node, i);
         if (!rect) continue;
-        let prev = null;
-        for (let m = n, j = i - 1; m >= 0 && !prev; m--, j = m >= 0 ? nodes[m].length - 1 : -1) {
-          for (; j >= 0 && !prev; j--) prev = box(nodes[m], j);
-        }
+        const prev = boxBefore(nodes, n, i);
         if (prev && rect.top > prev.top + prev.height / 2) {
           out.push(`${node.data[i]} starts a line in: ${block.textContent.slice(0, 30)}`);
         }

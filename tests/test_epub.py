@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from prnotes.sphinxext import epub
-from tests.support.pagechecks import JAVA_ENV
+from tests.support.pagechecks import java_env
 from tests.support.sandbox import convert, copy_project, sphinx_build
 
 EPUBCHECK = shutil.which("epubcheck")
@@ -34,12 +34,12 @@ def epubcheck(book: Path, report: Path) -> dict:
     """epubcheck's JSON report on ``book``."""
     command = [EPUBCHECK, "-q", "--json", str(report), str(book)]
     try:
-        subprocess.run(command, env=JAVA_ENV, capture_output=True, check=False, timeout=600)
+        subprocess.run(command, env=java_env(), capture_output=True, check=False, timeout=600)
     except OSError as exc:
         # Debian's epubcheck is the jar itself, run through binfmt_misc; without it, Java runs it.
         if exc.errno != errno.ENOEXEC:
             raise
-        subprocess.run(["java", "-jar", *command], env=JAVA_ENV, capture_output=True, check=False, timeout=600)
+        subprocess.run(["java", "-jar", *command], env=java_env(), capture_output=True, check=False, timeout=600)
     return json.loads(report.read_text(encoding="utf-8"))
 
 

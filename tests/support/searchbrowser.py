@@ -61,27 +61,26 @@ class _CachingHandler(_QuietHandler):
         super().end_headers()
 
 
-def _start(root: Path, cache_seconds: int) -> tuple[http.server.ThreadingHTTPServer, threading.Thread]:
+def _start(root: Path, cache_seconds: int) -> tuple[http.server.ThreadingHTTPServer, threading.Thread, str]:
     handler = functools.partial(_CachingHandler if cache_seconds else _QuietHandler, directory=str(root), cache_seconds=cache_seconds)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    return server, thread
+    return server, thread, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def serve_in_background(root: Path, cache_seconds: int = 0) -> str:
     """Serve ``root`` as :func:`serve` does, until the process ends; returns the base URL."""
-    server, _ = _start(root, cache_seconds)
-    return f"http://127.0.0.1:{server.server_address[1]}/"
+    return _start(root, cache_seconds)[2]
 
 
 @contextmanager
 def serve(root: Path, cache_seconds: int = 0) -> Iterator[str]:
     """Serve ``root`` on a free port of 127.0.0.1; yields the base URL. With
     ``cache_seconds``, responses say ``Cache-Control: max-age=…``, as GitHub Pages' do."""
-    server, thread = _start(root, cache_seconds)
+    server, thread, url = _start(root, cache_seconds)
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield url
     finally:
         server.shutdown()
         server.server_close()

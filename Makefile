@@ -60,7 +60,7 @@ check-notes: $(VENV)/.installed-site
 
 # The conversion (as `make notes`), then sphinx-build, in one `prnotes build`
 # process; the build leaves the site as it is when nothing it could read has
-# changed since its last successful run (prnotes/buildstamp.py).
+# changed since its last successful run (prnotes/build/stamp.py).
 html: $(VENV)/.installed-site
 	$(PRNOTES) build --notes $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"

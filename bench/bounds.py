@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.markers import replace_between
-from prnotes.model import build_site
-from prnotes.parse import parse_prs, parse_seed
-from prnotes.refs import code_spans
+from prnotes.model.site import build_site
+from prnotes.parse.seeds import parse_prs, parse_seed
+from prnotes.parse.refs import code_spans
 from prnotes.render import render_site
-from prnotes.taxonomy import load_taxonomy
+from prnotes.model.taxonomy import load_taxonomy
 from tests.support.sandbox import ROOT
 
 BEGIN, END = "<!-- bounds:begin -->", "<!-- bounds:end -->"

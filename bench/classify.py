@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from prnotes.taxonomy import load_taxonomy
+from prnotes.model.taxonomy import load_taxonomy
 from tests.support.classifyeval import SETS, load_rows, report, run, scores
 from tests.support.sandbox import ROOT
 from bench.markers import replace_between

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.corpus import generate
-from prnotes.pdf import TEX_NAME, build_book
+from prnotes.build.pdf import TEX_NAME, build_book
 from tests.support.sandbox import ROOT, copy_project
-from prnotes.subset import Selection
+from prnotes.build.subset import Selection
 
 SECTION = "## PDF"
 

@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from prnotes.cli import main as cli_main
+from prnotes.commands.cli import main as cli_main
 from bench.markers import replace_between
 from tests.support.sandbox import PROJECT_FILES, ROOT, copy_project
 from tests.support.searchbrowser import search_page

@@ -6,7 +6,7 @@
    three fixture projects, 38 of vLLM and SGLang) is built once with Sphinx;
    the notes' terms are read from its environment, exactly as the site has
    them, and the lists are made at each cut-off of :data:`THRESHOLDS`
-   (:data:`prnotes.similar.THRESHOLD` is the site's). Each row gives the
+   (:data:`prnotes.model.similar.THRESHOLD` is the site's). Each row gives the
    (note, listed note) pairs, how many of them the labels hold (precision),
    how many notes show a section, and of the notes with a labelled pair
    they may list, how many list one.
@@ -35,7 +35,7 @@ from pathlib import Path
 
 from bench.corpus import dense_day, generate_dense
 from bench.markers import replace_between
-from prnotes import similar
+from prnotes.model import similar
 from prnotes.sphinxext import similarnotes
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 from tests.support.similareval import corpus_project, measure

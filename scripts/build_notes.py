@@ -6,7 +6,7 @@ The conversion script of the project: the same as ``prnotes notes``.
 
 import sys
 
-from prnotes.cli import main
+from prnotes.commands.cli import main
 
 if __name__ == "__main__":
     sys.exit(main(["notes", *sys.argv[1:]]))

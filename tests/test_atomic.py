@@ -118,7 +118,7 @@ def use_seeds(root: Path, seeds: dict[str, str]) -> None:
 @pytest.mark.parametrize("kill_at", [0, 3, -1], ids=["first", "fourth", "last"])
 @pytest.mark.parametrize("next_seeds", ["same", "reverted"])
 def test_killed_run_is_repaired_by_the_next(converted, tmp_path, monkeypatch, when, kill_at, next_seeds):
-    from prnotes import write
+    from prnotes.write import files as write
 
     use_seeds(converted, NEW_SEEDS)
     to_write = write.plan(converted, _pages(converted)).write
@@ -160,7 +160,7 @@ def _pages(root: Path) -> dict[str, str]:
 def test_a_page_the_disk_will_not_replace_leaves_every_page_as_it_was(converted, monkeypatch, capsys, fail_at):
     """Renaming the new pages into place fails for one of them (an immutable
     file, say): the pages already replaced go back, and the new folders go."""
-    from prnotes import write
+    from prnotes.write import files as write
 
     use_seeds(converted, NEW_SEEDS)
     plan = write.plan(converted, _pages(converted))

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.sandbox import convert, copy_project, sphinx_build
-from prnotes.audit import Finding, audit, check_pdf_text, seed_entries
-from prnotes.cli import main as cli_main
+from prnotes.build.audit import Finding, audit, check_pdf_text, seed_entries
+from prnotes.commands.cli import main as cli_main
 
 
 def audit_main(argv: list[str]) -> int:
@@ -177,7 +177,7 @@ def typeset(tmp_path, seeds: dict[str, str]) -> tuple[Path, list[str]]:
     """A tiny book of ``seeds`` through LaTeX and pdftotext: the project and its pages' text."""
     import subprocess
 
-    from prnotes.audit import pdf_pages
+    from prnotes.build.audit import pdf_pages
 
     proj = copy_project(tmp_path / "p", seeds)
     assert convert(proj) == 0

@@ -12,9 +12,9 @@ from sphinx.testing.util import SphinxTestApp
 
 from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes import contract
-from prnotes.parse import read_seeds
+from prnotes.parse.seeds import read_seeds
 from prnotes.project import load
-from prnotes.refs import plain_text
+from prnotes.parse.refs import plain_text
 
 HOSTILE_BODY = "\n".join(
     [

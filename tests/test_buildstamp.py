@@ -1,5 +1,5 @@
 """`make html` leaves the site alone when nothing it could read has changed,
-and builds whenever something has: the fingerprint (prnotes/buildstamp.py)
+and builds whenever something has: the fingerprint (prnotes/build/stamp.py)
 on folders of its own, then `prnotes build` on a project under git."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from prnotes import buildstamp
-from prnotes.buildstamp import Layout
+from prnotes.build import stamp as buildstamp
+from prnotes.build.stamp import Layout
 from tests.support import gitrepo
 from tests.support.sandbox import convert, copy_project
 
@@ -112,7 +112,7 @@ def test_forget_removes_the_stamp_before_a_build(built):
 
 def prnotes_build(proj: Path, *extra: str) -> str:
     cmd = [
-        sys.executable, "-m", "prnotes.cli", "build", "--root", str(proj), "--", "-W", "--keep-going", "-q",
+        sys.executable, "-m", "prnotes.commands.cli", "build", "--root", str(proj), "--", "-W", "--keep-going", "-q",
         "-b", "html", "-d", str(proj / "_build" / "doctrees"), *extra, str(proj), str(proj / "_build" / "html"),
     ]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=proj)
@@ -159,7 +159,7 @@ def test_a_failed_build_leaves_no_stamp(tmp_path):
     prnotes_build(proj)
     page = next((proj / "notes").rglob("pr-[0-9]*.md"))
     page.write_text(page.read_text(encoding="utf-8") + "\n{unknown-role}`x`\n", encoding="utf-8")
-    cmd = [sys.executable, "-m", "prnotes.cli", "build", "--root", str(proj), "--", "-W", "-q", "-b", "html",
+    cmd = [sys.executable, "-m", "prnotes.commands.cli", "build", "--root", str(proj), "--", "-W", "-q", "-b", "html",
            "-d", str(proj / "_build" / "doctrees"), str(proj), str(proj / "_build" / "html")]  # fmt: skip
     assert subprocess.run(cmd, capture_output=True, text=True, cwd=proj).returncode != 0
     assert not (proj / "_build" / f"{buildstamp.STAMP_PREFIX}html.json").exists()
@@ -171,7 +171,7 @@ def test_a_failed_build_leaves_no_stamp(tmp_path):
 def test_build_with_notes_converts_first_and_stops_on_bad_input_with_the_conversion_s_messages(tmp_path):
     # `make html` is `prnotes build --notes`: the conversion and the build in one process.
     proj = copy_project(tmp_path / "proj")
-    cmd = [sys.executable, "-m", "prnotes.cli", "build", "--notes", "--root", str(proj), "--", "-W", "-q", "-b", "html",
+    cmd = [sys.executable, "-m", "prnotes.commands.cli", "build", "--notes", "--root", str(proj), "--", "-W", "-q", "-b", "html",
            "-d", str(proj / "_build" / "doctrees"), str(proj), str(proj / "_build" / "html")]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=proj)
     assert done.returncode == 0, done.stderr

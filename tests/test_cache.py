@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from prnotes import cache
-from prnotes.taxonomy import source_bytes
+from prnotes.write import cache
+from prnotes.model.taxonomy import source_bytes
 from prnotes.render import note as note_renderer
 from tests.support.sandbox import convert, copy_project
 

@@ -17,9 +17,9 @@ import pytest
 
 from tests.support.classifyeval import SETS, load_rows, run, scores
 from tests.support.sandbox import ROOT, ROOTS, fixture_site
-from prnotes.filing import _signals, code_subsystem, file_note, prefixes_of
+from prnotes.model.filing import _signals, code_subsystem, file_note, prefixes_of
 from prnotes.diagnostics import InputError
-from prnotes.taxonomy import load_taxonomy
+from prnotes.model.taxonomy import load_taxonomy
 
 EVAL = ROOT / "tests/classify_eval.tsv"
 VLLM = "vllm-project/vllm"
@@ -313,7 +313,7 @@ def test_a_repository_without_a_set_gets_the_default_areas(filing_site, taxonomy
 def test_a_trailing_star_starts_a_word_after_a_space_too():
     """"CUDA graph*" was matched literally, star included, and never matched
     (docs/classification.md: where vLLM's areas split)."""
-    from prnotes.taxonomy import compile_pattern
+    from prnotes.model.taxonomy import compile_pattern
 
     assert compile_pattern("CUDA graph*").search("捕获两张 CUDA graphs")
     assert compile_pattern("tool call*").search("parallel Tool Calls")

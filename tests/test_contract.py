@@ -9,7 +9,7 @@ import re
 import pytest
 
 from prnotes import contract
-from prnotes.audit import audit
+from prnotes.build.audit import audit
 from tests.support.sandbox import convert, copy_project, sphinx_build
 
 SEEDS = {

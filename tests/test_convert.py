@@ -93,7 +93,7 @@ def test_strict_turns_warnings_into_errors(tmp_path, capsys):
 
 
 def test_killed_writer_is_recovered_by_next_run(tmp_path, monkeypatch):
-    from prnotes import write
+    from prnotes.write import files as write
 
     proj = copy_project(tmp_path / "p")
     real = write.write_temp

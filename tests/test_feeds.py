@@ -201,7 +201,7 @@ def test_a_feed_holds_the_newest_entries_only(tmp_path, monkeypatch):
 def test_feeds_without_entries_look_up_the_sources_time_once(tmp_path, monkeypatch):
     """A feed with no entry is dated by when the sources last changed (a git
     call, or a look at every seed): one look-up per build, not one per feed."""
-    from prnotes import history
+    from prnotes.parse import history
     from tests.support.sandbox import copy_project
 
     calls = []

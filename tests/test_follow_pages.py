@@ -12,7 +12,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from prnotes import contract
-from prnotes.classify import verdict_rank
+from prnotes.model.classify import verdict_rank
 from prnotes.project import load
 
 KEYS = ("pr", "verdict", "repo", "subsystem", "digest")

@@ -1,4 +1,4 @@
-"""Follow-ups (prnotes.followups) on every seed entry of the fixture project,
+"""Follow-ups (prnotes.model.followups) on every seed entry of the fixture project,
 exactly: the clauses, their places in the advice, their labels and targets;
 and the label rules on sentences written for the purpose."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from prnotes.followups import follow_ups_in, lead_in
-from prnotes.refs import Code, Ref, Text, plain_text, segment
-from prnotes.sentences import Clause, clauses, sentence_spans, sentences
+from prnotes.model.followups import follow_ups_in, lead_in
+from prnotes.parse.refs import Code, Ref, Text, plain_text, segment
+from prnotes.parse.sentences import Clause, clauses, sentence_spans, sentences
 
 # PR number -> the follow-ups its note holds, in text order. Every seed entry is
 # listed: an entry with () has none, so a sentence taken from it fails the test.

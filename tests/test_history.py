@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from prnotes import history
-from prnotes.cli import main
+from prnotes.parse import history
+from prnotes.commands.cli import main
 from prnotes.project import load
 from prnotes.sphinxext import buildtime
 from tests.support import gitrepo

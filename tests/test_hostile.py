@@ -25,10 +25,12 @@ from bs4 import BeautifulSoup
 from tests.support.committed import commit_everything
 from tests.support.sandbox import convert, copy_project, sphinx_build
 from tests.test_atomic import tree
-from prnotes import chars, contract, write
-from prnotes.audit import audit, page_text, section_text, squash
-from prnotes.chars import for_print
-from prnotes.cli import main
+from prnotes.parse import chars
+from prnotes import contract
+from prnotes.write import files as write
+from prnotes.build.audit import audit, page_text, section_text, squash
+from prnotes.parse.chars import for_print
+from prnotes.commands.cli import main
 from prnotes.project import load
 from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
 
@@ -49,7 +51,7 @@ def cli(proj: Path, *args: str, timeout: float = 600) -> subprocess.CompletedPro
     """A ``prnotes`` subcommand in its own process, as make runs it."""
     env = dict(os.environ, TMPDIR=str(proj.parent))
     return subprocess.run(
-        [sys.executable, "-m", "prnotes.cli", args[0], "--root", str(proj), *args[1:]],
+        [sys.executable, "-m", "prnotes.commands.cli", args[0], "--root", str(proj), *args[1:]],
         capture_output=True, text=True, env=env, timeout=timeout,
     )  # fmt: skip
 
@@ -481,7 +483,7 @@ def test_second_conversion_waits_for_the_first(tmp_path):
     proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
     with write.locked(proj / write.LOCK_NAME):
         child = subprocess.Popen(
-            [sys.executable, "-m", "prnotes.cli", "notes", "--root", str(proj)],
+            [sys.executable, "-m", "prnotes.commands.cli", "notes", "--root", str(proj)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         waiting = child.stderr.readline()
@@ -502,7 +504,7 @@ def test_second_pdf_build_of_an_edition_waits(tmp_path):
     work.mkdir(parents=True)
     with write.locked(work / write.LOCK_NAME):
         child = subprocess.Popen(
-            [sys.executable, "-m", "prnotes.cli", "pdf", "--root", str(proj), "-j", "1"],
+            [sys.executable, "-m", "prnotes.commands.cli", "pdf", "--root", str(proj), "-j", "1"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:
@@ -521,7 +523,7 @@ def test_conversions_at_once_all_succeed(tmp_path):
     assert convert(ref) == 0
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "prnotes.cli", "notes", "--root", str(proj), "-q"],
+            [sys.executable, "-m", "prnotes.commands.cli", "notes", "--root", str(proj), "-q"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         for _ in range(4)
@@ -747,7 +749,7 @@ def test_a_catastrophic_audience_pattern_matches_in_linear_time(tmp_path, capsys
     backtrack. Counted as work, not time: RE2 returns the same answer on a body
     30 times longer, and the conversion finishes (a backtracking engine would
     not, in this test's lifetime, on 40 characters)."""
-    from prnotes.taxonomy import Matcher
+    from prnotes.model.taxonomy import Matcher
 
     nested = Matcher("a", "A", regexes=("(a+)+$",))
     assert not nested.matches("a" * 40 + "b") and not nested.matches("a" * 1200 + "b")
@@ -888,7 +890,7 @@ def test_stamp_that_cannot_be_removed_leaves_the_site(tmp_path, capsys, monkeypa
 
 
 def test_stamp_that_cannot_be_written_is_one_line(tmp_path, capsys, monkeypatch):
-    from prnotes import buildstamp
+    from prnotes.build import stamp as buildstamp
 
     proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
     assert convert(proj) == 0
@@ -915,7 +917,8 @@ def test_stamp_that_cannot_be_written_is_one_line(tmp_path, capsys, monkeypatch)
 # about 4 when it is quadratic; constant work (the taxonomy, the page's other
 # text) cancels out.
 
-from prnotes import classify, filing, followups, model, parse, refs, sentences, summary, symbols, tags, taxonomy  # noqa: E402
+from prnotes.model import classify, filing, followups, site as model, summary, symbols, tags, taxonomy  # noqa: E402
+from prnotes.parse import seeds as parse, refs, sentences  # noqa: E402
 from tests.support import regexwork  # noqa: E402
 from tests.support.sandbox import FIXTURE, ROOT  # noqa: E402
 
@@ -1109,7 +1112,7 @@ class Slow(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
         if name == "sphinx" and POINT == "import":
             arrived()
-        if name in ("sphinx.util.parallel", "prnotes.model"):
+        if name in ("sphinx.util.parallel", "prnotes.model.site"):
             sys.meta_path.remove(self)
             try:
                 spec = importlib.util.find_spec(name)
@@ -1136,7 +1139,7 @@ def patch(name, module):
             return process(self, *args)
 
         module.ParallelTasks._process = slow
-    if name == "prnotes.model" and POINT == "conversion":
+    if name == "prnotes.model.site" and POINT == "conversion":
         build_site = module.build_site
 
         def slow(*args, **kwargs):
@@ -1192,7 +1195,7 @@ def test_ctrl_c_is_one_line(tmp_path, point, command, message):
         PRNOTES_TEST_POINT=point, PRNOTES_TEST_MARK=str(mark), TMPDIR=str(tmp_path),
     )  # fmt: skip
     proc = subprocess.Popen(
-        [sys.executable, "-m", "prnotes.cli", command[0], "--root", str(proj), *command[1:]],
+        [sys.executable, "-m", "prnotes.commands.cli", command[0], "--root", str(proj), *command[1:]],
         cwd=proj, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     try:
@@ -1221,7 +1224,7 @@ def test_ctrl_c_is_one_line(tmp_path, point, command, message):
 # the children the command ends; it ends with the command all the same.
 FORKS_AND_EXITS = """
 import multiprocessing, os, sys, time
-from prnotes.reporting import run_and_exit
+from prnotes.commands.reporting import run_and_exit
 
 MARK = sys.argv[1]
 
@@ -1337,7 +1340,7 @@ def test_prs_toml_reads_repository_names_case_insensitively(tmp_path, capsys):
 
 
 def test_an_upstream_title_of_another_spelling_is_searched_for_glyphs(tmp_path, capsys):
-    from prnotes.pdf import glyph_problems
+    from prnotes.build.pdf import glyph_problems
     from prnotes.project import load
 
     toml = '["o/R"]\n"A CI" = { number = 1, upstream_title = "Add \U00013000" }\n'

@@ -13,8 +13,8 @@ import pytest
 
 from tests.support.sandbox import ROOT, convert, copy_project
 from prnotes.diagnostics import InputError
-from prnotes.parse import parse_prs
-from prnotes.taxonomy import load_taxonomy
+from prnotes.parse.seeds import parse_prs
+from prnotes.model.taxonomy import load_taxonomy
 
 GOOD_TAXONOMY = (ROOT / "taxonomy.toml").read_text(encoding="utf-8")
 MINIMAL = '[[subsystem]]\nslug = "other"\ntitle = "其他"\n'
@@ -396,7 +396,7 @@ def test_check_and_summary_lines(tmp_path, capsys):
 
 
 def main_output(proj: Path, capsys) -> tuple[int, str]:
-    from prnotes.cli import main
+    from prnotes.commands.cli import main
 
     code = main(["notes", "--root", str(proj)])
     return code, capsys.readouterr().out
@@ -436,7 +436,7 @@ def test_seed_file_name_with_a_control_character(tmp_path, capsys, name, shown, 
     ids=["ascii", "full-width", "zero", "arabic-indic-digits", "ten-digits"],
 )
 def test_title_numbers(title, number):
-    from prnotes.parse import split_title_number
+    from prnotes.parse.seeds import split_title_number
 
     assert split_title_number(title) == (("T", number) if number else (title, None))
 
@@ -448,7 +448,7 @@ def test_the_command_exits_with_main_s_status_and_its_whole_output(tmp_path):
     import sys
 
     def command(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "prnotes.cli", *args], capture_output=True, text=True, cwd=tmp_path)
+        return subprocess.run([sys.executable, "-m", "prnotes.commands.cli", *args], capture_output=True, text=True, cwd=tmp_path)
 
     proj = copy_project(tmp_path / "p", {f"{i:03}.txt": "o/r\n\nA (#1)\n\n值得精读。\n" for i in range(40)})
     bad = command("notes", "--root", str(proj))
@@ -460,12 +460,12 @@ def test_the_command_exits_with_main_s_status_and_its_whole_output(tmp_path):
 
 
 def test_the_pdf_build_s_sphinx_exits_with_sphinx_s_status_and_output(tmp_path):
-    # python -m prnotes.sphinx_build: sphinx-build, ended with os._exit.
+    # python -m prnotes.build.sphinx_build: sphinx-build, ended with os._exit.
     import subprocess
     import sys
 
     def sphinx(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "prnotes.sphinx_build", *args], capture_output=True, text=True, cwd=tmp_path)
+        return subprocess.run([sys.executable, "-m", "prnotes.build.sphinx_build", *args], capture_output=True, text=True, cwd=tmp_path)
 
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "conf.py").write_text("", encoding="utf-8")
@@ -488,7 +488,7 @@ def test_a_sphinx_error_is_sphinx_s_own_and_the_paths_are_the_project_s(tmp_path
     proj = copy_project(tmp_path / "p")
 
     def command(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "prnotes.cli", *args], capture_output=True, text=True, cwd=tmp_path)
+        return subprocess.run([sys.executable, "-m", "prnotes.commands.cli", *args], capture_output=True, text=True, cwd=tmp_path)
 
     stopped = command("build", "--root", str(proj), "--", "-q", "-b", "no-such-builder", ".", "_build/x")
     assert stopped.returncode == 2 and "no-such-builder" in stopped.stderr, stopped.stderr
@@ -515,7 +515,7 @@ def test_a_sphinx_error_is_sphinx_s_own_and_the_paths_are_the_project_s(tmp_path
 
 
 def test_a_root_that_loops_is_named(tmp_path, capsys):
-    from prnotes.cli import main
+    from prnotes.commands.cli import main
 
     loop = tmp_path / "loop"
     loop.symlink_to(loop)

@@ -6,9 +6,9 @@ import pytest
 
 from tests.support.sandbox import ROOT
 from prnotes.diagnostics import InputError
-from prnotes.model import build_site
-from prnotes.parse import parse_prs, parse_seed
-from prnotes.taxonomy import load_taxonomy
+from prnotes.model.site import build_site
+from prnotes.parse.seeds import parse_prs, parse_seed
+from prnotes.model.taxonomy import load_taxonomy
 
 # number: (verdict, subsystem, audiences) -- the reading of each real entry.
 EXPECTED = {
@@ -229,7 +229,7 @@ def test_unused_prs_key_and_unclassified_entry_warn():
     ],
 )
 def test_verdict_rules(body, verdict):
-    from prnotes.classify import verdict_of
+    from prnotes.model.classify import verdict_of
 
     assert verdict_of(body) == verdict
 
@@ -296,7 +296,7 @@ VERDICT_PHRASES = {
     ("phrase", "verdict"), [(p, v) for v, phrases in VERDICT_PHRASES.items() for p in phrases], ids=lambda x: x
 )
 def test_every_verdict_phrase_reads_as_its_verdict(phrase, verdict):
-    from prnotes.classify import verdict_of
+    from prnotes.model.classify import verdict_of
 
     assert verdict_of(f"这个改动{phrase}。后面是细节。") == verdict
 
@@ -304,7 +304,7 @@ def test_every_verdict_phrase_reads_as_its_verdict(phrase, verdict):
 def test_every_literal_phrase_of_the_rules_has_a_reading_above():
     import re
 
-    from prnotes import classify
+    from prnotes.model import classify
 
     def alternatives(pattern: str) -> list[str]:
         out, depth, current = [], 0, ""

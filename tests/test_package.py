@@ -38,7 +38,7 @@ def test_the_metadata_describes_the_package():
     assert f"Programming Language :: Python :: {python}" in classifiers
     assert {"Framework :: Sphinx :: Extension", "Natural Language :: Chinese (Simplified)"} <= classifiers
     assert project["urls"] and all(url.startswith("https://") for url in project["urls"].values())
-    assert project["scripts"]["prnotes"] == "prnotes.cli:entry"
+    assert project["scripts"]["prnotes"] == "prnotes.commands.cli:entry"
 
 
 def test_python_m_prnotes_is_the_prnotes_command():

@@ -8,12 +8,13 @@ import re
 
 import pytest
 
-from prnotes import contract, model
-from prnotes.model import build_site
-from prnotes.parse import parse_prs, parse_seed
+from prnotes import contract
+from prnotes.model import site as model
+from prnotes.model.site import build_site
+from prnotes.parse.seeds import parse_prs, parse_seed
 from prnotes.render import digests, paging, prindex, render_site, symbols, watchlist
 from prnotes.render.paging import Page, page_of, pages
-from prnotes.taxonomy import load_taxonomy
+from prnotes.model.taxonomy import load_taxonomy
 from tests.support.sandbox import ROOT
 
 

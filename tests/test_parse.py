@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from prnotes.diagnostics import InputError
-from prnotes.parse import parse_prs, parse_seed
+from prnotes.parse.seeds import parse_prs, parse_seed
 
 GOOD = "vllm-project/vllm\n\n标题一 (#12)\n\n正文一。\n\n标题二\n\n### 阅读建议 值得精读。\n第二行。\n"
 
@@ -148,7 +148,7 @@ def test_a_title_without_body_is_named_where_it_is(text, expected):
 
 
 def test_a_title_without_body_leaves_the_other_entries_paired():
-    from prnotes.parse import _blocks, _title_without_body
+    from prnotes.parse.seeds import _blocks, _title_without_body
 
     lines = "o/r\n\nA (#1)\n\nB (#2)\n\n值得精读。\n\nC (#3)\n\n值得精读。\n".split("\n")
     assert _title_without_body(_blocks(lines, 1)) == 0
@@ -158,7 +158,7 @@ def test_a_title_without_body_leaves_the_other_entries_paired():
 def test_a_seed_file_name_too_long_for_its_pages_is_refused(tmp_path):
     """The digest page and its temporary file are named after the seed: a name
     the file system would refuse there is refused here, at the file."""
-    from prnotes.parse import MAX_NAME_BYTES, read_seeds
+    from prnotes.parse.seeds import MAX_NAME_BYTES, read_seeds
     from prnotes.diagnostics import InputError
 
     seeds = tmp_path / "seeds"

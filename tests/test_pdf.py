@@ -15,11 +15,11 @@ from pypdf import PdfReader
 
 from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes.project import load
-from prnotes.classify import VERDICT_BY_SLUG
-from prnotes.pdf import TEX_NAME, missing_characters
-from prnotes.refs import plain_text
+from prnotes.model.classify import VERDICT_BY_SLUG
+from prnotes.build.pdf import TEX_NAME, missing_characters
+from prnotes.parse.refs import plain_text
 from prnotes.render.book import render_book
-from prnotes.subset import Selection, parse_selection, select
+from prnotes.build.subset import Selection, parse_selection, select
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def run_build_pdf(project: Path, tmpdir: Path, *args: str) -> subprocess.Complet
     tmpdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, TMPDIR=str(tmpdir))
     return subprocess.run(
-        [sys.executable, "-m", "prnotes.cli", "pdf", "--root", str(project), "-j", "1", *args],
+        [sys.executable, "-m", "prnotes.commands.cli", "pdf", "--root", str(project), "-j", "1", *args],
         env=env, capture_output=True, text=True,
     )  # fmt: skip
 
@@ -465,7 +465,7 @@ def run_publish(project: Path, tmpdir: Path) -> subprocess.CompletedProcess:
     """`make publish`: the site, and the whole book typeset alongside."""
     tmpdir.mkdir(parents=True, exist_ok=True)
     return subprocess.run(
-        [sys.executable, "-m", "prnotes.cli", "build", "--root", str(project), "--notes", "--pdf", "--",
+        [sys.executable, "-m", "prnotes.commands.cli", "build", "--root", str(project), "--notes", "--pdf", "--",
          "-W", "-q", "-b", "html", "-d", "_build/doctrees", ".", "_build/html"],
         env=dict(os.environ, TMPDIR=str(tmpdir)), capture_output=True, text=True,
     )  # fmt: skip
@@ -505,7 +505,7 @@ def test_a_tex_limit_names_the_entry(tmp_path):
     The entry is the last to begin before the line TeX names, even when TeX
     stopped in its heading, before its labels (the error used to blame the
     entry before it)."""
-    from prnotes.pdf import tex_error
+    from prnotes.build.pdf import tex_error
     from prnotes.sphinxext.latex_print import ENTRY_MARK
 
     proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读。\n\nB (#2)\n\n值得精读。\n"})
@@ -774,8 +774,8 @@ def _digest(start: int, count: int, extra: str = "") -> str:
 
 
 def test_an_archive_of_volumes_gets_a_pdf_per_volume_built_only_when_it_changed(tmp_path, monkeypatch):
-    from prnotes import model
-    from prnotes.pdf import build_volumes
+    from prnotes.model import site as model
+    from prnotes.build.pdf import build_volumes
 
     monkeypatch.setattr(model, "VOLUME_NOTES", 20)
     # Volume 1: digests a and b (22 notes); volume 2: digest c, whose first note mentions #1001 of volume 1.
@@ -823,7 +823,7 @@ def test_an_archive_of_volumes_gets_a_pdf_per_volume_built_only_when_it_changed(
 
 def test_the_volumes_together_must_hold_every_entry(tmp_path):
     """Each volume holds some notes; together they must hold every one."""
-    from prnotes.audit import check_pdf_text, seed_entries
+    from prnotes.build.audit import check_pdf_text, seed_entries
 
     proj = copy_project(tmp_path / "proj", {"a.txt": _digest(1, 2), "b.txt": _digest(3, 2)})
     entries = seed_entries(proj)

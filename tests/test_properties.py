@@ -9,7 +9,7 @@ TOML escapes of all of those. The properties:
 * the conversion never crashes: it accepts the input or raises
   ``InputError`` whose every problem is ``file:line: message``, the line inside
   the file; accepted text holds none of the characters
-  :mod:`prnotes.chars` rejects;
+  :mod:`prnotes.parse.chars` rejects;
 * an accepted entry keeps all of its text (in the model, in memory);
 * a Sphinx build of accepted seeds never warns, and each page shows the title
   and the advice exactly as the seed wrote them, apart from whitespace and the
@@ -42,15 +42,16 @@ from hypothesis import strategies as st
 from tests.support.committed import commit_everything
 from tests.support.hypothesis_profiles import EXPLORE
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
-from prnotes import chars, contract
-from prnotes.audit import audit, page_text, section_text, squash
+from prnotes.parse import chars
+from prnotes import contract
+from prnotes.build.audit import audit, page_text, section_text, squash
 from prnotes.diagnostics import InputError
-from prnotes.model import build_site
-from prnotes.parse import BODY_LABEL_RE, parse_prs, parse_seed
-from prnotes.refs import code_spans
+from prnotes.model.site import build_site
+from prnotes.parse.seeds import BODY_LABEL_RE, parse_prs, parse_seed
+from prnotes.parse.refs import code_spans
 from prnotes.render import render_site
 from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
-from prnotes.taxonomy import load_taxonomy
+from prnotes.model.taxonomy import load_taxonomy
 
 
 TAXONOMY = load_taxonomy(ROOT / "taxonomy.toml")
@@ -77,7 +78,7 @@ INVISIBLE = st.sampled_from(
 )
 SPACE = st.sampled_from([" ", "  ", "\t", "\u3000", "\xa0"])
 CONTROL = st.sampled_from([chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]])
-# Rejected besides the controls (see prnotes.chars).
+# Rejected besides the controls (see prnotes.parse.chars).
 REJECTED = st.sampled_from(
     ["\ufffe", "\uffff", "\ufdd0", "\U0010fffe", "\u202a", "\u202e", "\u2066", "\u2069", "\u200e", "\u061c",
      "\u2028", "\u2029", "\ue000", "\U000f0000"]
@@ -391,7 +392,7 @@ def check_book(files: dict[str, str]) -> None:
         assert convert(proj) == 0
         assert sphinx_build(proj).warning.getvalue() == ""
         proc = subprocess.run(
-            [sys.executable, "-m", "prnotes.cli", "pdf", "--root", str(proj), "-j", "1"],
+            [sys.executable, "-m", "prnotes.commands.cli", "pdf", "--root", str(proj), "-j", "1"],
             capture_output=True, text=True, env=dict(os.environ, TMPDIR=tmp),
         )  # fmt: skip
         if proc.returncode == 0:

@@ -14,16 +14,16 @@ from sphinx.testing.util import SphinxTestApp
 
 from tests.support.sandbox import convert, copy_project, sphinx_build
 from prnotes import contract
-from prnotes.classify import VERDICT_BY_SLUG, verdict_rank
+from prnotes.model.classify import VERDICT_BY_SLUG, verdict_rank
 from prnotes.project import load
 
-from prnotes.refs import plain_text
+from prnotes.parse.refs import plain_text
 from prnotes.sphinxext.frozen import freeze, thaw
 from prnotes.sphinxext.notefacts import advice_paragraphs
 from prnotes.sphinxext.summaries import summary_nodes
-from prnotes.summary import first_sentence
-from prnotes.symbols import symbol_index
-from prnotes.tags import tags_of_note
+from prnotes.model.summary import first_sentence
+from prnotes.model.symbols import symbol_index
+from prnotes.model.tags import tags_of_note
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from prnotes.refs import Code, Ref, Text, code_spans, plain_text, segment
+from prnotes.parse.refs import Code, Ref, Text, code_spans, plain_text, segment
 from bench.bounds import closed_far_away, never_closed
 
 ALIASES = (("aiter", "ROCm/aiter"),)

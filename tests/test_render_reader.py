@@ -7,13 +7,13 @@ import pytest
 from tests.support.sandbox import ROOT, fixture_site
 from prnotes import contract
 from prnotes.project import load
-from prnotes.model import build_site
-from prnotes.parse import parse_prs, parse_seed
+from prnotes.model.site import build_site
+from prnotes.parse.seeds import parse_prs, parse_seed
 from prnotes.render import render_site
 from prnotes.render.myst import escape
 from prnotes.render.readinglists import cjk_join
-from prnotes.summary import first_sentence
-from prnotes.taxonomy import load_taxonomy
+from prnotes.model.summary import first_sentence
+from prnotes.model.taxonomy import load_taxonomy
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from bench.corpus import DENSE_REPOS, dense_day, generate, generate_dense, subsystem_words
-from prnotes import contract, model
+from prnotes import contract
+from prnotes.model import site as model
 from prnotes.project import load
 from prnotes.render import digests, paging, prindex, symbols, watchlist
 from tests.support.sandbox import convert, copy_project, sphinx_build

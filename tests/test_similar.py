@@ -1,4 +1,4 @@
-"""相似笔记 (prnotes/similar.py, sphinxext/similarnotes.py): the measure on
+"""相似笔记 (prnotes/model/similar.py, sphinxext/similarnotes.py): the measure on
 made-up notes, precision on the labelled pairs (tests/similar_pairs.tsv),
 the section on note pages, and what a new digest makes a build do."""
 
@@ -9,7 +9,8 @@ import shutil
 import pytest
 from bs4 import BeautifulSoup
 
-from prnotes import contract, similar
+from prnotes import contract
+from prnotes.model import similar
 from prnotes.sphinxext import similarnotes, state
 from prnotes.sphinxext.notefacts import FACTS
 from tests.support import gitrepo

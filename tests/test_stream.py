@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from prnotes import contract
-from prnotes.audit import audit
-from prnotes.classify import verdict_rank
+from prnotes.build.audit import audit
+from prnotes.model.classify import verdict_rank
 from prnotes.project import load
 from prnotes.sphinxext import feed, similarnotes, state
 from tests.support import gitrepo

@@ -1,4 +1,4 @@
-"""Summaries (prnotes.summary): the first sentence a reading list shows."""
+"""Summaries (prnotes.model.summary): the first sentence a reading list shows."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from tests.support.sandbox import fixture_site
 from prnotes.project import load
-from prnotes.refs import segment
-from prnotes.summary import first_sentence
+from prnotes.parse.refs import segment
+from prnotes.model.summary import first_sentence
 
 # PR number -> summary. A bare "值得精读。" is skipped for the next sentence.
 EXPECTED = {

@@ -1,4 +1,4 @@
-"""Code symbols (prnotes.symbols) on every seed entry of the fixture project,
+"""Code symbols (prnotes.model.symbols) on every seed entry of the fixture project,
 exactly; the kind rules; and the generic names left out."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import tomllib
 
 import pytest
 
-from prnotes.symbols import GENERIC_NAMES, KINDS, Symbol, generic_names, is_generic, symbol_index, symbol_of, symbols_in
-from prnotes.refs import segment
+from prnotes.model.symbols import GENERIC_NAMES, KINDS, Symbol, generic_names, is_generic, symbol_index, symbol_of, symbols_in
+from prnotes.parse.refs import segment
 
 P, E, C, F, O = "path", "env", "config", "function", "other"
 # PR number -> (kind, name) of every symbol its note mentions, in index order.

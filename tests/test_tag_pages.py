@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 
 from prnotes import contract
 from prnotes.render.tags import tag_title
-from prnotes.tags import all_tags, tag_index, tags_of_note
+from prnotes.model.tags import all_tags, tag_index, tags_of_note
 
 
 def page(proj, docname: str) -> BeautifulSoup:

@@ -1,4 +1,4 @@
-"""Tags (prnotes.tags): the rules on small made-up taxonomies and entries, and
+"""Tags (prnotes.model.tags): the rules on small made-up taxonomies and entries, and
 every entry of the fixture project, exactly."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from prnotes.model import build_site
-from prnotes.parse import parse_seed
-from prnotes.tags import secondary_subsystems, tag_index, tags_of_note
-from prnotes.taxonomy import load_taxonomy
+from prnotes.model.site import build_site
+from prnotes.parse.seeds import parse_seed
+from prnotes.model.tags import secondary_subsystems, tag_index, tags_of_note
+from prnotes.model.taxonomy import load_taxonomy
 
 # PR number -> (secondary subsystems, every tag slug in display order).
 EXPECTED = {

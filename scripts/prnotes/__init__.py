@@ -2,12 +2,12 @@
 
 The pipeline is ``parse -> model -> render -> write``:
 
-* :mod:`prnotes.parse` reads seed files and ``prs.toml`` into raw entries;
-* :mod:`prnotes.model` validates them across files and builds the site model,
-  with :mod:`prnotes.classify` and :mod:`prnotes.refs` deriving the metadata;
+* :mod:`prnotes.parse.seeds` reads seed files and ``prs.toml`` into raw entries;
+* :mod:`prnotes.model.site` validates them across files and builds the site model,
+  with :mod:`prnotes.model.classify` and :mod:`prnotes.parse.refs` deriving the metadata;
 * :mod:`prnotes.render` turns the model into page text, without touching disk;
-* :mod:`prnotes.write` puts the pages on disk, changing only what changed.
+* :mod:`prnotes.write.files` puts the pages on disk, changing only what changed.
 
 :mod:`prnotes.sphinxext` is the Sphinx side: PR roles and their resolution.
-:mod:`prnotes.audit` checks a finished build against the seeds.
+:mod:`prnotes.build.audit` checks a finished build against the seeds.
 """

@@ -1,6 +1,6 @@
 """``python -m prnotes``: the ``prnotes`` command."""
 
-from prnotes.cli import entry
+from prnotes.commands.cli import entry
 
 if __name__ == "__main__":
     entry()

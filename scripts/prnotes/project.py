@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import cache
-from .cache import Cache
-from .model import Site, build_site
-from .parse import read_seeds
-from .taxonomy import load_taxonomy, source_bytes
+from .write import cache
+from .write.cache import Cache
+from .model.site import Site, build_site
+from .parse.seeds import read_seeds
+from .model.taxonomy import load_taxonomy, source_bytes
 
 MARKERS = ("conf.py", "seeds")
 
@@ -46,5 +46,5 @@ def load(root: Path, cache: Cache | None = None) -> Site:
 
 
 def open_cache(root: Path) -> Cache:
-    """The conversion cache of the project at ``root`` (see :mod:`prnotes.cache`)."""
+    """The conversion cache of the project at ``root`` (see :mod:`prnotes.write.cache`)."""
     return cache.load(root, cache.code_version(source_bytes(root)))

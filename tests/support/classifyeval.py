@@ -17,10 +17,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from prnotes.classify import VERDICT_BY_SLUG
-from prnotes.model import build_site
-from prnotes.parse import parse_prs, parse_seed
-from prnotes.taxonomy import Taxonomy
+from prnotes.model.classify import VERDICT_BY_SLUG
+from prnotes.model.site import build_site
+from prnotes.parse.seeds import parse_prs, parse_seed
+from prnotes.model.taxonomy import Taxonomy
 
 REPO = "vllm-project/vllm"
 NO_VERDICT = "未注明"

@@ -64,7 +64,7 @@ def copy_project(dest: Path, seeds: Path | dict[str, str | bytes] | None = None)
 
 def convert(project: Path, *args: str) -> int:
     """``prnotes notes`` on ``project``, quietly; returns the exit status."""
-    from prnotes.cli import main
+    from prnotes.commands.cli import main
 
     return main(["notes", "--root", str(project), "-q", *args])
 
@@ -92,9 +92,9 @@ def sphinx_build(
 
 def fixture_site(fixture: Path = FIXTURE):
     """The site model of a fixture project, read in place."""
-    from prnotes.model import build_site
-    from prnotes.parse import read_seeds
-    from prnotes.taxonomy import load_taxonomy
+    from prnotes.model.site import build_site
+    from prnotes.parse.seeds import read_seeds
+    from prnotes.model.taxonomy import load_taxonomy
 
     seeds, prs = read_seeds(fixture / "seeds", fixture)
     return build_site(seeds, prs, load_taxonomy(fixture if (fixture / "taxonomy.toml").is_file() else ROOT))

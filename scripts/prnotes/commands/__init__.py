@@ -1,4 +1,4 @@
-"""The subcommands of ``prnotes`` (see :mod:`prnotes.cli`).
+"""The subcommands of ``prnotes`` (see :mod:`prnotes.commands.cli`).
 
 Each module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> exit status``; ``args.root`` is the project folder and

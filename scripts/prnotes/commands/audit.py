@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: it loads Sphinx and BeautifulSoup, which no other subcommand needs to start.
-    from ..audit import BuildUnreadable, audit
+    from ..build.audit import BuildUnreadable, audit
 
     try:
         report = audit(args.root, args.build.resolve() if args.build else None)

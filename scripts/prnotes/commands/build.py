@@ -2,7 +2,7 @@
 
 ``make html`` runs it, with ``--notes`` for the conversion first. When
 nothing the build could read has changed since its last successful run with
-the same arguments (:mod:`prnotes.buildstamp`), it says so and leaves the
+the same arguments (:mod:`prnotes.build.stamp`), it says so and leaves the
 output as it is; otherwise it runs Sphinx in this process, with the
 arguments as given. Its paths are read from the project folder (``--root``,
 or the one holding the current folder), as ``make html`` gives them.
@@ -17,8 +17,8 @@ import os
 import sys
 from pathlib import Path
 
-from .. import buildstamp, sphinx_build
-from ..reporting import reporting
+from ..build import stamp as buildstamp, sphinx_build
+from .reporting import reporting
 from . import notes
 
 NAME = "build"

@@ -28,10 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: `prnotes build` and the others do without the converter.
-    from ..convert import write_site
+    from ..write.convert import write_site
     from ..project import load, open_cache
     from ..render import render_pages
-    from ..write import plan
+    from ..write.files import plan
 
     root = args.root
     memo = open_cache(root)

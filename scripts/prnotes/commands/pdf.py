@@ -1,4 +1,4 @@
-"""``prnotes pdf``: the PDF book, its volumes, or a part of it (see :mod:`prnotes.pdf`)."""
+"""``prnotes pdf``: the PDF book, its volumes, or a part of it (see :mod:`prnotes.build.pdf`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..diagnostics import CommandError
 
 if TYPE_CHECKING:
-    from ..pdf import Book
+    from ..build.pdf import Book
 
 NAME = "pdf"
 HELP = "build the PDF book: one PDF per volume of the archive (the changed ones), or the whole book with --whole"
@@ -33,9 +33,9 @@ def describe(tool: str, book: Book, root) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: the other commands do without the PDF's modules.
-    from ..pdf import BuildError, build_book, build_volumes
+    from ..build.pdf import BuildError, build_book, build_volumes
     from ..project import load
-    from ..subset import parse_selection
+    from ..build.subset import parse_selection
 
     root = args.root
     try:

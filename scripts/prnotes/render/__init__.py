@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import contract
-from ..model import Site
+from ..model.site import Site
 from .book import render_book_root
 from .digests import render_digests
 from .feeds import render_feeds_page

@@ -1,6 +1,6 @@
 """The PDF book's root page, and the pages of a book of some notes only. Pure: no disk access.
 
-The whole book is built from the site's own pages (:mod:`prnotes.pdf`): its
+The whole book is built from the site's own pages (:mod:`prnotes.build.pdf`): its
 root, ``notes/book.md``, is a page of the site that no toctree holds, whose
 toctree makes one chapter per subsystem. A book of some notes (``make pdf
 VERDICT=精读``) is built from a staged folder holding only the pages of the
@@ -10,7 +10,7 @@ notes it selects, rendered without links to pages it leaves out.
 from __future__ import annotations
 
 from .. import contract
-from ..model import Site
+from ..model.site import Site
 from .myst import marker, relative
 from .paging import orphan
 from .note import render_note

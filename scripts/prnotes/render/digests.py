@@ -15,7 +15,7 @@ pages stay the same on every machine.
 from __future__ import annotations
 
 from .. import contract
-from ..model import Digest, Site
+from ..model.site import Digest, Site
 from .lists import verdict_counts
 from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .note import digest_date

@@ -10,8 +10,8 @@ end of each list page that has a feed of its own, not from the navigation.
 from __future__ import annotations
 
 from .. import contract
-from ..classify import VERDICT_BY_SLUG
-from ..model import Site
+from ..model.classify import VERDICT_BY_SLUG
+from ..model.site import Site
 from .myst import escape, marker
 from .paging import orphan
 

@@ -15,8 +15,8 @@ on 精读清单.
 from __future__ import annotations
 
 from .. import contract
-from ..classify import VERDICT_BY_SLUG
-from ..model import Site
+from ..model.classify import VERDICT_BY_SLUG
+from ..model.site import Site
 from .lists import verdict_counts
 from .myst import doc_link, escape, hidden_toctree, marker
 from .paging import list_directive

@@ -5,8 +5,8 @@ notes' facts when a page is written (:mod:`prnotes.sphinxext.lists`).
 
 from __future__ import annotations
 
-from ..classify import verdict_counts as count_verdicts
-from ..model import Note, RepoSubsystem, Site
+from ..model.classify import verdict_counts as count_verdicts
+from ..model.site import Note, RepoSubsystem, Site
 from .myst import doc_link, inline
 
 
@@ -16,7 +16,7 @@ def note_link(note: Note, from_doc: str) -> str:
 
 
 def verdict_counts(notes: tuple[Note, ...] | list[Note]) -> str:
-    """``精读 3 篇，速读 2 篇，未注明 1 篇`` (:func:`prnotes.classify.verdict_counts`)."""
+    """``精读 3 篇，速读 2 篇，未注明 1 篇`` (:func:`prnotes.model.classify.verdict_counts`)."""
     return count_verdicts(n.verdict for n in notes)
 
 

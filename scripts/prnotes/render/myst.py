@@ -14,7 +14,7 @@ import posixpath
 import re
 
 from .. import contract
-from ..refs import Break, Code, Inline, Ref, Text
+from ..parse.refs import Break, Code, Inline, Ref, Text
 
 _PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 _PUNCT_RE = re.compile("([" + re.escape(_PUNCT) + "])")

@@ -17,12 +17,12 @@ import io
 import pickle
 
 from .. import contract
-from ..classify import NO_VERDICT, VERDICT_BY_SLUG
-from ..model import Note, Site
-from ..refs import Ref
+from ..model.classify import NO_VERDICT, VERDICT_BY_SLUG
+from ..model.site import Note, Site
+from ..parse.refs import Ref
 from .lists import note_link
 from .myst import doc_link, escape, external_link, inline, marker, ref_role
-from ..tags import tags_of_note
+from ..model.tags import tags_of_note
 from .tags import note_tag_badges
 from .watchlist import marked_advice, render_followup_box
 
@@ -161,7 +161,7 @@ def _facts(note: Note, site: Site) -> list[str]:
 
 def page_key(note: Note, site: Site) -> str:
     """A hash of everything :func:`render_note` reads for ``note`` on the site
-    (besides the taxonomy and the code, which :mod:`prnotes.cache` versions)."""
+    (besides the taxonomy and the code, which :mod:`prnotes.write.cache` versions)."""
     digest = site.digest_of(note)
     targets = [site.note_for(r.repo, r.number) for r in note.mentions if r.kind == "pull"]
     backlinks = site.mentioned_by.get((note.repo, note.number), ()) if note.number is not None else ()

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .. import contract
-from ..model import Note, Site
+from ..model.site import Note, Site
 from .myst import doc_link, marker
 
 Key = tuple[int, ...]

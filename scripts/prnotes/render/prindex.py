@@ -9,7 +9,7 @@ the newest page.
 from __future__ import annotations
 
 from .. import contract
-from ..model import Site
+from ..model.site import Site
 from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .paging import Key, Page, entries_label, list_directive, note_key, page_docname, page_of, paged, pages
 

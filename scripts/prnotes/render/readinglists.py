@@ -13,8 +13,8 @@ import re
 import unicodedata
 
 from .. import contract
-from ..classify import VERDICT_BY_SLUG, VERDICTS
-from ..model import Note, Site
+from ..model.classify import VERDICT_BY_SLUG, VERDICTS
+from ..model.site import Note, Site
 from .lists import subsystem_heading, verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
 from .paging import Page, list_directive, members, note_pages

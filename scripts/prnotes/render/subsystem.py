@@ -1,6 +1,6 @@
 """A subsystem page: its introduction, its newest notes with their first sentences, and the toctree of all of them.
 
-Each repository has its own subsystems (:mod:`prnotes.taxonomy`), so a page
+Each repository has its own subsystems (:mod:`prnotes.model.taxonomy`), so a page
 is one repository's subsystem; on an archive of several repositories it says
 which, and links to the other repositories' subsystems of the same name.
 
@@ -12,7 +12,7 @@ parent.
 from __future__ import annotations
 
 from .. import contract
-from ..model import Note, RepoSubsystem, Site
+from ..model.site import Note, RepoSubsystem, Site
 from .lists import verdict_counts
 from .myst import doc_link, escape, external_link, hidden_toctree, marker, relative
 from .paging import Page, list_directive, note_pages

@@ -10,8 +10,8 @@ page, in the order the archive first named them, alphabetical on each page.
 from __future__ import annotations
 
 from .. import contract
-from ..model import Site
-from ..symbols import KINDS, initial, symbol_index
+from ..model.site import Site
+from ..model.symbols import KINDS, initial, symbol_index
 from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .paging import Key, Page, entries_label, list_directive, note_key, paged
 

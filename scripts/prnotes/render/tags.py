@@ -12,8 +12,8 @@ and those filed under a subsystem of that slug, in any repository
 from __future__ import annotations
 
 from .. import contract
-from ..model import Note, Site
-from ..tags import Tag, all_tags, tag_index, tags_of_note
+from ..model.site import Note, Site
+from ..model.tags import Tag, all_tags, tag_index, tags_of_note
 from .lists import subsystem_heading, verdict_counts
 from .readinglists import cjk_join
 from .myst import badge, doc_link, escape, hidden_toctree, marker

@@ -12,9 +12,9 @@ the note (linking to the marked sentence) and the digest with its date.
 from __future__ import annotations
 
 from .. import contract
-from ..followups import FollowUp
-from ..model import Note, Site
-from ..refs import Inline, Ref, Text
+from ..model.followups import FollowUp
+from ..model.site import Note, Site
+from ..parse.refs import Inline, Ref, Text
 from .lists import subsystem_heading
 from .myst import doc_link, escape, hidden_toctree, inline, marker, ref_role, relative
 from .paging import Page, list_directive, note_key, paged, pages, volume_redirects

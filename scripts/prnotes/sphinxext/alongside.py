@@ -2,7 +2,7 @@
 
 Sphinx saves the environment and every page's doctree when it has read the
 sources, before it writes the HTML pages. The whole book needs nothing else
-(:mod:`prnotes.pdf`: it reads no source again), so ``prnotes build --pdf``
+(:mod:`prnotes.build.pdf`: it reads no source again), so ``prnotes build --pdf``
 starts ``prnotes pdf --whole`` then, in a process of its own, instead of
 after the site: the book's Sphinx step and its one xelatex run use the core
 that the writing leaves idle, and a cold publish of site and book takes the
@@ -28,7 +28,7 @@ _running: list[subprocess.Popen] = []
 
 
 def book_command(root: Path) -> list[str]:
-    return [sys.executable, "-m", "prnotes.cli", "pdf", "--whole", "--root", str(root)]
+    return [sys.executable, "-m", "prnotes.commands.cli", "pdf", "--whole", "--root", str(root)]
 
 
 def start(root: Path) -> None:

@@ -1,7 +1,7 @@
 """Facts a page shows that come from the build, not from its source.
 
 Two such facts: a digest's date (when its seed file was committed, from git:
-:mod:`prnotes.history`) and the address of the project's repository at the
+:mod:`prnotes.parse.history`) and the address of the project's repository at the
 branch or tag being built, for the 编辑来源 link at the bottom of each note.
 A date is shown as it is known: the day, 未提交 (the seed is in a git work
 tree but no commit holds it yet) or 日期未知 (no git, or a shallow clone
@@ -35,7 +35,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
-from .. import contract, history
+from .. import contract
+from ..parse import history
 from . import rewrites, state
 from .docdata import DocData
 
@@ -216,13 +217,13 @@ def added_at(env: BuildEnvironment, seed: str) -> str | None:
 
 def feed_time(env: BuildEnvironment, seed: str) -> str | None:
     """When the feed says a digest's entries were last updated: its commit's time; without git, its file's
-    (:func:`prnotes.history.file_times`); None for a digest in git but not committed yet."""
+    (:func:`prnotes.parse.history.file_times`); None for a digest in git but not committed yet."""
     known = facts(env)
     return known["dates"].get(seed) or known.get("times", {}).get(seed)
 
 
 def sources_time(app: Sphinx) -> str:
-    """When the sources were last changed (:func:`prnotes.history.source_time`): a feed with no entry is dated so.
+    """When the sources were last changed (:func:`prnotes.parse.history.source_time`): a feed with no entry is dated so.
     Looked up once per build: every feed without entries asks."""
     return state.of(app.env).once("buildtime.sources-time", lambda: history.source_time(Path(app.confdir)))
 

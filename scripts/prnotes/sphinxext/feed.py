@@ -28,7 +28,7 @@ own ends with a line linking to it and to the 订阅 page.
 
 A feed is made again only when what it shows changed (:func:`fingerprint`,
 kept beside the environment), and written only when its bytes differ
-(:func:`prnotes.write.write_file`); the feeds of subsystems or repositories
+(:func:`prnotes.write.files.write_file`); the feeds of subsystems or repositories
 that are gone are deleted. ``{prnotes-feed}`text <path>``` links to a
 feed from a page (``path`` defaults to ``feed.xml``).
 """
@@ -50,8 +50,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.nodes import split_explicit_title
 
 from .. import contract
-from ..classify import VERDICT_BY_SLUG
-from ..write import write_file
+from ..model.classify import VERDICT_BY_SLUG
+from ..write.files import write_file
 from . import state
 from .buildtime import added_at, feed_time, sources_time
 from .notefacts import FACTS, NoteFacts

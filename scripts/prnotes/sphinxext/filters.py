@@ -30,7 +30,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from .. import contract
-from ..classify import VERDICTS
+from ..model.classify import VERDICTS
 from . import state
 from .lists import note_entry
 from .readmarks import on_the_site

@@ -28,7 +28,7 @@ from urllib.parse import quote
 from markupsafe import Markup
 from sphinx.application import Sphinx
 
-from .. import write
+from ..write import files as write
 from . import _internals
 
 CSS = "prnotes-icons.css"

@@ -28,7 +28,7 @@
 - Invisible characters (zero-width space and joiners, soft hyphen, variation
   selectors …) and rare spaces. The fonts have no glyph for them, and xelatex
   would report each as missing; here text is printed as
-  :func:`prnotes.chars.for_print` says: the invisible ones dropped, the
+  :func:`prnotes.parse.chars.for_print` says: the invisible ones dropped, the
   spaces plain.
 - Symbols Sphinx would print as others (✔ as a bold ✓, ✕ as ×, ⎽ as _, ℯ
   as e: :data:`prnotes.sphinxext._internals.SUBSTITUTED`) print as written:
@@ -55,8 +55,8 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .. import contract
-from ..chars import for_print
-from ..classify import VERDICT_BY_SLUG
+from ..parse.chars import for_print
+from ..model.classify import VERDICT_BY_SLUG
 from . import _internals, buildtime, splice
 from .notefacts import FACTS, NoteFacts, repositories
 

@@ -30,7 +30,7 @@ The directive's argument is the kind of list; ``:where:`` holds
   (``:order: newest``: newest digest first, then in digest order), each with
   its label, the PR or issue it names, the note (linked to the marked
   sentence) and the digest with its date;
-- ``symbols``: ``kind`` and, optionally, ``initial`` (see :func:`prnotes.symbols.initial`)
+- ``symbols``: ``kind`` and, optionally, ``initial`` (see :func:`prnotes.model.symbols.initial`)
   and ``arrival``; each symbol with the notes that mention it, newest first,
   at most :data:`SYMBOL_NOTES` of them;
 - ``prs``: ``repo``, and ``from`` and ``to`` or ``arrival``: every PR number
@@ -66,8 +66,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from .. import contract
-from ..classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
-from ..symbols import initial, sort_key as symbol_sort_key, Symbol
+from ..model.classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
+from ..model.symbols import initial, sort_key as symbol_sort_key, Symbol
 from . import _internals, buildtime, rewrites, splice, state, stream
 from .docdata import DocData
 from .frozen import thaw
@@ -383,7 +383,7 @@ class Builder:
         return found
 
     def note_order(self, note: tuple[str, NoteFacts]) -> tuple:
-        """The model's order (:attr:`prnotes.model.Note.sort_key`): repository, newest number, title."""
+        """The model's order (:attr:`prnotes.model.site.Note.sort_key`): repository, newest number, title."""
         docname, facts = note
         return (*facts.sort_key, self.title_text(docname, facts), facts.repo, docname)
 

@@ -60,7 +60,7 @@ class NoteFacts:
     @property
     def sort_key(self) -> tuple:
         """By repository, then newest PR first; notes without a number after. The
-        lists break ties by title, as :attr:`prnotes.model.Note.sort_key` does."""
+        lists break ties by title, as :attr:`prnotes.model.site.Note.sort_key` does."""
         return (self.repo.lower(), self.number is None, -(self.number or 0))
 
 

@@ -30,7 +30,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .. import contract
-from ..subset import BOOK_NAME
+from ..build.subset import BOOK_NAME
 from . import rewrites, state
 from .docdata import DocData
 from .notefacts import FACTS
@@ -53,7 +53,7 @@ def pdf_role(name, rawtext, text, lineno, inliner, options=None, content=None):
 
 
 def latex_dir(app: Sphinx) -> Path:
-    """Where ``make pdf`` leaves the books (``prnotes.pdf`` in :mod:`prnotes.pdf`)."""
+    """Where ``make pdf`` leaves the books (``prnotes.pdf`` in :mod:`prnotes.build.pdf`)."""
     return Path(app.confdir) / "_build" / "latex"
 
 

@@ -24,7 +24,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from .. import contract
-from ..write import write_file
+from ..write.files import write_file
 from . import state
 from .docdata import DocData
 

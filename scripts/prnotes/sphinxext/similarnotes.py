@@ -1,11 +1,11 @@
-"""相似笔记: each note page lists the notes most like it (:mod:`prnotes.similar`).
+"""相似笔记: each note page lists the notes most like it (:mod:`prnotes.model.similar`).
 
 When a note is read, its terms (title, advice, code symbols) go into the
 environment (:data:`TERMS`). Once everything is read, the lists are worked
 out (:func:`lists_after`) and kept in the environment for the next build:
 a build that read no note keeps them all; otherwise only the notes that
 share a term with a note added, changed or removed are scored again (a
-score depends on nothing else, see :mod:`prnotes.similar`), unless the
+score depends on nothing else, see :mod:`prnotes.model.similar`), unless the
 measure or its cut-off changed, when all are. A note whose list changed,
 or whose list names a note that changed (its title may have), is written
 again, not read again (:mod:`.rewrites`).
@@ -26,7 +26,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from .. import contract, similar
+from .. import contract
+from ..model import similar
 from . import rewrites, state
 from .docdata import DocData
 from .frozen import thaw
@@ -37,7 +38,7 @@ from .readmarks import on_the_site
 SECTION = "相似笔记"
 SECTION_ID = "similar-notes"
 LIST_CLASS = "prnotes-similar"  # not prnotes-list: the filters leave it alone
-# note docname -> (its length, {term: count}): prnotes.similar.length and note_terms
+# note docname -> (its length, {term: count}): prnotes.model.similar.length and note_terms
 TERMS = DocData("prnotes_similar_terms")
 # env attributes kept between builds: note -> its list, and what they were made with
 _LISTS = "prnotes_similar_lists"
@@ -123,7 +124,7 @@ def rescored(index: similar.Index, notes: dict, changed: set[str], old_terms: di
     """The notes whose scores ``changed`` notes (added, edited, removed) may have
     changed: those that have one of their terms that is distinctive now or
     was before (``old_terms``: the terms the edited and removed ones had; ``old_cap``:
-    :func:`prnotes.similar.cap` before), and the changed notes still there."""
+    :func:`prnotes.model.similar.cap` before), and the changed notes still there."""
     new_terms = {d: notes[d] for d in changed if d in notes}
     terms = set().union(*(t.keys() for t in new_terms.values()), *(t.keys() for t in old_terms.values()))
     mattering = set()

@@ -19,7 +19,7 @@ the search index pruned with a set     0.1 s a build at 1,000 notes, growing as 
 =====================================  ==========================================  ====================================
 
 Two more live where they work, outside Sphinx: the no-op stamp
-(:mod:`prnotes.buildstamp`: no change, no Sphinx) and node freezing in the
+(:mod:`prnotes.build.stamp`: no change, no Sphinx) and node freezing in the
 environment (:mod:`.frozen`: plain data pickles faster than docutils nodes).
 
 **The collector.** A build's objects mostly live until it ends (the

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ..classify import verdict_rank
+from ..model.classify import verdict_rank
 from . import buildtime, state
 from .notefacts import FACTS, NoteFacts
 

@@ -1,7 +1,7 @@
 """Summaries: the first sentence of a note, shown on other pages.
 
 When a note is read, :func:`collect` keeps the nodes of its summary sentence
-(:func:`prnotes.summary.first_sentence_span`) in ``env``. The lists that show
+(:func:`prnotes.model.summary.first_sentence_span`) in ``env``. The lists that show
 it (:mod:`.lists`) copy them when their page is written, and the feed and the
 meta tags (:mod:`.metatags`) take its text. So editing a note re-reads only the note; the pages
 that show its sentence are written again, not read again.
@@ -13,7 +13,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from .. import contract
-from ..summary import first_sentence_span
+from ..model.summary import first_sentence_span
 from .docdata import DocData
 from .frozen import freeze, plain_text, thaw_into
 from .notefacts import advice_paragraphs

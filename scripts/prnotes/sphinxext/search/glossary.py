@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from ...diagnostics import Diagnostic, InputError
-from ...parse import _key_lines, load_toml
+from ...parse.seeds import _key_lines, load_toml
 from .tokens import _CAMEL, _PART_SEP, _RUN, CJK, STOPWORDS, fold, normalize
 
 GLOSSARY_FILE = "glossary.toml"

@@ -7,7 +7,7 @@
 - ``search-<hash>.js``: the search script (:mod:`.scripts`);
 - ``text/<docname>.txt``: each page's snippet text (:mod:`.fragments`).
 
-Everything goes through :func:`prnotes.write.apply`, all or nothing:
+Everything goes through :func:`prnotes.write.files.apply`, all or nothing:
 unchanged files are not touched, the files of an earlier version, an
 earlier script and pages no longer on the site are removed. When neither the
 whole index, nor the notes' facts, nor the script changed, the index is not
@@ -24,8 +24,8 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
-from ... import write
-from ...classify import VERDICT_BY_SLUG, VERDICTS
+from ...write import files as write
+from ...model.classify import VERDICT_BY_SLUG, VERDICTS
 from ... import contract
 from .. import _internals
 from ..buildtime import facts as build_facts, label

@@ -25,12 +25,12 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from . import contract
-from .chars import for_print
-from .parse import read_seeds
-from .refs import plain_text, segment
+from .. import contract
+from ..parse.chars import for_print
+from ..parse.seeds import read_seeds
+from ..parse.refs import plain_text, segment
 from .subset import BOOK_NAME, VOLUME_BOOK
-from .sphinxext import _internals
+from ..sphinxext import _internals
 
 _SPACE_RE = re.compile(r"\s+")
 # Characters a PDF may typeset differently or drop at a line end: whitespace,
@@ -270,7 +270,7 @@ def pdf_squash(text: str) -> str:
 
     NFKC folds ligatures (ﬁ) and full-width forms; hyphens, dashes and quotes
     are dropped on both sides, since LaTeX hyphenates and curls them; so are
-    the invisible characters the book does not print (:func:`prnotes.chars.for_print`).
+    the invisible characters the book does not print (:func:`prnotes.parse.chars.for_print`).
     """
     text = unicodedata.normalize("NFKC", for_print(text))
     return "".join(

@@ -48,15 +48,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import CommandError
-from .write import write_file
+from ..diagnostics import CommandError
+from ..write.files import write_file
 
 STAMP_PREFIX = ".prnotes-build-"
 ENV_PREFIXES = ("PRNOTES_", "READTHEDOCS", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_REF", "GITHUB_SHA", "SOURCE_DATE_EPOCH")
 FORCING = frozenset({"-a", "-E", "--write-all", "--fresh-env"})
 SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 GIT_TIMEOUT = 60
-PACKAGE = Path(__file__).parent  # prnotes: the extension's code, templates and styles
+PACKAGE = Path(__file__).parents[1]  # prnotes: the extension's code, templates and styles
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ def outputs(layout: Layout) -> str:
     """The fingerprint of what the build left: the output folder and the saved environment."""
     # Here, not at the top: importing the Sphinx side imports Sphinx, which
     # every prnotes command would then pay for, `prnotes notes` too.
-    from .sphinxext import _internals
+    from ..sphinxext import _internals
 
     return digest(files(layout.output, _internals.environment_file(layout.doctrees)))
 

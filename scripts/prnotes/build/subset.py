@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .classify import VERDICT_BY_SLUG, VERDICTS
-from .model import Note, Site, Volume
-from .taxonomy import Taxonomy
+from ..model.classify import VERDICT_BY_SLUG, VERDICTS
+from ..model.site import Note, Site, Volume
+from ..model.taxonomy import Taxonomy
 
 BOOK_NAME = "prnotes"
 VOLUME_BOOK = re.compile(rf"^{BOOK_NAME}-v\d+$")  # the name of a volume's book
@@ -108,5 +108,5 @@ def select(site: Site, selection: Selection) -> Site:
 
 
 def volume_selection(volume: Volume) -> Selection:
-    """The book of one volume of the archive (:class:`prnotes.model.Volume`)."""
+    """The book of one volume of the archive (:class:`prnotes.model.site.Volume`)."""
     return Selection(volume=volume)

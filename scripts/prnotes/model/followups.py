@@ -2,7 +2,7 @@
 label of each.
 
 **Which clauses.** An advice text is split into clauses
-(:mod:`prnotes.sentences`); a clause is a follow-up when one of these rules
+(:mod:`prnotes.parse.sentences`); a clause is a follow-up when one of these rules
 holds, checked in order:
 
 1. it uses a follow-up word (:data:`FOLLOW_UP_RE`): ``跟踪`` (but not
@@ -52,8 +52,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .refs import Inline, Ref, Text, plain_text
-from .sentences import Atom, Clause, atoms_of, clauses, pieces_of, sentence_spans
+from ..parse.refs import Inline, Ref, Text, plain_text
+from ..parse.sentences import Atom, Clause, atoms_of, clauses, pieces_of, sentence_spans
 
 FOLLOW_UP_RE = re.compile(
     r"(?<!正在)跟踪|跟进|技术债|关注后续|建议后续|后续维护|后续新增|后续[可需应再]|考虑后续"
@@ -123,7 +123,7 @@ class FollowUp:
     """One thing to watch.
 
     ``pieces`` is the clause as the note words it, ``start``/``end`` where it
-    stands in the advice's plain text (:func:`prnotes.refs.plain_text` of the
+    stands in the advice's plain text (:func:`prnotes.parse.refs.plain_text` of the
     note's pieces), ``label`` what to watch (module docstring).
     """
 

@@ -1,6 +1,6 @@
 """The PDF book (``prnotes pdf``): the whole book, a book of some notes, or the volumes.
 
-An archive of several volumes (:data:`prnotes.model.VOLUME_NOTES` notes
+An archive of several volumes (:data:`prnotes.model.site.VOLUME_NOTES` notes
 each) is built by default as one book per volume, ``_build/latex/prnotes-vN.pdf``
 (:func:`build_volumes`): in parallel processes, and only the volumes whose
 pages, dates, code or settings changed since their last build, so that a
@@ -43,17 +43,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import buildstamp
-from .diagnostics import Diagnostic, InputError
-from .history import added_dates
-from .model import Site
-from .parse import decode, read_file, read_seeds
-from .convert import convert
-from .project import load, open_cache
-from .render.book import render_book
+from . import stamp as buildstamp
+from ..diagnostics import Diagnostic, InputError
+from ..parse.history import added_dates
+from ..model.site import Site
+from ..parse.seeds import decode, read_file, read_seeds
+from ..write.convert import convert
+from ..project import load, open_cache
+from ..render.book import render_book
 from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_selection
-from .taxonomy import SETS_DIR, SHARED_FILE, set_files
-from .write import LOCK_NAME, apply, locked, plan, write_file
+from ..model.taxonomy import SETS_DIR, SHARED_FILE, set_files
+from ..write.files import LOCK_NAME, apply, locked, plan, write_file
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
 STAMP = "stamp.json"  # what a PDF was built from: in a staged book's work folder, and by its LaTeX sources
@@ -296,7 +296,7 @@ def _build(
     timings.append(("stage", time.perf_counter() - start))
 
     command = [
-        sys.executable, "-m", "prnotes.sphinx_build", "-b", "latex", "-W", "--keep-going", "-q", "-j", parallel,
+        sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "latex", "-W", "--keep-going", "-q", "-j", parallel,
         "-c", str(root), "-d", str(doctrees), "-D", f"prnotes_book_scope={scope}", str(src), str(latex),
     ]  # fmt: skip
     inputs = None

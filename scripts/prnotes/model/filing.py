@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .refs import code_spans
+from ..parse.refs import code_spans
 from .taxonomy import Taxonomy, compile_pattern, normalize_prefix, prefilter
 
 # Leading bracketed prefixes of a title: "[Bugfix][Spec Decode] …", "[ROCm]: …".
@@ -117,7 +117,7 @@ class _WordSet:
     """Title or body words of every subsystem, as ``(prefilter, literal,
     subsystem, weight, word)`` entries: whole ASCII words by their text, the
     others by their first character. A literal is compiled
-    (:func:`~prnotes.taxonomy.compile_pattern`) only once its prefilter matches."""
+    (:func:`~prnotes.model.taxonomy.compile_pattern`) only once its prefilter matches."""
 
     by_run: dict[str, tuple]
     by_first: dict[str, tuple]

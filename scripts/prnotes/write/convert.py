@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cache import Cache, save
-from .model import Site
-from .project import load, open_cache
-from .render import render_pages
-from .write import LOCK_NAME, Plan, apply, locked, plan
+from ..model.site import Site
+from ..project import load, open_cache
+from ..render import render_pages
+from .files import LOCK_NAME, Plan, apply, locked, plan
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ def write_site(root: Path, site: Site, memo: Cache, waiting: Callable[[], None] 
 
     Planned under the lock: after another run, the disk is what it left. A
     note page whose inputs and file are as the last run left them is neither
-    rendered nor read (:mod:`prnotes.cache`).
+    rendered nor read (:mod:`prnotes.write.cache`).
     """
     with locked(root / LOCK_NAME, waiting):
         rendered = render_pages(site, lambda rel, key: memo.page_is_current(root, rel, key))

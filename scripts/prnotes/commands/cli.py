@@ -7,7 +7,7 @@
     prnotes bench …                           the benchmarks (a checkout's bench/)
 
 Every subcommand takes ``--root`` (see :mod:`prnotes.project`) and reports
-as :mod:`prnotes.reporting` says.
+as :mod:`prnotes.commands.reporting` says.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .reporting import reporting, run_and_exit
 
 
 def parser() -> argparse.ArgumentParser:
-    from .commands import COMMANDS
+    from . import COMMANDS
 
     top = argparse.ArgumentParser(prog="prnotes", description="PR 精读笔记: digests in seeds/ to a Sphinx site and a PDF book.")
     subs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -35,8 +35,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _resolved(root: Path) -> Path:
-    from .parse import resolved
-    from .project import NoProjectError
+    from ..parse.seeds import resolved
+    from ..project import NoProjectError
 
     real = resolved(root)
     if real is None:
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
 
     def run() -> int:
-        from .project import find_root
+        from ..project import find_root
 
         args.root = _resolved(args.root) if args.root else find_root()
         return args.run(args)
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    """The ``prnotes`` command: :func:`main`, ended by :func:`prnotes.reporting.run_and_exit`."""
+    """The ``prnotes`` command: :func:`main`, ended by :func:`prnotes.commands.reporting.run_and_exit`."""
     run_and_exit(main)
 
 

@@ -80,7 +80,7 @@ class History:
 
 
 def is_digest(path: str) -> bool:
-    """Whether a path under the seeds folder is a digest file (as :func:`prnotes.parse.read_seeds` reads them)."""
+    """Whether a path under the seeds folder is a digest file (as :func:`prnotes.parse.seeds.read_seeds` reads them)."""
     name = path.rpartition("/")[2]
     return path.count("/") == 1 and name.endswith(".txt") and not name.startswith(".")
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from . import chars
-from .diagnostics import Diagnostic, InputError
+from ..diagnostics import Diagnostic, InputError
 
 REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 # Names REPO_RE lets through that are path steps: github.com/a/../pull/1 is
@@ -102,7 +102,7 @@ class PrInfo:
 def decode(path: str, data: bytes) -> str:
     """Decode UTF-8 (BOM allowed) and normalise CRLF to LF.
 
-    Invalid UTF-8 and the characters :mod:`prnotes.chars` rejects are errors
+    Invalid UTF-8 and the characters :mod:`prnotes.parse.chars` rejects are errors
     naming the line.
     """
     if data.startswith(b"\xef\xbb\xbf"):
@@ -138,7 +138,7 @@ def decode(path: str, data: bytes) -> str:
 
 
 def _visible(text: str) -> bool:
-    """Whether ``text`` shows anything (:func:`prnotes.chars.shows_nothing`): a line
+    """Whether ``text`` shows anything (:func:`prnotes.parse.chars.shows_nothing`): a line
     of only zero-width characters, Hangul fillers or blank braille cells looks blank."""
     return not chars.shows_nothing(text)
 
@@ -406,7 +406,7 @@ def _strings(value) -> list[str]:
 
 
 def _escape_problems(path: str, text: str, doc: dict) -> list[Diagnostic]:
-    """Characters :mod:`prnotes.chars` rejects that TOML escapes put in strings.
+    """Characters :mod:`prnotes.parse.chars` rejects that TOML escapes put in strings.
 
     :func:`decode` has checked the raw text, so such a character comes from an
     escape (``\\u001b``, ``\\b``); the problem is reported on the line of
@@ -480,7 +480,7 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
     """Parse ``prs.toml``: ``[repo]`` tables of ``"title" = {number, upstream_title}``.
 
     Keyed by the repository's name in lower case and the title: GitHub reads
-    names case-insensitively, and so do the seeds (:class:`prnotes.model.RepoNames`).
+    names case-insensitively, and so do the seeds (:class:`prnotes.model.site.RepoNames`).
     """
     text, doc = load_toml(path, data)
     problems: list[Diagnostic] = []
@@ -622,7 +622,7 @@ def read_seeds(
 
     All files are parsed before any error is raised, so one run reports every
     problem. ``memo`` keeps parsed files between runs, by path and content
-    (:mod:`prnotes.cache`).
+    (:mod:`prnotes.write.cache`).
     """
     problems: list[Diagnostic] = []
     seeds: list[SeedFile] = []

@@ -43,8 +43,8 @@ def report(tool: str, exc, what: str = "nothing written") -> None:
 
 def reporting(args: argparse.Namespace, function: Callable[[], int]) -> int:
     """``function()``'s exit status; the problems it raises are said as every subcommand says them."""
-    from .diagnostics import CommandError, InputError
-    from .project import NoProjectError
+    from ..diagnostics import CommandError, InputError
+    from ..project import NoProjectError
 
     try:
         return function()

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from .refs import Code, Inline, Text
+from ..parse.refs import Code, Inline, Text
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Split advice text into sentences and clauses, keeping its inline pieces.
 
 The follow-up watch list and the reading-list summaries both work on parts of
-an advice text. They split the note's own pieces (see :mod:`prnotes.refs`), so
+an advice text. They split the note's own pieces (see :mod:`prnotes.parse.refs`), so
 a clause keeps its code spans and its PR references exactly as the note has
 them; only plain text is ever cut.
 
@@ -102,13 +102,13 @@ def _text_of(atoms: list[Atom]) -> str:
 _SENTENCE_END_RE = re.compile(
     "(?:[" + "".join(sorted(SENTENCE_END)) + "]|" + ASCII_END + "|" + ENGLISH_PERIOD + ")[" + "".join(sorted(CLOSERS)) + "]*"
 )
-# The same, or a line break: where a summary's sentence ends in plain text (prnotes.summary).
+# The same, or a line break: where a summary's sentence ends in plain text (prnotes.model.summary).
 SENTENCE_BREAK_RE = re.compile("\n|" + _SENTENCE_END_RE.pattern)
 
 
 def sentence_spans(pieces: tuple[Inline, ...]) -> list[tuple[int, tuple[Inline, ...]]]:
     """The sentences of an advice text, in order, each with its end mark and
-    where it starts in the text's plain text (:func:`prnotes.refs.plain_text`).
+    where it starts in the text's plain text (:func:`prnotes.parse.refs.plain_text`).
 
     Only plain text is cut: a sentence ends after an end mark and the closing
     quotes or brackets right after it, or at a line break.

@@ -4,12 +4,12 @@ A note lives in exactly one subsystem, but its signals often name another one
 too (``[ROCm][CI] …`` is filed under CI and also concerns ROCm). Every
 subsystem that the classification weighed and that lost, with evidence beyond
 the body and at least ``tag`` in ``[weights]`` of ``taxonomy.toml``
-(:meth:`prnotes.filing.Filing.runners_up`), becomes a tag named like the
+(:meth:`prnotes.model.filing.Filing.runners_up`), becomes a tag named like the
 subsystem. A ``[[tag]]`` with the same slug as a subsystem is the same tag,
 and a slug that two repositories' sets share (``quantization``) names one tag.
 
 Tag order: the ``[[tag]]`` list first (hardware, models, topics), then the
-secondary subsystems in the order of the sets (:attr:`prnotes.taxonomy.Taxonomy.sets`).
+secondary subsystems in the order of the sets (:attr:`prnotes.model.taxonomy.Taxonomy.sets`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import functools
 
 from dataclasses import dataclass
 
-from .model import Note, Site
+from .site import Note, Site
 from .taxonomy import Taxonomy
 
 
@@ -41,7 +41,7 @@ def all_tags(taxonomy: Taxonomy) -> tuple[Tag, ...]:
 
 def secondary_subsystems(note: Note, taxonomy: Taxonomy) -> tuple[str, ...]:
     """The subsystems the note's classification weighed and filed it away from
-    (derived with the note: :attr:`prnotes.model.Note.secondary`)."""
+    (derived with the note: :attr:`prnotes.model.site.Note.secondary`)."""
     return note.secondary
 
 

@@ -25,8 +25,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import CommandError, Diagnostic, InputError
-from . import contract
+from ..diagnostics import CommandError, Diagnostic, InputError
+from .. import contract
 
 TMP_SUFFIX = ".prnotes-tmp"
 # In the project folder (and in each PDF edition's work folder); see .gitignore.

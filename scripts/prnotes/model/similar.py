@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .sphinxext.search.tokens import STOPWORDS, tokens
+from ..sphinxext.search.tokens import STOPWORDS, tokens
 
 # The longest list, and the least score a listed note has (tuned on
 # tests/similar_pairs.tsv; BENCHMARKS.md, "Similar notes").

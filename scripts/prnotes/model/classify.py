@@ -26,7 +26,7 @@ sentence holds nothing but negated 精读 phrases, the verdict is 速读: "no ne
 to read closely". Without any phrase the verdict is ``None`` and the
 conversion warns.
 
-Subsystem: see :mod:`prnotes.filing`.
+Subsystem: see :mod:`prnotes.model.filing`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .sentences import ASCII_END, ENGLISH_PERIOD
+from ..parse.sentences import ASCII_END, ENGLISH_PERIOD
 from .taxonomy import Taxonomy
 
 

@@ -3,7 +3,7 @@
 Three memos, all keyed by content, never by file times:
 
 - parsed seed files and prs.toml, by path and the hash of their bytes;
-- each entry's :class:`~prnotes.model.Analysis` (subsystem, verdict, pieces,
+- each entry's :class:`~prnotes.model.site.Analysis` (subsystem, verdict, pieces,
   follow-ups, symbols, summary), by the hash of its repository, titles and
   body;
 - for each note page, the hash of everything the page is rendered from
@@ -27,10 +27,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .write import write_file
+from .files import write_file
 
 CACHE_NAME = ".prnotes-cache"
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # prnotes
 
 
 def code_version(taxonomy: bytes) -> str:

@@ -8,7 +8,7 @@
   ``[[rule]]`` tables (the prefixes, code paths and words that file its notes);
   ``taxonomy/default.toml`` is the set of every repository without a file.
 
-The files' header comments describe the tables; :mod:`prnotes.filing`
+The files' header comments describe the tables; :mod:`prnotes.model.filing`
 describes how the signals file a note. Every problem is reported as
 ``file:line: what is wrong``.
 """
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import re2
 
-from . import contract
-from .diagnostics import Diagnostic, InputError
-from .parse import load_toml, read_file
+from .. import contract
+from ..diagnostics import Diagnostic, InputError
+from ..parse.seeds import load_toml, read_file
 
 SHARED_FILE = "taxonomy.toml"
 SETS_DIR = "taxonomy"
@@ -229,7 +229,7 @@ class Taxonomy:
     aliases: tuple[tuple[str, str], ...]
     weights: Weights = field(default_factory=Weights)
     fallback: str = FALLBACK
-    # Compiled signals per repository and filings per note (prnotes.filing):
+    # Compiled signals per repository and filings per note (prnotes.model.filing):
     # the model and the tag pages both ask, and a taxonomy lives for one run.
     cache: dict = field(default_factory=dict, repr=False)
 

@@ -3,10 +3,10 @@
 A sentence that is only the verdict (``值得精读。``, ``建议精读。``,
 ``扫一眼即可。``, ``Skim it.``) says nothing a badge does not, so the summary
 is the first sentence with more to it. "Only the verdict" is what is left of a
-sentence that states a verdict (:func:`prnotes.classify.verdict_of_sentence`)
+sentence that states a verdict (:func:`prnotes.model.classify.verdict_of_sentence`)
 once its verdict phrases and filler words are taken out: fewer than three
 characters. Sentences end as in
-:mod:`prnotes.sentences`.
+:mod:`prnotes.parse.sentences`.
 
 The reading lists do not copy this text: they hold a placeholder that the
 Sphinx extension fills from the note's own doctree when the page is written
@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 
 from .classify import verdict_of_sentence, verdict_phrases
-from .refs import Break, Inline, Text
-from .sentences import SENTENCE_BREAK_RE
+from ..parse.refs import Break, Inline, Text
+from ..parse.sentences import SENTENCE_BREAK_RE
 
 # What a verdict sentence may hold besides its phrases and still say nothing more.
 _FILLER_RE = re.compile(

@@ -12,13 +12,13 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from . import contract
+from .. import contract
 from .classify import audiences_of, tags_of, verdict_of
 from .filing import file_note
-from .diagnostics import Diagnostic, InputError, place
+from ..diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
-from .parse import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
-from .refs import Inline, Ref, Text, segment
+from ..parse.seeds import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
+from ..parse.refs import Inline, Ref, Text, segment
 from .summary import first_sentence
 from .symbols import Symbol, symbols_in, sort_key as symbol_sort_key
 from .taxonomy import Taxonomy
@@ -77,7 +77,7 @@ class Note:
 
 
 # A volume (卷) gathers consecutive digests; it closes once it holds this many
-# notes. The PDF is built by volume (prnotes.pdf): a new digest typesets the
+# notes. The PDF is built by volume (prnotes.build.pdf): a new digest typesets the
 # newest volume only. Earlier volumes never change: digests are only ever added
 # after the others. (Lists are paged by count of entries: prnotes.render.paging.)
 VOLUME_NOTES = 500
@@ -159,7 +159,7 @@ class Site:
     mentioned_by: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
     digests: tuple[Digest, ...] = ()  # in file-name order, oldest first
     volumes: tuple[Volume, ...] = ()
-    # A book of some notes (prnotes.subset): (repo, number) -> the notes left
+    # A book of some notes (prnotes.build.subset): (repo, number) -> the notes left
     # out of it that mention that PR, as (repo, number or None, title, digest
     # number); the book names them instead of linking to their pages.
     mentioned_outside: dict[tuple[str, int], tuple[tuple[str, int | None, tuple[Inline, ...], int], ...]] = field(
@@ -254,7 +254,7 @@ def _title_pieces(title: str, repo: str) -> tuple[Inline, ...]:
 @dataclass(frozen=True)
 class Analysis:
     """What one entry's text says, given the taxonomy: everything derived from
-    the entry alone, so it can be kept between runs (:mod:`prnotes.cache`)."""
+    the entry alone, so it can be kept between runs (:mod:`prnotes.write.cache`)."""
 
     subsystem: str
     matched: bool
@@ -355,7 +355,7 @@ def build_site(
     """Validate entries across files and derive every note's metadata.
 
     ``memo`` keeps analyses between runs, by :func:`analysis_key`; it must
-    belong to this taxonomy and this code (:mod:`prnotes.cache` sees to it).
+    belong to this taxonomy and this code (:mod:`prnotes.write.cache` sees to it).
     """
     problems: list[Diagnostic] = []
     warnings: list[Diagnostic] = []

@@ -96,7 +96,7 @@ html_theme_options = {
     "search_as_you_type": False,
     "icon_links_label": "上游仓库",
     # The "On this page" sidebar: pages with nothing to list in it say so in
-    # their metadata (scripts/prnotes/sphinxext/pagetoc.py).
+    # their metadata (scripts/prnotes/sphinxext/page/pagetoc.py).
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],
@@ -147,7 +147,7 @@ latex_elements = {
 # fonts: prnotes-epub.css names the Chinese fonts e-readers ship, then the
 # generic families, and embeds none (a CJK font is megabytes). The search
 # scripts stay out (_templates/layout.html); the extension closes the
-# head's tags as XHTML wants (prnotes/sphinxext/epub.py).
+# head's tags as XHTML wants (prnotes/sphinxext/book/epub.py).
 epub_basename = "prnotes"
 epub_language = "zh-CN"
 epub_title = project
@@ -192,7 +192,7 @@ prnotes_source_url = (
 # built (Read the Docs' and GitHub Actions' variables, else git's current branch).
 prnotes_source_branch = os.environ.get("PRNOTES_SOURCE_BRANCH", "")
 # Where the whole PDF book is published, for the landing page's link to it
-# (scripts/prnotes/sphinxext/pdflinks.py): PRNOTES_PDF_URL, else on Read the
+# (scripts/prnotes/sphinxext/book/pdflinks.py): PRNOTES_PDF_URL, else on Read the
 # Docs the download of the PDF its build publishes; without either, the
 # books `make pdf` left in _build/latex/, if any.
 prnotes_pdf_url = os.environ.get("PRNOTES_PDF_URL") or (

@@ -1,6 +1,6 @@
 /*
  * PR 精读笔记: narrow a list page's notes by verdict, repository and
- * subsystem (scripts/prnotes/sphinxext/filters.py writes the form). The
+ * subsystem (scripts/prnotes/sphinxext/lists/filters.py writes the form). The
  * choice lives in the URL (?verdict=精读&repo=owner/repo&subsystem=slug),
  * so a filtered view can be bookmarked and shared. Entries that do not
  * match are hidden, never removed; so are sections left with none (but

@@ -1,7 +1,7 @@
 /*
  * PR 精读笔记: read marks and "new since your last visit", kept in this
  * browser only (localStorage: no server, no cookie). The pages' side is
- * scripts/prnotes/sphinxext/readmarks.py.
+ * scripts/prnotes/sphinxext/lists/readmarks.py.
  *
  * One localStorage item per site (its name ends in the site's root path),
  * holding JSON:

@@ -16,7 +16,7 @@
    time to index them and score every note (a first build); for the day,
    the time to index the archive again (counting every note's terms: the
    part that grows with the archive), the notes its digests make the build
-   score again (:func:`prnotes.sphinxext.similarnotes.rescored`, as a build
+   score again (:func:`prnotes.sphinxext.links.similar.rescored`, as a build
    does) and that time. CPU seconds of the process (time.process_time), medians of
    3 runs: the machine is shared, and wall times there vary by more.
 
@@ -36,7 +36,7 @@ from pathlib import Path
 from bench.corpus import dense_day, generate_dense
 from bench.markers import replace_between
 from prnotes.model import similar
-from prnotes.sphinxext import similarnotes
+from prnotes.sphinxext.links import similar as similarnotes
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 from tests.support.similareval import corpus_project, measure
 
@@ -52,7 +52,7 @@ def corpus_env(work: Path):
 
 def precision_rows(env) -> list[str]:
     from prnotes import contract
-    from prnotes.sphinxext.notefacts import FACTS
+    from prnotes.sphinxext.facts.notes import FACTS
 
     facts = FACTS.of(env)
     terms = {d: t for d, (_, t) in sorted(similarnotes.TERMS.of(env).items())}

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from prnotes.sphinxext import epub
+from prnotes.sphinxext.book import epub
 from tests.support.pagechecks import java_env
 from tests.support.sandbox import convert, copy_project, sphinx_build
 

@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 
 from prnotes import contract
 from prnotes.project import load
-from prnotes.sphinxext import feed as feedmod
+from prnotes.sphinxext.site import feeds as feedmod
 from tests.support import gitrepo
 from tests.support.followsite import DATES, DIGESTS, SEEDS, build, follow_project
 from tests.support.sandbox import sphinx_build

@@ -21,7 +21,7 @@ import pytest
 from prnotes.parse import history
 from prnotes.commands.cli import main
 from prnotes.project import load
-from prnotes.sphinxext import buildtime
+from prnotes.sphinxext.facts import buildtime
 from tests.support import gitrepo
 from tests.support.sandbox import ROOTS, copy_project
 

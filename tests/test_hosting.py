@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from prnotes.sphinxext import buildtime
+from prnotes.sphinxext.facts import buildtime
 from tests.support import gitrepo
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 

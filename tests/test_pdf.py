@@ -361,7 +361,7 @@ def to_roman(n: int) -> str:
 
 
 def test_pdf_string_keeps_every_character():
-    from prnotes.sphinxext.latex_print import pdf_string
+    from prnotes.sphinxext.book.latex import pdf_string
 
     assert pdf_string("vllm-project/vllm") == "vllm-project/vllm"
     assert pdf_string("a_b #1 50% & {x} ~^\\") == r"a\_b \#1 50\% \& \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
@@ -493,7 +493,7 @@ def test_publish_fails_with_the_book_naming_the_seed_line(tmp_path):
 
 
 def test_break_points_only_where_nothing_breaks():
-    from prnotes.sphinxext.latex_print import BREAK, SOURCE_BREAK, break_points
+    from prnotes.sphinxext.book.latex import BREAK, SOURCE_BREAK, break_points
 
     assert break_points("a" * 39) == [] and break_points("ab " * 100) == [] and break_points("汉" * 3000) == []
     assert [at for at, raw in break_points("x" * 100) if raw == BREAK] == [20, 40, 60, 80]
@@ -506,7 +506,7 @@ def test_a_tex_limit_names_the_entry(tmp_path):
     stopped in its heading, before its labels (the error used to blame the
     entry before it)."""
     from prnotes.build.pdf import tex_error
-    from prnotes.sphinxext.latex_print import ENTRY_MARK
+    from prnotes.sphinxext.book.latex import ENTRY_MARK
 
     proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\nA (#1)\n\n值得精读。\n\nB (#2)\n\n值得精读。\n"})
     latex = tmp_path / "latex"
@@ -537,7 +537,7 @@ def test_a_long_title_is_cut_in_the_heading_and_printed_whole_below_it(tmp_path)
     the bookmark and the table of contents, hold its first 120 characters and
     "…"; the whole title is printed under the heading, in parts (its time is
     linear: bench/pdf.py), and nothing of it is lost."""
-    from prnotes.sphinxext.latex_print import TITLE_CUT
+    from prnotes.sphinxext.book.latex import TITLE_CUT
 
     title = ("长标题 long_title_word " * 200)[:3000].strip()
     seed = f"o/r\n\n{title} (#1)\n\n值得精读：正文。\n\n短标题 (#2)\n\n值得精读：另一段。\n"
@@ -560,7 +560,7 @@ def test_a_long_paragraph_is_typeset_in_parts_and_prints_as_one(tmp_path):
     (xeCJK makes one long paragraph cost the square of its length:
     bench/pdf.py); it prints as one paragraph, every line but its last filled
     to the right margin, and no character is lost."""
-    from prnotes.sphinxext.latex_print import PART
+    from prnotes.sphinxext.book.latex import PART
 
     body = ("值得精读：这段建议很长，含 English words、`code_span` 与 #2 引用。" * 1000)[:40000]
     seed = f"o/r\n\n长段落 (#1)\n\n{body}\n\n另一篇 (#2)\n\n值得精读：短。\n"

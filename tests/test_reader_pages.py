@@ -18,9 +18,9 @@ from prnotes.model.classify import VERDICT_BY_SLUG, verdict_rank
 from prnotes.project import load
 
 from prnotes.parse.refs import plain_text
-from prnotes.sphinxext.frozen import freeze, thaw
-from prnotes.sphinxext.notefacts import advice_paragraphs
-from prnotes.sphinxext.summaries import summary_nodes
+from prnotes.sphinxext.facts.frozen import freeze, thaw
+from prnotes.sphinxext.facts.notes import advice_paragraphs
+from prnotes.sphinxext.facts.summaries import summary_nodes
 from prnotes.model.summary import first_sentence
 from prnotes.model.symbols import symbol_index
 from prnotes.model.tags import tags_of_note

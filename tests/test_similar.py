@@ -11,8 +11,9 @@ from bs4 import BeautifulSoup
 
 from prnotes import contract
 from prnotes.model import similar
-from prnotes.sphinxext import similarnotes, state
-from prnotes.sphinxext.notefacts import FACTS
+from prnotes.sphinxext.links import similar as similarnotes
+from prnotes.sphinxext.facts import state
+from prnotes.sphinxext.facts.notes import FACTS
 from tests.support import gitrepo
 from tests.support.followsite import DATES, DIGESTS, SEEDS, build, follow_project
 from tests.support.sandbox import convert, sphinx_build

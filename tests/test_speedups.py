@@ -1,4 +1,4 @@
-"""The speed-ups of a build (prnotes.sphinxext.speedups): what each does, and
+"""The speed-ups of a build (prnotes.sphinxext.site.speedups): what each does, and
 that a build without them makes the same site."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from prnotes.sphinxext import speedups
+from prnotes.sphinxext.site import speedups
 from tests.support.sandbox import convert, copy_project, sphinx_build
 
 

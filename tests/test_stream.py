@@ -20,7 +20,9 @@ from prnotes import contract
 from prnotes.build.audit import audit
 from prnotes.model.classify import verdict_rank
 from prnotes.project import load
-from prnotes.sphinxext import feed, similarnotes, state
+from prnotes.sphinxext.site import feeds as feed
+from prnotes.sphinxext.links import similar as similarnotes
+from prnotes.sphinxext.facts import state
 from tests.support import gitrepo
 from tests.support.pagechecks import nu_errors
 from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
@@ -431,7 +433,7 @@ def test_a_day_of_more_notes_than_today_shows_lists_the_first_and_says_where_the
     """An archive's first day holds every digest committed with it: 今日 stays
     a page's worth (the first in reading order), names the day's first and last
     digest when there are many, and says how many more there are."""
-    from prnotes.sphinxext import stream
+    from prnotes.sphinxext.facts import stream
 
     monkeypatch.setattr(stream, "TODAY_SHOWN", 4)
     monkeypatch.setattr(stream, "TODAY_DIGESTS_NAMED", 1)

@@ -303,7 +303,7 @@ def pr_list_docname(repo: str) -> str:
     return f"{PR_INDEX}/{slug(owner)}--{slug(name)}"
 
 
-# Atom feeds, under the HTML output (sphinxext/feed.py), and the page that lists them.
+# Atom feeds, under the HTML output (sphinxext/site/feeds.py), and the page that lists them.
 FEED = "feed.xml"
 FEEDS_DIR = "feeds"
 FEEDS_PAGE = f"{NOTES_DIR}/feeds"

@@ -110,7 +110,7 @@ def page_order(log_text: str) -> str:
 
 # "./prnotes.tex:359: TeX capacity exceeded, sorry [main memory size=5000000]." (-file-line-error)
 _TEX_ERROR_RE = re.compile(rf"^\./{TEX_NAME}\.tex:(\d+): (.+)$", re.MULTILINE)
-# The comment before each note in the LaTeX source (sphinxext/latex_print.py, ENTRY_MARK).
+# The comment before each note in the LaTeX source (sphinxext/book/latex.py, ENTRY_MARK).
 _ENTRY_RE = re.compile(r"^%prnotes:entry (\S+)$")
 
 

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.chdir(args.root):
         if not args.pdf:
             return _build(argv, args.tool)
-        from ..sphinxext import alongside
+        from ..sphinxext.book import alongside
 
         os.environ[alongside.ENV_VAR] = "1"
         status = 1

@@ -10,7 +10,7 @@ characters. Sentences end as in
 
 The reading lists do not copy this text: they hold a placeholder that the
 Sphinx extension fills from the note's own doctree when the page is written
-(:mod:`prnotes.sphinxext.summaries`), so editing a note re-reads only the note.
+(:mod:`prnotes.sphinxext.facts.summaries`), so editing a note re-reads only the note.
 Both sides cut the text with :func:`first_sentence_span`, on plain text where
 code spans and references are marked as not cuttable.
 """

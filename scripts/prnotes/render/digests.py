@@ -1,7 +1,7 @@
 """Digest pages: one per seed file (第 N 期), and the archive that lists them.
 
 A digest page lists its notes in reading order (精读 first, then 速读, then
-按需, seed order within each: :func:`prnotes.sphinxext.stream.reading_key`,
+按需, seed order within each: :func:`prnotes.sphinxext.facts.stream.reading_key`,
 the order its notes' 上一篇/下一篇 follow), each with its verdict, PR,
 subsystem and the first sentence of its advice, and links to the digests
 before (上一期, older) and after it (下一期, newer). The archive lists every

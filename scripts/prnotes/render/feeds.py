@@ -1,6 +1,6 @@
 """The 订阅 page: every Atom feed of the site, for a reader to pick what they follow.
 
-The feeds themselves are made by the Sphinx side (:mod:`prnotes.sphinxext.feed`):
+The feeds themselves are made by the Sphinx side (:mod:`prnotes.sphinxext.site.feeds`):
 every note, the 精读 notes, one per repository and one per subsystem; the
 page names each with the number of notes it covers (a feed holds the newest
 100 of them). It is reached from the landing page and from the line at the

@@ -3,12 +3,12 @@
 A reader comes most mornings to see what arrived: the page opens with 今日,
 how many notes are new since the last visit (read marks, in the browser),
 then every note of the newest day's digests, 精读 first
-(:mod:`prnotes.sphinxext.stream` decides the day from this build's dates and
+(:mod:`prnotes.sphinxext.facts.stream` decides the day from this build's dates and
 keeps the order; the page holds only the ``{prnotes-list} today`` directive,
 so it never holds a date). Under it, kept short: a line of counts, the
 archive, the reading lists, the indexes, the subsystems with their counts
 (:func:`subsystem_listing`) and the PDF books that are there
-(:mod:`prnotes.sphinxext.pdflinks`). The 精读 notes of the whole archive are
+(:mod:`prnotes.sphinxext.book.pdflinks`). The 精读 notes of the whole archive are
 on 精读清单.
 """
 

@@ -1,6 +1,6 @@
 """What the converter's pages say about a list of notes: a note's title as a
 link, and the count of each verdict. The lists themselves are built from the
-notes' facts when a page is written (:mod:`prnotes.sphinxext.lists`).
+notes' facts when a page is written (:mod:`prnotes.sphinxext.lists.fill`).
 """
 
 from __future__ import annotations

@@ -135,7 +135,7 @@ def _related(note: Note, site: Site) -> list[str]:
 
 def _facts(note: Note, site: Site) -> list[str]:
     """What the Sphinx side needs to know about the note: the feed, the header
-    and every list of notes are built from these (see prnotes.sphinxext.notefacts)."""
+    and every list of notes are built from these (see prnotes.sphinxext.facts.notes)."""
     digest = site.digest_of(note)
     options = {
         "repo": note.repo,

@@ -19,7 +19,7 @@ in the note's box; a PR number's or a symbol's is the key of the first note
 that has or names it, then the number, or the symbol's place in that note's
 list. A page's ``{prnotes-list}`` directive states its range of keys
 (``arrival=D.P..D.P``), and the Sphinx side fills it from the notes' facts
-when it writes the page (:mod:`prnotes.sphinxext.lists`), so a page's source
+when it writes the page (:mod:`prnotes.sphinxext.lists.fill`), so a page's source
 stays a few lines long however many notes it lists, and a new note is read
 once.
 
@@ -27,7 +27,7 @@ once.
 PR index by ranges of 500 numbers (``pr-index/<owner>--<repo>-<start>``).
 Those addresses keep working as redirect files: each leads to the page that
 now holds the oldest entry the old page held (:func:`redirect_directive`,
-:mod:`prnotes.sphinxext.redirects`).
+:mod:`prnotes.sphinxext.site.redirects`).
 """
 
 from __future__ import annotations

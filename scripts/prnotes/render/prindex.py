@@ -14,7 +14,7 @@ from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .paging import Key, Page, entries_label, list_directive, note_key, page_docname, page_of, paged, pages
 
 # Numbers per page: each with its note and up to eight notes that mention
-# it (prnotes.sphinxext.lists.PR_NOTES), about 1.3 KB of HTML on a dense archive and at most 3 KB.
+# it (prnotes.sphinxext.lists.fill.PR_NOTES), about 1.3 KB of HTML on a dense archive and at most 3 KB.
 PR_PAGE = 100
 # Up to this many numbers, the index lists them all on its own page.
 INLINE_NUMBERS = 150
@@ -26,7 +26,7 @@ RANGE = 500
 def arrival_keys(site: Site) -> dict[str, tuple[str, dict[int, Key]]]:
     """Per repository (lower case): its name as first written, and each of its
     numbers' arrival key, the key of the first note that has or mentions it,
-    then the number (the Sphinx side works out the same: prnotes.sphinxext.lists)."""
+    then the number (the Sphinx side works out the same: prnotes.sphinxext.lists.fill)."""
     out: dict[str, tuple[str, dict[int, Key]]] = {}
     spelled = {repo.lower(): repo for repo in site.repos}
     for note in sorted(site.notes, key=lambda n: note_key(site, n)):

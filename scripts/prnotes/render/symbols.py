@@ -28,7 +28,7 @@ def _initial_title(first: str) -> str:
 
 # Up to this many symbols, the index lists them all on its own page; above it,
 # a part per kind and initial, SYMBOL_PAGE symbols a page (each with up to a
-# dozen notes, prnotes.sphinxext.lists.SYMBOL_NOTES: at most about 2.7 KB of HTML).
+# dozen notes, prnotes.sphinxext.lists.fill.SYMBOL_NOTES: at most about 2.7 KB of HTML).
 INLINE_SYMBOLS = 150
 SYMBOL_PAGE = 80
 

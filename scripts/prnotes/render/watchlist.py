@@ -5,7 +5,7 @@ A note shows each follow-up once: the sentence is marked where the advice says
 it (:func:`marked_advice`, a span with an anchor), and the box lists the short
 labels with the PR or issue each one names (:func:`render_followup_box`). The
 watch list is built by the Sphinx side from the boxes
-(:mod:`prnotes.sphinxext.lists`): each item with its label, its PR or issue,
+(:mod:`prnotes.sphinxext.lists.fill`): each item with its label, its PR or issue,
 the note (linking to the marked sentence) and the digest with its date.
 """
 

@@ -2,48 +2,33 @@
 sidebar and header, previous/next links, feed, sitemap, meta tags, print
 tweaks, the book typeset alongside the site, and the Chinese search.
 
-Each module is an extension of its own: its ``setup`` registers what it
-needs, the extensions it stands on included, so the order here does not
-matter. Where the order of two handlers matters, an event priority says so,
-with a comment.
+One sub-package per component, each with one ``setup_<component>``:
+:mod:`.facts` (what the Sphinx side knows of each note and build),
+:mod:`.links`, :mod:`.lists`, :mod:`.page`, :mod:`.site` (feeds, sitemap,
+redirects), :mod:`.book` (PDF and EPUB) and :mod:`.search`. Where the order
+of two handlers matters, an event priority says so, with a comment.
+:mod:`._internals` is the one place that reads what Sphinx does not document.
 """
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-FEATURES = (
-    "alongside",
-    "anchors",
-    "badgerefs",
-    "buildtime",
-    "epub",
-    "feed",
-    "filters",
-    "icons",
-    "latex_print",
-    "lists",
-    "metatags",
-    "navigation",
-    "notefacts",
-    "notepage",
-    "pagetoc",
-    "pdflinks",
-    "prevnext",
-    "prlinks",
-    "readmarks",
-    "redirects",
-    "search",
-    "similarnotes",
-    "sitemap",
-    "speedups",
-    "stale",
-    "stream",
-    "summaries",
-)
+from .book import setup_book
+from .facts import setup_facts
+from .links import setup_links
+from .lists import setup_lists
+from .page import setup_page
+from .search import setup_search
+from .site import setup_site
 
 
 def setup(app: Sphinx) -> dict:
-    for feature in FEATURES:
-        app.setup_extension(f"{__name__}.{feature}")
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 13}
+    setup_facts(app)
+    setup_links(app)
+    setup_lists(app)
+    setup_page(app)
+    setup_site(app)
+    setup_book(app)
+    setup_search(app)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 14}

@@ -133,7 +133,7 @@ def set_write_workers(app: Sphinx, workers: int) -> None:
     app.parallel = workers + 1
 
 
-# --- sphinx-design (lists.py, latex_print.py, badgerefs.py) --------------------
+# --- sphinx-design (lists.py, book/latex.py, badgerefs.py) --------------------
 
 # sphinx-design's CSS classes, as they stand on its nodes.
 DESIGN_BADGE = "sd-badge"
@@ -179,7 +179,7 @@ def unwrap_stretched_link(link: nodes.Element) -> None:
         wrapper.remove(link)
 
 
-# --- the LaTeX writer (latex_print.py) ----------------------------------------
+# --- the LaTeX writer (book/latex.py) ----------------------------------------
 
 # Characters Sphinx's LaTeX writer prints as others even for xelatex
 # (``sphinx.util.texescape.tex_replacements``: ✔ as a bold ✓, ✕ as ×, ⎽ as
@@ -215,7 +215,7 @@ def included_document(node: nodes.Element) -> str:
 REFERENCES_RESOLVER_PRIORITY = 10
 
 
-# --- the saved environment (audit.py, buildstamp.py) --------------------------
+# --- the saved environment (build/audit.py, build/stamp.py) --------------------------
 
 
 def environment_file(doctree_dir: Path) -> Path:

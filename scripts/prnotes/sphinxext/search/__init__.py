@@ -25,7 +25,7 @@ from . import derived, fragments, glossary, indexfile, publish, scripts, titles
 from .language import SearchPrnotes
 
 
-def setup(app: Sphinx) -> dict:
+def setup_search(app: Sphinx) -> None:
     try:
         glossary.load()  # a malformed glossary stops the build before it starts
     except InputError as exc:
@@ -39,4 +39,3 @@ def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", publish.page_scripts)
     app.connect("build-finished", publish.publish)
     app.add_js_file(None, body=scripts.loader_script())
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -21,7 +21,7 @@ from sphinx.application import Sphinx
 
 from ... import contract
 from .. import _internals
-from ..notefacts import section_titled
+from ..facts.notes import section_titled
 from .language import LANG
 
 NO_SEARCH = "no-search"

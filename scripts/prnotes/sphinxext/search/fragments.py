@@ -20,8 +20,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from ... import contract
-from .. import state
-from ..notefacts import section_titled
+from ..facts import state
+from ..facts.notes import section_titled
 from .derived import ADVICE_CLASS, NO_SEARCH
 from .language import LANG
 

@@ -28,8 +28,8 @@ from ...write import files as write
 from ...model.classify import VERDICT_BY_SLUG, VERDICTS
 from ... import contract
 from .. import _internals
-from ..buildtime import facts as build_facts, label
-from ..notefacts import FACTS
+from ..facts.buildtime import facts as build_facts, label
+from ..facts.notes import FACTS
 from . import fragments, internals, scripts, split
 from .indexfile import Utf8JavaScriptIndex
 from .language import LANG

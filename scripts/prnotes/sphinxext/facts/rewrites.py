@@ -76,7 +76,7 @@ def _after(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.state")
+    app.setup_extension("prnotes.sphinxext.facts.state")
     # Last of the env-get-outdated handlers: the others may still add documents to read.
     app.connect("env-get-outdated", _before, priority=900)
     app.connect("env-before-read-docs", _reading)

@@ -4,7 +4,7 @@ A hub page (a subsystem, a reading list, a tag, the watch list, the symbol
 index, the PR index, a digest) does not hold its list as Markdown: the
 converter writes a ``{prnotes-list}`` directive that states which notes it
 lists, and this module builds the list from the facts every note page
-declares (:mod:`.notefacts`), the way ablog's ``postlist`` works. So
+declares (:mod:`..facts.notes`), the way ablog's ``postlist`` works. So
 
 - reading a hub page costs the same whatever the archive holds: no Markdown
   links to resolve, one node per page until it is written;
@@ -65,15 +65,17 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
-from .. import contract
-from ..model.classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
-from ..model.symbols import initial, sort_key as symbol_sort_key, Symbol
-from . import _internals, buildtime, rewrites, splice, state, stream
-from .docdata import DocData
-from .frozen import thaw
-from .notefacts import FACTS, NoteFacts, site_repositories
-from .prlinks import link, resolve
-from .summaries import summary_of
+from ... import contract
+from ...model.classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
+from ...model.symbols import initial, sort_key as symbol_sort_key, Symbol
+from .. import _internals
+from ..facts import buildtime, rewrites, state, stream
+from ..links import splice
+from ..facts.docdata import DocData
+from ..facts.frozen import thaw
+from ..facts.notes import FACTS, NoteFacts, site_repositories
+from ..links.prlinks import link, resolve
+from ..facts.summaries import summary_of
 
 KINDS = ("notes", "today", "followups", "symbols", "prs")
 # A symbol lists this many notes (the newest); the rest are counted.
@@ -708,11 +710,11 @@ def pages_listing_changes(
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
-    app.setup_extension("prnotes.sphinxext.buildtime")
-    app.setup_extension("prnotes.sphinxext.prlinks")
-    app.setup_extension("prnotes.sphinxext.summaries")
-    app.setup_extension("prnotes.sphinxext.stream")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
+    app.setup_extension("prnotes.sphinxext.facts.buildtime")
+    app.setup_extension("prnotes.sphinxext.links.prlinks")
+    app.setup_extension("prnotes.sphinxext.facts.summaries")
+    app.setup_extension("prnotes.sphinxext.facts.stream")
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(list_placeholder, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
     item = (_as_list_item(True), _as_list_item(False))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from .notefacts import FACTS
+from ..facts.notes import FACTS
 
 
 def tab_title(title: str, repo: str, number: int | None) -> str:
@@ -29,6 +29,6 @@ def note_page_context(app: Sphinx, pagename: str, templatename: str, context: di
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
     app.connect("html-page-context", note_page_context)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -15,7 +15,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from .. import contract
+from ... import contract
 from . import redirects
 
 logger = logging.getLogger(__name__)
@@ -46,6 +46,6 @@ def remove_stale(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.redirects")
+    app.setup_extension("prnotes.sphinxext.site.redirects")
     app.connect("build-finished", remove_stale)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

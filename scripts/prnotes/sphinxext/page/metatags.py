@@ -15,7 +15,7 @@ import re
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from .summaries import summary_text
+from ..facts.summaries import summary_text
 
 # A description longer than this is cut, as search engines and cards show about as much.
 DESCRIPTION_CHARS = 200
@@ -61,6 +61,6 @@ def add_meta_tags(app: Sphinx, pagename: str, templatename: str, context: dict, 
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.summaries")
+    app.setup_extension("prnotes.sphinxext.facts.summaries")
     app.connect("html-page-context", add_meta_tags)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -19,7 +19,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from . import _internals
+from .. import _internals
 
 
 class BadgeRefs(SphinxPostTransform):

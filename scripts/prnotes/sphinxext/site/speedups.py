@@ -45,7 +45,7 @@ from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 
-from . import _internals
+from .. import _internals
 
 GC_THRESHOLD = 50_000
 # the collector's thresholds before the build, while one runs

@@ -13,7 +13,7 @@ An entry's title is ``[精读] owner/repo#N title`` (the verdict, when the
 advice states one, and :func:`prnotes.contract.note_key`); its content is
 the advice, then the note's address and the pull request's on GitHub, all
 plain text (``type="text"``): seed text never becomes markup in a feed.
-Everything comes from the environment (:mod:`.notefacts`, the page titles,
+Everything comes from the environment (:mod:`..facts.notes`, the page titles,
 the summaries), never from the seeds.
 
 The feeds live in the HTML output: ``feed.xml`` at its root, the others
@@ -49,13 +49,13 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.nodes import split_explicit_title
 
-from .. import contract
-from ..model.classify import VERDICT_BY_SLUG
-from ..write.files import write_file
-from . import state
-from .buildtime import added_at, feed_time, sources_time
-from .notefacts import FACTS, NoteFacts
-from .summaries import summary_text
+from ... import contract
+from ...model.classify import VERDICT_BY_SLUG
+from ...write.files import write_file
+from ..facts import state
+from ..facts.buildtime import added_at, feed_time, sources_time
+from ..facts.notes import FACTS, NoteFacts
+from ..facts.summaries import summary_text
 
 FEED = contract.FEED
 # The newest this many notes: a feed reader fetches the whole file on every
@@ -320,10 +320,10 @@ def feed_role(name, rawtext, text, lineno, inliner, options=None, content=None):
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.state")
-    app.setup_extension("prnotes.sphinxext.notefacts")
-    app.setup_extension("prnotes.sphinxext.buildtime")
-    app.setup_extension("prnotes.sphinxext.summaries")
+    app.setup_extension("prnotes.sphinxext.facts.state")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
+    app.setup_extension("prnotes.sphinxext.facts.buildtime")
+    app.setup_extension("prnotes.sphinxext.facts.summaries")
     app.add_role("prnotes-feed", feed_role)
     app.connect("html-page-context", head_links)
     app.connect("doctree-resolved", feed_line)

@@ -25,9 +25,9 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from .. import contract
-from . import rewrites, state
-from .notefacts import repositories, site_repositories
+from ... import contract
+from ..facts import rewrites, state
+from ..facts.notes import repositories, site_repositories
 
 logger = logging.getLogger(__name__)
 
@@ -214,7 +214,7 @@ def check_language(app: Sphinx, config) -> None:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
     app.connect("html-page-context", add_nav)
     app.connect("html-page-context", repository_links)
     rewrites.register(app, rewrites.Rewrite("navigation", every_page_if_changed))

@@ -23,10 +23,10 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
-from .. import contract
-from ..write.files import write_file
-from . import state
-from .docdata import DocData
+from ... import contract
+from ...write.files import write_file
+from ..facts import state
+from ..facts.docdata import DocData
 
 # docname of a list page -> ((old docname, docname it leads to), ...)
 REDIRECTS = DocData("prnotes_redirects")
@@ -93,7 +93,7 @@ def write_redirects(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.state")
+    app.setup_extension("prnotes.sphinxext.facts.state")
     app.add_directive(contract.REDIRECTS_DIRECTIVE, RedirectsDirective)
     app.connect("env-before-read-docs", _reading)
     app.connect("build-finished", write_redirects)

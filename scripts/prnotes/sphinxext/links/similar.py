@@ -26,14 +26,14 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from .. import contract
-from ..model import similar
-from . import rewrites, state
-from .docdata import DocData
-from .frozen import thaw
-from .lists import Builder, entry_data, note_entry
-from .notefacts import FACTS
-from .readmarks import on_the_site
+from ... import contract
+from ...model import similar
+from ..facts import rewrites, state
+from ..facts.docdata import DocData
+from ..facts.frozen import thaw
+from ..lists.fill import Builder, entry_data, note_entry
+from ..facts.notes import FACTS
+from ..lists.readmarks import on_the_site
 
 SECTION = "相似笔记"
 SECTION_ID = "similar-notes"
@@ -48,7 +48,7 @@ STATS = "similar.stats"
 
 
 def collect(app: Sphinx, doctree: nodes.document) -> None:
-    """After :mod:`.notefacts` has the note's title and advice: its terms."""
+    """After :mod:`..facts.notes` has the note's title and advice: its terms."""
     env = app.env
     facts = FACTS.of(env).get(env.docname)
     if facts is None:
@@ -164,8 +164,8 @@ def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
-    app.setup_extension("prnotes.sphinxext.lists")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
+    app.setup_extension("prnotes.sphinxext.lists.fill")
     # After notefacts.collect (500), which reads the title and the advice.
     app.connect("doctree-read", collect, priority=600)
     # After the lists (400), before the search marks what it leaves out (500).

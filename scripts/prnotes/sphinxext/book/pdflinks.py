@@ -29,11 +29,11 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .. import contract
-from ..build.subset import BOOK_NAME
-from . import rewrites, state
-from .docdata import DocData
-from .notefacts import FACTS
+from ... import contract
+from ...build.subset import BOOK_NAME
+from ..facts import rewrites, state
+from ..facts.docdata import DocData
+from ..facts.notes import FACTS
 
 # documents that show the links
 USERS = DocData("prnotes_pdf_users")
@@ -160,7 +160,7 @@ def pages_showing_books(app: Sphinx, env: BuildEnvironment, outdated: rewrites.O
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
     # Where the whole book is published: conf.py sets it (Read the Docs, PRNOTES_PDF_URL).
     app.add_config_value("prnotes_pdf_url", "", "html", str)
     skip = (lambda self, node: None, lambda self, node: None)

@@ -28,8 +28,8 @@ from urllib.parse import quote
 from markupsafe import Markup
 from sphinx.application import Sphinx
 
-from ..write import files as write
-from . import _internals
+from ...write import files as write
+from .. import _internals
 
 CSS = "prnotes-icons.css"
 # The icons the templates ask for by name -> the octicon drawn.
@@ -83,7 +83,7 @@ def data_uri(octicon: str) -> str:
 def stylesheet() -> str:
     """``prnotes-icons.css``: every masked icon, drawn in the text colour."""
     lines = [
-        "/* Written by prnotes.sphinxext.icons from the Octicons sphinx-design ships; do not edit. */",
+        "/* Written by prnotes.sphinxext.page.icons from the Octicons sphinx-design ships; do not edit. */",
         "/* The theme's FontAwesome classes never load their font: they hold no glyph. */",
         ".fa-solid, .fa-regular, .fa-brands, .fas, .far, .fab { font-family: inherit !important; }",
         ",\n".join(GLYPHS) + " {",

@@ -12,11 +12,11 @@ from __future__ import annotations
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from .. import contract
-from ..model.summary import first_sentence_span
+from ... import contract
+from ...model.summary import first_sentence_span
 from .docdata import DocData
 from .frozen import freeze, plain_text, thaw_into
-from .notefacts import advice_paragraphs
+from .notes import advice_paragraphs
 
 # note docname -> its summary (frozen nodes)
 SUMMARIES = DocData("prnotes_summaries")
@@ -72,7 +72,7 @@ def summary_text(env, docname: str) -> str:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
     app.connect("doctree-read", collect)
     SUMMARIES.connect(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

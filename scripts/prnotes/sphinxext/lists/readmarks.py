@@ -37,10 +37,10 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
-from .. import contract
-from . import rewrites
-from .docdata import DocData
-from .notefacts import FACTS
+from ... import contract
+from ..facts import rewrites
+from ..facts.docdata import DocData
+from ..facts.notes import FACTS
 
 SCRIPT = "prnotes-readmarks.js"
 # The landing page knows the note counts of this many digests (about two
@@ -115,7 +115,7 @@ def pages_with_counts(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Out
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(since_line, html=(visit_since_html, depart_since_html), latex=skip, text=skip, man=skip, texinfo=skip)
     app.add_directive(contract.SINCE_DIRECTIVE, SinceDirective)

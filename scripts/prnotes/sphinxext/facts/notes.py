@@ -22,11 +22,11 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective
 
-from .. import contract
+from ... import contract
 from . import state
 from .docdata import DocData
 from .frozen import Frozen, freeze
-from .prlinks import REFTYPES
+from ..links.prlinks import REFTYPES
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,11 @@ from sphinx.environment import BuildEnvironment
 from sphinx.roles import XRefRole
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .. import contract
-from . import _internals, rewrites, splice
-from .docdata import DocData
+from ... import contract
+from .. import _internals
+from ..facts import rewrites
+from . import splice
+from ..facts.docdata import DocData
 
 REFTYPES = {"pr": "pull", "issue": "issues"}
 # docname -> the note docnames its PR references point at

@@ -26,7 +26,7 @@ landing page stays as small as any page of a list.
 
 The walk (:func:`walk`) goes from the newest digest to the oldest, each in
 reading order, so that a reader who missed a day goes on into the day before.
-Everything comes from the notes' facts (:mod:`.notefacts`), computed once per
+Everything comes from the notes' facts (:mod:`..facts.notes`), computed once per
 build (:mod:`.state`).
 """
 
@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ..model.classify import verdict_rank
+from ...model.classify import verdict_rank
 from . import buildtime, state
-from .notefacts import FACTS, NoteFacts
+from .notes import FACTS, NoteFacts
 
 
 # As many notes as a page of a list holds (render/paging.py's NOTE_PAGE).
@@ -114,6 +114,6 @@ def walk(env: BuildEnvironment) -> tuple[str, ...]:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
-    app.setup_extension("prnotes.sphinxext.buildtime")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
+    app.setup_extension("prnotes.sphinxext.facts.buildtime")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -54,11 +54,13 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .. import contract
-from ..parse.chars import for_print
-from ..model.classify import VERDICT_BY_SLUG
-from . import _internals, buildtime, splice
-from .notefacts import FACTS, NoteFacts, repositories
+from ... import contract
+from ...parse.chars import for_print
+from ...model.classify import VERDICT_BY_SLUG
+from .. import _internals
+from ..facts import buildtime
+from ..links import splice
+from ..facts.notes import FACTS, NoteFacts, repositories
 
 FILLED, LINE = "filled", "line"
 
@@ -643,8 +645,8 @@ def print_symbols(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.notefacts")
-    app.setup_extension("prnotes.sphinxext.buildtime")
+    app.setup_extension("prnotes.sphinxext.facts.notes")
+    app.setup_extension("prnotes.sphinxext.facts.buildtime")
     app.connect("builder-inited", print_symbols)
     app.add_config_value("prnotes_book_scope", "全部笔记", "", str)
     app.connect("config-inited", add_style)

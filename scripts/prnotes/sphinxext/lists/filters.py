@@ -29,10 +29,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from .. import contract
-from ..model.classify import VERDICTS
-from . import state
-from .lists import note_entry
+from ... import contract
+from ...model.classify import VERDICTS
+from ..facts import state
+from .fill import note_entry
 from .readmarks import on_the_site
 
 SCRIPT = "prnotes-filters.js"
@@ -141,8 +141,8 @@ def load_script(app: Sphinx, pagename: str, templatename: str, context: dict, do
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.lists")
-    app.setup_extension("prnotes.sphinxext.readmarks")
+    app.setup_extension("prnotes.sphinxext.lists.fill")
+    app.setup_extension("prnotes.sphinxext.lists.readmarks")
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(filter_form, html=(visit_form_html, None), latex=skip, text=skip, man=skip, texinfo=skip)
     # After the lists are filled (lists.py, 400), before the search marks what it leaves out (500).

@@ -12,8 +12,8 @@ from xml.sax.saxutils import escape
 
 from sphinx.application import Sphinx
 
-from .. import contract
-from ..write.files import write_file
+from ... import contract
+from ...write.files import write_file
 
 SITEMAP = "sitemap.xml"
 LEFT_OUT = frozenset({contract.BOOK_ROOT})

@@ -35,8 +35,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
-from .. import contract
-from ..parse import history
+from ... import contract
+from ...parse import history
 from . import rewrites, state
 from .docdata import DocData
 

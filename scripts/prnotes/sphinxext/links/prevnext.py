@@ -32,8 +32,9 @@ import html
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from .. import contract
-from . import _internals, rewrites, state, stream
+from ... import contract
+from .. import _internals
+from ..facts import rewrites, state, stream
 
 LABELS = {"note": ("上一篇", "下一篇"), "digest": ("上一期", "下一期"), "page": ("上一页", "下一页")}
 # The neighbours as the last build left them: {docname: (previous, next)}.
@@ -127,7 +128,7 @@ def neighbours_changed(app: Sphinx, env, outdated: rewrites.Outdated, read: dict
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.stream")
+    app.setup_extension("prnotes.sphinxext.facts.stream")
     app.connect("html-page-context", set_prev_next)
     rewrites.register(app, rewrites.Rewrite("neighbours", neighbours_changed, titles_before))
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -27,8 +27,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from . import _internals
-from .feed import FEED
+from .. import _internals
+from ..site.feeds import FEED
 
 GUIDE_TITLES = {"toc": "目录", "cover": "封面"}
 
@@ -75,7 +75,7 @@ def chinese_guide(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict:
-    app.setup_extension("prnotes.sphinxext.feed")
+    app.setup_extension("prnotes.sphinxext.site.feeds")
     app.connect("builder-inited", chinese_guide)
     # After every handler that adds to the head (default priority 500).
     app.connect("html-page-context", xhtml_head, priority=900)

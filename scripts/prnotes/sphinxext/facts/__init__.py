@@ -1,0 +1,15 @@
+"""What the Sphinx side knows about each note and each build: the facts a
+note page declares (:mod:`.notes`) and their summaries, the dates that come
+from the build, the archive's reading order, and what a build changed.
+"""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+MODULES = ("state", "rewrites", "notes", "summaries", "buildtime", "stream")
+
+
+def setup_facts(app: Sphinx) -> None:
+    for module in MODULES:
+        app.setup_extension(f"{__name__}.{module}")

@@ -1,0 +1,14 @@
+"""Links between pages: PR references resolved to note pages, linking
+badges, previous/next through the stream, and 相似笔记.
+"""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+MODULES = ("prlinks", "badgerefs", "prevnext", "similar")
+
+
+def setup_links(app: Sphinx) -> None:
+    for module in MODULES:
+        app.setup_extension(f"{__name__}.{module}")

@@ -1,0 +1,14 @@
+"""The page around a note: header and sidebar, the tab's title, section
+anchors, the page's table of contents, meta tags and icons.
+"""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+MODULES = ("notepage", "pagetoc", "anchors", "metatags", "icons", "navigation")
+
+
+def setup_page(app: Sphinx) -> None:
+    for module in MODULES:
+        app.setup_extension(f"{__name__}.{module}")

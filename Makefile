@@ -119,7 +119,7 @@ epub: notes
 	@echo "book: $(BUILDDIR)/epub/prnotes.epub"
 
 serve: notes $(VENV)/.installed-serve
-	$(PY) -m sphinx_autobuild --watch seeds --watch taxonomy.toml --watch taxonomy --watch scripts \
+	$(PY) -m sphinx_autobuild --watch seeds --watch scripts \
 	  --re-ignore '(\.venv|\.git|_build|__pycache__|\.pytest_cache|\.hypothesis)/' \
 	  --pre-build "$(PRNOTES) notes -q" --port $(PORT) $(SOURCEDIR) $(BUILDDIR)/html
 

@@ -29,7 +29,7 @@ from prnotes.parse.seeds import parse_prs, parse_seed
 from prnotes.parse.refs import code_spans
 from prnotes.render import render_site
 from prnotes.model.taxonomy import load_taxonomy
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import TAXONOMY
 
 BEGIN, END = "<!-- bounds:begin -->", "<!-- bounds:end -->"
 
@@ -76,7 +76,7 @@ def convert_in_memory(texts: tuple[str, str]) -> int:
     site = build_site(
         [parse_seed("seeds/big.txt", seed.encode())],
         parse_prs("seeds/prs.toml", prs.encode()),
-        load_taxonomy(ROOT / "taxonomy.toml"),
+        load_taxonomy(TAXONOMY / "taxonomy.toml"),
     )
     return sum(len(text) for text in render_site(site).values())
 

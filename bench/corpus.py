@@ -28,6 +28,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from prnotes.model.taxonomy import set_files, shared_file
+
 ROOT = Path(__file__).resolve().parent.parent
 
 REPOS = ("vllm-project/vllm", "sgl-project/sglang", "ROCm/aiter")
@@ -172,8 +174,10 @@ def subsystem_words(repo: str, root: Path = ROOT) -> list[tuple[str, list[str]]]
     ``taxonomy.toml``, else the generic set (``taxonomy/default.toml``).
     Wildcard words (``schedul*``) and the catch-all ``other`` are left out."""
     owner, name = repo.split("/", 1)
-    for path in (root / "taxonomy" / f"{owner}__{name}.toml", root / "taxonomy.toml", root / "taxonomy" / "default.toml"):
-        if not path.is_file():
+    shared, _ = shared_file(root)
+    sets = {p.name: p for p, _ in set_files(root)}
+    for path in (sets.get(f"{owner}__{name}.toml"), shared, sets.get("default.toml")):
+        if path is None or not path.is_file():
             continue
         subsystems = tomllib.loads(path.read_text(encoding="utf-8")).get("subsystem", [])
         found = [

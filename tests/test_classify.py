@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 from tests.support.classifyeval import SETS, load_rows, run, scores
-from tests.support.sandbox import ROOT, ROOTS, fixture_site
+from tests.support.sandbox import ROOT, ROOTS, TAXONOMY, fixture_site
 from prnotes.model.filing import _signals, code_subsystem, file_note, prefixes_of
 from prnotes.diagnostics import InputError
 from prnotes.model.taxonomy import load_taxonomy
@@ -172,8 +172,8 @@ def test_another_repository_is_filed_by_its_own_set_not_vllms(taxonomy):
 def test_a_set_file_for_a_new_repository_leaves_the_others_alone(tmp_path):
     import shutil
 
-    shutil.copy2(ROOT / "taxonomy.toml", tmp_path / "taxonomy.toml")
-    shutil.copytree(ROOT / "taxonomy", tmp_path / "taxonomy")
+    shutil.copy2(TAXONOMY / "taxonomy.toml", tmp_path / "taxonomy.toml")
+    shutil.copytree(TAXONOMY / "taxonomy", tmp_path / "taxonomy")
     (tmp_path / "taxonomy" / "example-org__engine.toml").write_text(
         '[[subsystem]]\nslug = "adapters"\ntitle = "适配器"\n\n[[subsystem]]\nslug = "other"\ntitle = "其他"\n\n'
         '[[rule]]\nsubsystem = "adapters"\nprefixes = ["LoRA"]\ncode = ["src/engine/lora/"]\n',

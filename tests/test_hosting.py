@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from prnotes.sphinxext.facts import buildtime
+from prnotes.sphinxext.site import address
 from tests.support import gitrepo
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 
@@ -157,7 +157,7 @@ def test_readthedocs_builds_the_site_and_publishes_the_book_as_documented():
     pdf = conf["build"]["jobs"]["build"]["pdf"]
     assert shlex.split(pdf[0]) == ["prnotes", "pdf", "--whole"]
     assert pdf[-1] == 'cp _build/latex/prnotes.pdf "$READTHEDOCS_OUTPUT/pdf/"'
-    latex = re.search(r'latex_documents = \[\("notes/book", "(\w+)\.tex"', (ROOT / "conf.py").read_text(encoding="utf-8"))
+    latex = re.search(r'latex_documents = \[\("notes/book", "(\w+)\.tex"', (ROOT / "scripts/prnotes/sphinxext/defaults.py").read_text(encoding="utf-8"))
     assert latex.group(1) == "prnotes"
 
 
@@ -236,7 +236,7 @@ def test_pages_workflow_builds_like_make_html_and_caches():
     # conf.py reads the published address from PRNOTES_BASEURL; PRNOTES_PUBLISH makes its absence a warning.
     assert build["env"]["PRNOTES_BASEURL"] == "${{ steps.pages.outputs.base_url }}"
     assert build["env"]["PRNOTES_PUBLISH"] == "1"
-    assert 'os.environ.get("PRNOTES_BASEURL")' in (ROOT / "conf.py").read_text(encoding="utf-8")
+    assert 'os.environ.get("PRNOTES_BASEURL")' in (ROOT / "scripts/prnotes/sphinxext/site/address.py").read_text(encoding="utf-8")
     assert {"html", "audit"} <= make_targets()
     assert runs.index(build) < runs.index(next(s for s in runs if s["run"] == "make audit"))
     # Every apt-get install comes after an apt-get update, in the same step.
@@ -292,7 +292,7 @@ def test_a_build_to_publish_without_an_address_warns(small_project, monkeypatch)
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PRNOTES_PUBLISH", "1")
     app = sphinx_build(small_project, freshenv=True)
-    assert app.config.html_baseurl == buildtime.PLACEHOLDER_BASEURL
+    assert app.config.html_baseurl == address.PLACEHOLDER_BASEURL
     assert "no host gave the site's address" in app.warning.getvalue()
     assert "Set PRNOTES_BASEURL" in app.warning.getvalue()
 
@@ -309,7 +309,7 @@ def test_a_build_to_publish_with_an_address_and_a_preview_do_not_warn(small_proj
     monkeypatch.delenv("PRNOTES_PUBLISH")
     monkeypatch.delenv("PRNOTES_BASEURL")
     app = sphinx_build(small_project, freshenv=True)
-    assert app.config.html_baseurl == buildtime.PLACEHOLDER_BASEURL
+    assert app.config.html_baseurl == address.PLACEHOLDER_BASEURL
     assert app.warning.getvalue() == ""
 
 

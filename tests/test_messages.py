@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.sandbox import ROOT, convert, copy_project
+from tests.support.sandbox import ROOT, TAXONOMY, convert, copy_project
 from prnotes.diagnostics import InputError
 from prnotes.parse.seeds import parse_prs
 from prnotes.model.taxonomy import load_taxonomy
 
-GOOD_TAXONOMY = (ROOT / "taxonomy.toml").read_text(encoding="utf-8")
+GOOD_TAXONOMY = (TAXONOMY / "taxonomy.toml").read_text(encoding="utf-8")
 MINIMAL = '[[subsystem]]\nslug = "other"\ntitle = "其他"\n'
 SHARED, DEFAULT = "taxonomy.toml", "taxonomy/default.toml"
 
@@ -231,6 +231,13 @@ def test_the_default_set_is_required(tmp_path):
     assert [str(p) for p in info.value.problems] == [
         f"{DEFAULT}:1: the default subsystem set is missing: every repository without a set of its own is filed by it"
     ]
+
+
+def test_a_project_without_a_taxonomy_is_filed_by_the_packaged_one(tmp_path):
+    packaged = load_taxonomy(TAXONOMY)
+    own = load_taxonomy(tmp_path)
+    assert [s.path for s in own.sets] == [f"prnotes/starter/{s.path}" for s in packaged.sets]
+    assert [sub.slug for s in own.sets for sub in s.subsystems] == [sub.slug for s in packaged.sets for sub in s.subsystems]
 
 
 def test_problems_of_every_taxonomy_file_are_reported_together(tmp_path):

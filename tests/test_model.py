@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import TAXONOMY
 from prnotes.diagnostics import InputError
 from prnotes.model.site import build_site
 from prnotes.parse.seeds import parse_prs, parse_seed
@@ -56,7 +56,7 @@ def test_backlinks_index(site):
 
 def _site(*seeds: tuple[str, str], prs: str = ""):
     files = [parse_seed(name, text.encode()) for name, text in seeds]
-    return build_site(files, parse_prs("seeds/prs.toml", prs.encode()), load_taxonomy(ROOT / "taxonomy.toml"))
+    return build_site(files, parse_prs("seeds/prs.toml", prs.encode()), load_taxonomy(TAXONOMY / "taxonomy.toml"))
 
 
 def _errors(*seeds, prs: str = "") -> list[str]:

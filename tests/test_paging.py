@@ -15,7 +15,7 @@ from prnotes.parse.seeds import parse_prs, parse_seed
 from prnotes.render import digests, paging, prindex, render_site, symbols, watchlist
 from prnotes.render.paging import Page, page_of, pages
 from prnotes.model.taxonomy import load_taxonomy
-from tests.support.sandbox import ROOT
+from tests.support.sandbox import TAXONOMY
 
 
 def test_pages_are_full_but_the_newest():
@@ -55,7 +55,7 @@ def _digest(number: int, count: int, first_pr: int) -> str:
 
 def _pages(digest_count: int) -> dict[str, str]:
     seeds = [parse_seed(f"seeds/{i:03d}.txt", _digest(i, 4, 4 * i + 1).encode()) for i in range(digest_count)]
-    site = build_site(seeds, parse_prs("seeds/prs.toml", b""), load_taxonomy(ROOT / "taxonomy.toml"))
+    site = build_site(seeds, parse_prs("seeds/prs.toml", b""), load_taxonomy(TAXONOMY / "taxonomy.toml"))
     assert len({n.subsystem for n in site.notes}) == 1  # every note in one subsystem: CI
     return render_site(site)
 
@@ -63,7 +63,7 @@ def _pages(digest_count: int) -> dict[str, str]:
 def _ci() -> str:
     """The key of the subsystem the archive's notes are filed in."""
     seed = parse_seed("seeds/000.txt", _digest(0, 1, 1).encode())
-    return build_site([seed], parse_prs("seeds/prs.toml", b""), load_taxonomy(ROOT / "taxonomy.toml")).notes[0].subsystem
+    return build_site([seed], parse_prs("seeds/prs.toml", b""), load_taxonomy(TAXONOMY / "taxonomy.toml")).notes[0].subsystem
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ from hypothesis import strategies as st
 
 from tests.support.committed import commit_everything
 from tests.support.hypothesis_profiles import EXPLORE
-from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
+from tests.support.sandbox import TAXONOMY, convert, copy_project, sphinx_build
 from prnotes.parse import chars
 from prnotes import contract
 from prnotes.build.audit import audit, page_text, section_text, squash
@@ -54,7 +54,7 @@ from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
 from prnotes.model.taxonomy import load_taxonomy
 
 
-TAXONOMY = load_taxonomy(ROOT / "taxonomy.toml")
+TAXONOMY = load_taxonomy(TAXONOMY / "taxonomy.toml")
 
 CHINESE = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
 LATIN = st.sampled_from("abcxyzABCXYZ0123456789")

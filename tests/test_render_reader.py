@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sandbox import ROOT, fixture_site
+from tests.support.sandbox import TAXONOMY, fixture_site
 from prnotes import contract
 from prnotes.project import load
 from prnotes.model.site import build_site
@@ -49,7 +49,7 @@ def test_hub_pages_hold_list_directives_not_note_text(pages):
 def _site(body_lines: list[str]):
     seed = "o/r\n\n" + "\n\n".join(body_lines) + "\n"
     return build_site([parse_seed("seeds/000.txt", seed.encode())], parse_prs("seeds/prs.toml", b""),
-                      load_taxonomy(ROOT / "taxonomy.toml"))
+                      load_taxonomy(TAXONOMY / "taxonomy.toml"))
 
 
 def test_the_landing_page_opens_with_today_and_stays_short_however_many_notes():

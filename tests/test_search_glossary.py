@@ -11,7 +11,7 @@ from prnotes.diagnostics import InputError
 from prnotes.sphinxext.search import glossary
 from prnotes.sphinxext.search.language import SearchPrnotes
 from prnotes.sphinxext.search.tokens import normalize, tokens
-from tests.support.sandbox import FIXTURE, ROOT
+from tests.support.sandbox import FIXTURE, TAXONOMY
 
 
 @functools.cache
@@ -21,7 +21,7 @@ def _wording_texts() -> tuple[str, ...]:
     descriptions, filing words). The fixture, not seeds/: seeds/ changes with
     every digest, and a deleted digest must not fail the suite."""
     texts: list[str] = []
-    taxonomy = [ROOT / "taxonomy.toml", *sorted((ROOT / "taxonomy").glob("*.toml"))]
+    taxonomy = [TAXONOMY / "taxonomy.toml", *sorted((TAXONOMY / "taxonomy").glob("*.toml"))]
     for path in sorted((FIXTURE / "seeds").glob("*.txt")) + [FIXTURE / "seeds/prs.toml", *taxonomy]:
         texts += path.read_text(encoding="utf-8").splitlines()
     return tuple(texts)

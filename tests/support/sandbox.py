@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from prnotes.model.taxonomy import PACKAGED
+
 ROOT = Path(__file__).resolve().parents[2]
 # Fixture projects: seeds (and, optionally, a taxonomy of their own) whose
 # outputs the tests pin exactly. The project's own seeds/ grows every day, so
@@ -16,13 +18,11 @@ ROOTS = ROOT / "tests" / "roots"
 FIXTURE = ROOTS / "vllm16"
 # What a copy needs besides its seeds. The package is installed (editable), so
 # the copy has no code of its own; the Makefile with its prerequisites lets
-# `make html VENV=...` run in the copy.
+# `make html VENV=...` run in the copy. Each copy gets the packaged taxonomy
+# as files of its own, as `prnotes init` writes it, for tests that edit it.
+TAXONOMY = PACKAGED
 PROJECT_FILES = (
     "conf.py",
-    "taxonomy.toml",
-    "taxonomy",
-    "_static",
-    "_templates",
     "Makefile",
     "pyproject.toml",
     "requirements",
@@ -45,6 +45,8 @@ def copy_project(dest: Path, seeds: Path | dict[str, str | bytes] | None = None)
             shutil.copytree(src, target)
         elif src.exists():
             shutil.copy2(src, target)
+    shutil.copy2(TAXONOMY / "taxonomy.toml", dest / "taxonomy.toml")
+    shutil.copytree(TAXONOMY / "taxonomy", dest / "taxonomy")
     seeds_dir = dest / "seeds"
     if seeds is None or isinstance(seeds, Path):
         seeds = seeds or FIXTURE / "seeds"

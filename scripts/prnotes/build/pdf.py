@@ -52,7 +52,7 @@ from ..write.convert import convert
 from ..project import load, open_cache
 from ..render.book import render_book
 from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_selection
-from ..model.taxonomy import SETS_DIR, SHARED_FILE, set_files
+from ..model.taxonomy import taxonomy_files
 from ..write.files import LOCK_NAME, apply, locked, plan, write_file
 
 TEX_NAME = "prnotes"  # latex_documents in conf.py
@@ -178,7 +178,7 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
         if key in titles:
             report(info.path, info.line, info.upstream_title)
     # Chapter titles and badges come from taxonomy.toml and the sets in taxonomy/.
-    for path, rel in [(root / SHARED_FILE, SHARED_FILE), *set_files(root)]:
+    for path, rel in taxonomy_files(root):
         for lineno, text in enumerate(decode(rel, read_file(path, rel)).split("\n"), 1):
             if not text.lstrip().startswith("#"):
                 report(rel, lineno, text)
@@ -266,7 +266,7 @@ def _staged_inputs(root: Path, src: Path, command: list[str], site: Site, dates:
     return buildstamp.digest(
         {
             **buildstamp.environment(command),
-            "files": buildstamp.files(src, root / "conf.py", root / SHARED_FILE, root / SETS_DIR, buildstamp.PACKAGE),
+            "files": buildstamp.files(src, root / "conf.py", *(path for path, _ in taxonomy_files(root)), buildstamp.PACKAGE),
             "dates": [[path, dates.get(path)] for path in seeds],
         }
     )

@@ -16,6 +16,7 @@ describes how the signals file a note. Every problem is reported as
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -29,6 +30,11 @@ from ..parse.seeds import load_toml, read_file
 
 SHARED_FILE = "taxonomy.toml"
 SETS_DIR = "taxonomy"
+# The taxonomy a project without one of its own files by: the one `prnotes
+# init` copies into a new site. A project with a taxonomy.toml or a taxonomy/
+# folder of its own is filed by its own files only: the shared rules name the
+# subsystems of the sets beside them.
+PACKAGED = Path(__file__).resolve().parents[1] / "starter"
 DEFAULT_SET = "default"  # taxonomy/default.toml: a repository without a set of its own
 SET_FILE_RE = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]*)__([A-Za-z0-9._-]+)\.toml")
 _WORD_RE = re.compile(r"[A-Za-z0-9_-]+")
@@ -551,21 +557,39 @@ def _load_shared(path: Path, rel: str) -> tuple[_Checker, Weights, list[Rule], t
     return check, weights, rules, audiences, tags, aliases
 
 
+def _own_or_packaged(root: Path, name: str) -> tuple[Path, str]:
+    """The project's ``name`` when it has a taxonomy of its own, else the package's."""
+    if any(os.path.lexists(root / own) for own in (SHARED_FILE, SETS_DIR)):
+        return root / name, name
+    return PACKAGED / name, f"prnotes/starter/{name}"
+
+
+def shared_file(root: Path) -> tuple[Path, str]:
+    """``(path, relative name)`` of the ``taxonomy.toml`` the project at ``root`` is filed by."""
+    return _own_or_packaged(root, SHARED_FILE)
+
+
 def set_files(root: Path) -> list[tuple[Path, str]]:
-    """``(path, relative name)`` of every set file under ``root/taxonomy``, by name; hidden files left out."""
-    folder = root / SETS_DIR
+    """``(path, relative name)`` of every set file of the project's ``taxonomy/``
+    (the package's when it has none), by name; hidden files left out."""
+    folder, rel = _own_or_packaged(root, SETS_DIR)
     if not folder.is_dir():
         return []
     return sorted(
-        ((p, f"{SETS_DIR}/{p.name}") for p in folder.iterdir() if p.suffix == ".toml" and not p.name.startswith(".")),
+        ((p, f"{rel}/{p.name}") for p in folder.iterdir() if p.suffix == ".toml" and not p.name.startswith(".")),
         key=lambda pr: pr[1],
     )
+
+
+def taxonomy_files(root: Path) -> list[tuple[Path, str]]:
+    """``taxonomy.toml`` and every set file: what the project at ``root`` is filed by."""
+    return [shared_file(root), *set_files(root)]
 
 
 def source_bytes(root: Path) -> bytes:
     """Every taxonomy file's name and bytes: what a conversion's cache depends on."""
     parts = []
-    for path, rel in [(root / SHARED_FILE, SHARED_FILE), *set_files(root)]:
+    for path, rel in taxonomy_files(root):
         try:
             parts.append(rel.encode() + b"\0" + path.read_bytes())
         except OSError:
@@ -583,7 +607,7 @@ def load_taxonomy(where: Path) -> Taxonomy:
     root = where if where.is_dir() else where.parent
     problems: list[Diagnostic] = []
     try:
-        check, weights, shared_rules, audiences, tags, aliases = _load_shared(root / SHARED_FILE, SHARED_FILE)
+        check, weights, shared_rules, audiences, tags, aliases = _load_shared(*shared_file(root))
     except InputError as exc:
         problems += exc.problems
         check, shared_rules = None, []

@@ -12,7 +12,12 @@ of two handlers matters, an event priority says so, with a comment.
 
 from __future__ import annotations
 
+import copy
+
 from sphinx.application import Sphinx
+from sphinx.config import Config
+
+from . import defaults
 
 from .book import setup_book
 from .facts import setup_facts
@@ -23,7 +28,17 @@ from .search import setup_search
 from .site import setup_site
 
 
+def own_copies(app: Sphinx, config: Config) -> None:
+    """Give this build its own copy of each list and dict its conf.py took
+    from :mod:`.defaults`: Sphinx and the theme add to them while building,
+    and the module's objects are shared by every build of the process."""
+    for name, value in vars(defaults).items():
+        if isinstance(value, (list, dict, set)) and name in config and config[name] is value:
+            config[name] = copy.deepcopy(value)
+
+
 def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", own_copies, priority=0)
     setup_facts(app)
     setup_links(app)
     setup_lists(app)

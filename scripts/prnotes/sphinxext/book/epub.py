@@ -13,7 +13,7 @@ An EPUB's pages are XHTML, read by e-readers without a network:
   whatever the language).
 
 The rest is configuration (``conf.py``: the book's language tag, title,
-version, file name, fonts) and the templates (``_templates/layout.html``
+version, file name, fonts) and the templates (``templates/layout.html``
 keeps the search scripts out of the book). ``tests/test_epub.py`` checks the
 result with epubcheck.
 """

@@ -161,8 +161,7 @@ def pages_showing_books(app: Sphinx, env: BuildEnvironment, outdated: rewrites.O
 
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.notes")
-    # Where the whole book is published: conf.py sets it (Read the Docs, PRNOTES_PDF_URL).
-    app.add_config_value("prnotes_pdf_url", "", "html", str)
+    app.setup_extension("prnotes.sphinxext.site.address")
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(pdf_links, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
     app.add_role(contract.PDF_ROLE, pdf_role)

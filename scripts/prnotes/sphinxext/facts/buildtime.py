@@ -45,8 +45,6 @@ UNCOMMITTED = "未提交"
 UNKNOWN = "日期未知"
 # Where the 编辑来源 links point without a branch, a tag or git: the default branch.
 DEFAULT_REF = "main"
-# conf.py's html_baseurl when no host gave the site's address.
-PLACEHOLDER_BASEURL = "https://prnotes.example.org/"
 SOURCE_TEXT = "编辑来源"
 # document -> the facts it shows: ("date", seed path) or ("source", "")
 USERS = DocData("prnotes_buildtime_users")
@@ -158,23 +156,9 @@ def _report(root: Path, past: history.History) -> None:
         )  # fmt: skip
 
 
-def check_address(app: Sphinx) -> None:
-    """A site built to be published (``prnotes_publish``) must know its address: the feed, the
-    sitemap and the Open Graph tags would point at the placeholder."""
-    if app.config.prnotes_publish and app.builder.format == "html" and app.config.html_baseurl == PLACEHOLDER_BASEURL:
-        logger.warning(
-            "this build is to be published (PRNOTES_PUBLISH), but no host gave the site's address: the feed, "
-            "the sitemap and the Open Graph tags would point at the placeholder %s. Set PRNOTES_BASEURL to the "
-            "address the site is published at.",
-            PLACEHOLDER_BASEURL,
-            type="prnotes", subtype="baseurl",
-        )  # fmt: skip
-
-
 def look_up(app: Sphinx, env: BuildEnvironment, *outdated: set[str]) -> list[str]:
     """When a build starts: this build's facts, once, and what is wrong with them."""
     root = Path(app.confdir)
-    check_address(app)
     past = history.read(root)
     _report(root, past)
     source = web_url(app.config.prnotes_source_url) or _origin(root)
@@ -317,13 +301,7 @@ def pages_showing_changes(app: Sphinx, env: BuildEnvironment, outdated: rewrites
 
 
 def setup(app: Sphinx) -> dict:
-    # Where the 编辑来源 links point: conf.py sets it from the hosting
-    # service's variables; empty means git's `origin`, and no link without one.
-    app.add_config_value("prnotes_source_url", "", "html", str)
-    # The branch or tag they point at; empty: the one being built (source_ref).
-    app.add_config_value("prnotes_source_branch", "", "html", str)
-    # Whether this build is to be published: then the site's address must be known.
-    app.add_config_value("prnotes_publish", False, "", bool)
+    app.setup_extension("prnotes.sphinxext.site.address")
     skip = (lambda self, node: None, lambda self, node: None)
     for node in (digest_date, source_link):
         app.add_node(node, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)

@@ -17,7 +17,7 @@ facts, not from the toctree:
 
 The buttons name what they lead to: 上一篇/下一篇 for a note, 上一期/下一期
 for a digest, 上一页/下一页 for any other page (``prnotes_prev_label`` and
-``prnotes_next_label``, shown by ``_templates/components/prev-next.html``).
+``prnotes_next_label``, shown by ``templates/components/prev-next.html``).
 
 A page whose neighbours changed is written again though its source did not
 change (:func:`neighbours_changed`, through :mod:`.rewrites`): when a digest

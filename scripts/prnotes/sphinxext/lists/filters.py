@@ -5,7 +5,7 @@ A page whose lists hold entries of notes (:mod:`.lists`: every entry has
 first list (or before the section of it, when several sections hold lists), a form of three labelled ``<select>`` controls, one for each of
 these that the page's entries differ in (a subsystem page has no subsystem
 control; a one-repository site no repository control), each offering the
-values its entries have. ``_static/prnotes-filters.js`` (loaded with
+values its entries have. ``static/prnotes-filters.js`` (loaded with
 ``defer`` on these pages only) shows the form, hides the entries that do
 not match (the ``hidden`` attribute: they stay on the page) and sections
 left with none, and keeps the choice in the URL, so a filtered view can be

@@ -1,6 +1,6 @@
 """Read marks and "new since your last visit", kept in the reader's browser.
 
-The pages carry what the browser needs; ``_static/prnotes-readmarks.js``
+The pages carry what the browser needs; ``static/prnotes-readmarks.js``
 (loaded with ``defer`` on every page of the site) does the rest, with
 ``localStorage`` only: no server, no cookie. Without JavaScript, or with
 storage disabled, every entry shows as unread and nothing else changes.

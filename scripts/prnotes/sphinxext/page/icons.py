@@ -4,7 +4,7 @@ The theme draws its icons with FontAwesome: two web fonts (225 KB) and a
 script (21 KB compressed), most of a first visit's weight, for a dozen
 icons. The site draws them from the Octicons that sphinx-design ships (MIT,
 ``sphinx_design/compiled/octicon_LICENSE``) instead, and never loads the fonts
-or the script (``_templates/layout.html`` leaves the script out):
+or the script (``templates/layout.html`` leaves the script out):
 
 - the project's templates put the SVG in the page, ``{{ prnotes_icon("github") }}``
   (:func:`icon_svg`, a function of every page's template context);

@@ -2,8 +2,8 @@
 
 A reader with several notes open tells the tabs apart by the pull request: a
 note's ``<title>`` is ``<note title> · owner/repo#N - PR 精读笔记``
-(``prnotes_tab_title``, shown by ``_templates/layout.html``). A note page has
-no breadcrumbs (``prnotes_note_page``, read by ``_templates/breadcrumbs.html``):
+(``prnotes_tab_title``, shown by ``templates/layout.html``). A note page has
+no breadcrumbs (``prnotes_note_page``, read by ``templates/breadcrumbs.html``):
 they would name its subsystem a second time above the title, where the
 subsystem's badge already leads to it, and push the advice down a phone's
 screen.

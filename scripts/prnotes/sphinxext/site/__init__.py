@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-MODULES = ("feeds", "sitemap", "redirects", "stale", "speedups")
+MODULES = ("address", "feeds", "sitemap", "redirects", "stale", "speedups")
 
 
 def setup_site(app: Sphinx) -> None:

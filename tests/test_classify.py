@@ -11,6 +11,7 @@ set have evaluation and held-out files of their own
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 
 import pytest
@@ -328,3 +329,113 @@ def test_a_key_names_its_repository_s_subsystem(taxonomy):
     assert taxonomy.subsystem_of_key("nvidia/tensorrt-llm/kernels").title == "算子与 kernel"  # the default set's
     for wrong in ("no-such", "sgl-project/sglang/no-such", "sgl-project/mem-cache", "a/b/c/d", "nvidia/tensorrt-llm/mem-cache"):
         assert taxonomy.subsystem_of_key(wrong) is None, wrong
+
+
+# --- the repository's layout: [paths] (issue 41) ---------------------------
+
+LAYOUT_SET = """
+[[subsystem]]
+slug = "engine"
+title = "引擎"
+title_words = ["调度", "scheduler"]
+body_words = ["调度", "scheduler", "请求"]
+
+[[subsystem]]
+slug = "metrics"
+title = "指标"
+
+[[subsystem]]
+slug = "docs"
+title = "文档"
+weight = 1.5
+title_words = ["文档"]
+
+[[subsystem]]
+slug = "other"
+title = "其他"
+
+[[rule]]
+subsystem = "docs"
+prefixes = ["Doc"]
+
+[paths]
+"src/" = "engine"
+"src/engine/metrics/" = "metrics"
+"src/engine/metrics/legacy.py" = "engine"
+"tests/engine/test_metrics" = "metrics"
+"""
+
+
+@pytest.fixture(scope="module")
+def layout_taxonomy(tmp_path_factory):
+    root = tmp_path_factory.mktemp("layout")
+    shutil.copy2(TAXONOMY / "taxonomy.toml", root / "taxonomy.toml")
+    (root / "taxonomy").mkdir()
+    shutil.copy2(TAXONOMY / "taxonomy" / "default.toml", root / "taxonomy" / "default.toml")
+    (root / "taxonomy" / "o__layout.toml").write_text(LAYOUT_SET, encoding="utf-8")
+    return load_taxonomy(root)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # The deepest claimed folder decides, before any word of the body.
+        ("调度器的请求队列、调度与 scheduler 都提到了；改动在 `src/engine/metrics/stats.py`。", "metrics"),
+        # A file claimed inside a claimed folder is deeper still.
+        ("改动在 `src/engine/metrics/legacy.py`。", "engine"),
+        # A file-name prefix claims every file it starts.
+        ("测试在 `tests/engine/test_metrics_e2e.py`。", "metrics"),
+        # A path cited from inside the tree, by a tail only one claim has.
+        ("见 `engine/metrics/stats.py:42`。", "metrics"),
+        # A dotted module name that starts at a claimed top folder.
+        ("`src.engine.metrics.stats` 里的计数器。", "metrics"),
+        # Two claims: the deeper one wins, wherever it is cited.
+        ("`src/engine/core.py` 调用了 `src/engine/metrics/stats.py`。", "metrics"),
+        # No path: the words decide, as before.
+        ("调度器的请求队列。", "engine"),
+    ],
+)
+def test_a_cited_path_is_filed_by_the_deepest_folder_a_subsystem_claims(layout_taxonomy, body, expected):
+    assert file_note("标题", "", body, layout_taxonomy, "o/layout").subsystem == expected
+
+
+def test_a_kind_of_change_outranks_the_layout_as_it_outranks_a_topic(layout_taxonomy):
+    # docs weighs 1.5 in this set: a [Doc] PR that cites a metrics file is documentation.
+    assert file_note("更新指标文档", "[Doc] Update metrics docs", "见 `src/engine/metrics/stats.py`。", layout_taxonomy, "o/layout").subsystem == "docs"
+    # A topic's own prefix does not: the layout is more specific than the words.
+    assert file_note("调度器改动", "[Sched] x", "见 `src/engine/metrics/stats.py`。", layout_taxonomy, "o/layout").subsystem == "metrics"
+
+
+def test_paths_are_checked_with_their_line(tmp_path):
+    bad = LAYOUT_SET + '"src/nowhere/" = "nosuch"\n"bad path/" = "engine"\n"SRC/" = "engine"\n'
+    (tmp_path / "taxonomy.toml").write_text((TAXONOMY / "taxonomy.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "taxonomy").mkdir()
+    shutil.copy2(TAXONOMY / "taxonomy" / "default.toml", tmp_path / "taxonomy" / "default.toml")
+    (tmp_path / "taxonomy" / "o__layout.toml").write_text(bad, encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_taxonomy(tmp_path)
+    lines = bad.split("\n")
+    at = {key: lines.index(next(l for l in lines if l.startswith(key))) + 1 for key in ('"src/nowhere/"', '"bad path/"', '"SRC/"')}
+    assert [str(p) for p in info.value.problems] == [
+        f"taxonomy/o__layout.toml:{at['\"src/nowhere/\"']}: [paths]: 'src/nowhere/' names 'nosuch', which is no subsystem of this set",
+        f"taxonomy/o__layout.toml:{at['\"bad path/\"']}: [paths]: 'bad path/' is not a path (letters, digits, _ . + @ - and /; a folder ends in /)",
+        f"taxonomy/o__layout.toml:{at['\"SRC/\"']}: [paths]: 'SRC/' is given twice (paths compare case-insensitively)",
+    ]
+
+
+def test_every_known_set_claims_its_repository_s_top_folders(taxonomy):
+    """The four sets cover their repositories' trees (derived from each tree,
+    its CODEOWNERS and its labels): a path under any top source folder is claimed."""
+    tops = {
+        "vllm-project/vllm": ["vllm/v1/metrics/loggers.py", "vllm/entrypoints/pooling/embed.py", "vllm/v1/executor/ray_executor.py", "csrc/ops.h", "benchmarks/x.py", "docs/x.md", ".buildkite/x.yaml"],
+        "sgl-project/sglang": ["python/sglang/srt/managers/scheduler.py", "sgl-kernel/csrc/x.cu", "docs/x.md", "test/x.py"],
+        "pytorch/pytorch": ["torch/_inductor/x.py", "torch/distributed/x.py", "aten/src/ATen/native/x.cpp", "c10/core/x.h", "test/x.py"],
+        "huggingface/transformers": ["src/transformers/generation/utils.py", "src/transformers/models/llama/modeling_llama.py", "tests/x.py", "docs/source/en/x.md"],
+    }
+    from prnotes.model.filing import Layout
+
+    for repo, paths in tops.items():
+        layout = Layout.of(taxonomy.set_for(repo).paths)
+        assert len(taxonomy.set_for(repo).paths) > 150, repo
+        for path in paths:
+            assert layout.claim(path.lower()), (repo, path)

@@ -78,7 +78,7 @@ O_R = "taxonomy/o__r.toml"
         ),
         (
             {DEFAULT: MINIMAL + '\n[[audience]]\nslug = "a"\ntitle = "A"\n'},
-            [f"{DEFAULT}:5: unknown table 'audience' (expected one of flat_pages, subsystem, rule)"],
+            [f"{DEFAULT}:5: unknown table 'audience' (expected one of flat_pages, subsystem, rule, paths)"],
         ),
         (
             {SHARED: '[weights]\nprefixes = 3\n'},

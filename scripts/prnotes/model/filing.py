@@ -101,6 +101,88 @@ class _Signals:
     code: dict[str, tuple[str, float]]
     title_words: _WordSet
     body_words: _WordSet
+    layout: Layout
+
+
+# A cited path: a code token with a "/" (no URL), or a dotted module name.
+_URL_RE = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
+_PATH_TAIL_RE = re.compile(r"(?::\d+(?:[-:]\d+)*|::\S*|#L\d+\S*)$")
+_DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){2,}")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A set's ``[paths]``, ready to look up: the deepest prefix a cited path has.
+
+    ``folders``: claimed folder prefixes ("vllm/v1/metrics/"); ``files``: the
+    other claims (a file, or a file-name prefix like "tests/v1/test_sched"),
+    by their folder; ``tails``: a folder claim without its leading segments
+    ("v1/metrics/" of "vllm/v1/metrics/", two segments at least), for paths
+    cited from inside the tree, when only one claim has that tail.
+    """
+
+    folders: dict[str, tuple[str, int]]
+    files: dict[str, tuple[tuple[str, str, int], ...]]
+    tails: dict[str, tuple[str, int]]
+    roots: frozenset[str]  # first segments of the claims: what a dotted name must start with
+
+    @classmethod
+    def of(cls, paths: tuple[tuple[str, str], ...]) -> Layout:
+        folders, files, tails, seen = {}, {}, {}, {}
+        for key, slug in paths:
+            depth = key.rstrip("/").count("/") + 1
+            if key.endswith("/"):
+                folders[key] = (slug, depth)
+                parts = key.rstrip("/").split("/")
+                for i in range(1, len(parts) - 1):
+                    tail = "/".join(parts[i:]) + "/"
+                    seen.setdefault(tail, set()).add((slug, depth))
+            else:
+                folder, _, name = key.rpartition("/")
+                files.setdefault(folder + "/" if folder else "", []).append((name, slug, depth))
+        tails = {t: next(iter(v)) for t, v in seen.items() if len(v) == 1 and t not in folders}
+        roots = frozenset(k.split("/", 1)[0] for k, _ in paths)
+        return cls(folders, {k: tuple(v) for k, v in sorted(files.items())}, tails, roots)
+
+    def claim(self, path: str) -> tuple[str, int] | None:
+        """``(slug, depth)`` of the deepest prefix claimed for ``path`` (lower-case)."""
+        best: tuple[str, int] | None = None
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            folder = "/".join(parts[:i]) + "/" if i < len(parts) else None
+            here = "/".join(parts[: i - 1]) + "/" if i > 1 else ""
+            for name, slug, depth in self.files.get(here, ()):
+                if parts[i - 1].startswith(name) and (best is None or depth >= best[1]):
+                    best = (slug, depth)
+            if folder is not None:
+                hit = self.folders.get(folder) or (self.tails.get(folder) if best is None else None)
+                if hit and (best is None or hit[1] >= best[1]):
+                    best = hit
+        return best
+
+
+def cited_paths(tokens: list[str], layout: Layout) -> list[str]:
+    """The paths among a note's code tokens, lower-cased, in order: tokens with
+    a "/" (no URL, no line number), and dotted names that start at a claimed
+    top folder (``vllm.v1.metrics.loggers``)."""
+    out = []
+    for token in tokens:
+        token = _PATH_TAIL_RE.sub("", token.strip().strip("`'\"()[]"))
+        if "/" in token and not _URL_RE.match(token) and " " not in token:
+            out.append(token.lstrip("./").lower())
+        elif _DOTTED_RE.fullmatch(token) and token.split(".", 1)[0].lower() in layout.roots:
+            out.append(token.replace(".", "/").lower() + "/")
+    return out
+
+
+def path_claims(tokens: list[str], layout: Layout) -> list[tuple[str, int, int]]:
+    """``(slug, depth, position)`` of every cited path the layout claims."""
+    out = []
+    for position, path in enumerate(cited_paths(tokens, layout)):
+        hit = layout.claim(path)
+        if hit:
+            out.append((*hit, position))
+    return out
 
 
 # A whole word of letters, digits and "_" matches exactly where the text has
@@ -159,8 +241,9 @@ def _compile_signals(taxonomy: Taxonomy, repo: str) -> _Signals:
     # Longest first: at one position the longest pattern is the one that matches.
     alternatives = sorted(code, key=lambda c: (-len(c), c))
     code_re = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
-    words = tuple(s.words for s in taxonomy.set_for(repo).subsystems) + tuple(r.words for r in rules)
-    return _Signals(prefixes, code_re, code, _WordSet.of(words, "title"), _WordSet.of(words, "body"))
+    chosen = taxonomy.set_for(repo)
+    words = tuple(s.words for s in chosen.subsystems) + tuple(r.words for r in rules)
+    return _Signals(prefixes, code_re, code, _WordSet.of(words, "title"), _WordSet.of(words, "body"), Layout.of(chosen.paths))
 
 
 def _boundaries(token: str):
@@ -216,6 +299,15 @@ def _title_evidence(heading: str, title_words: tuple, cap: int) -> dict[str, tup
     return out
 
 
+def _deepest_claim(claims: list[tuple[str, int, int]]) -> str:
+    """The subsystem of the deepest claimed folder; ties: the subsystem more
+    cited paths are claimed for, then the one cited first."""
+    count: dict[str, int] = {}
+    for slug, _, _ in claims:
+        count[slug] = count.get(slug, 0) + 1
+    return min(claims, key=lambda c: (-c[1], -count[c[0]], c[2]))[0]
+
+
 def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = "") -> Filing:
     """Where a note goes (see :func:`_file_note`); remembered per taxonomy."""
     key = ("filing", title, upstream_title, body, repo)
@@ -246,6 +338,12 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     code, title, body), then to the one the title names first, then to the
     earlier one in the taxonomy. Without any evidence the note goes to the
     fallback subsystem (``matched`` is false).
+
+    The repository's layout (the set's ``[paths]``) comes first: a note that
+    cites a path the layout claims is filed by the deepest claimed prefix
+    (:func:`_deepest_claim`), whatever its words say, unless the subsystem
+    with most evidence is one the set weighs above topics (a weight above 1:
+    a kind of change or a hardware) and more than the body speaks for it.
     """
     w = taxonomy.weights
     signals = _signals(taxonomy, repo)
@@ -260,11 +358,16 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
             sub, weight = signals.prefixes[prefix]
             add(sub, "prefix", w.prefix * weight)
     counted: dict[str, int] = {}
-    for token in dict.fromkeys(code_tokens(title) + code_tokens(upstream_title) + code_tokens(body)):
+    tokens = list(dict.fromkeys(code_tokens(title) + code_tokens(upstream_title) + code_tokens(body)))
+    for token in tokens:
         hit = code_subsystem(token, signals)
         if hit and counted.get(hit[0], 0) < w.code_cap:
             counted[hit[0]] = counted.get(hit[0], 0) + 1
             add(hit[0], "code", w.code * hit[1])
+    claims = [c for c in path_claims(tokens, signals.layout) if c[0] != taxonomy.fallback]
+    for sub in {c[0] for c in claims}:
+        if not counted.get(sub):
+            add(sub, "code", w.code)
     if signals.prefixes:
         # The prefixes were read as prefixes; the words are the rest.
         title, upstream_title = _strip_prefixes(title), _strip_prefixes(upstream_title)
@@ -293,7 +396,14 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     evidence = [e for e in evidence if e.total > 0]
     if not evidence:
         return Filing(taxonomy.fallback, False, ())
-    winner = evidence[0].subsystem
+    # A cited path the layout claims decides, the deepest claim first. Only
+    # what the set weighs above topics (a kind of change or a hardware: its
+    # subsystem's weight is above 1, docs, CI, ROCm) outranks the layout, as
+    # it outranks any topic, when more than the body speaks for it.
+    chosen = taxonomy.set_for(repo)
+    top = evidence[0]
+    outranks = top.strong and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
+    winner = _deepest_claim(claims) if claims and not outranks else top.subsystem
     runners_up = sorted(
         {e.subsystem for e in evidence[1:] if e.strong and e.total >= w.tag and e.subsystem != winner}, key=order.__getitem__
     )

@@ -191,6 +191,10 @@ class SubsystemSet:
     subsystems: tuple[Subsystem, ...]
     rules: tuple[Rule, ...]
     flat_pages: bool = False
+    # [paths]: the repository's layout, a path prefix (a folder ends in "/")
+    # -> the subsystem that claims it, lower-cased, sorted. A note that cites a
+    # path is filed by the deepest prefix claimed (prnotes.model.filing).
+    paths: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_default(self) -> bool:
@@ -291,7 +295,7 @@ class Taxonomy:
 # --- loading and checking -------------------------------------------------
 
 _SHARED_KEYS = ("weights", "rule", "audience", "tag", "aliases")
-_SET_KEYS = ("flat_pages", "subsystem", "rule")
+_SET_KEYS = ("flat_pages", "subsystem", "rule", "paths")
 _HEADER_RE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?")
 
 
@@ -522,9 +526,49 @@ def load_set(path: Path, rel: str) -> SubsystemSet:
     # rule naming it is not a second problem.
     named = {t.get("slug") for t in doc.get("subsystem", []) if isinstance(t, dict)} if isinstance(doc.get("subsystem"), list) else set()
     rules = _rules(check, doc, {s.slug for s in subsystems} | {n for n in named if isinstance(n, str)}, whose)
+    paths = _paths(check, doc, {s.slug for s in subsystems} | {n for n in named if isinstance(n, str)})
     if check.problems:
         raise InputError(check.problems)
-    return SubsystemSet(rel, repo, tuple(subsystems), tuple(rules), flat)
+    return SubsystemSet(rel, repo, tuple(subsystems), tuple(rules), flat, paths)
+
+
+_PATH_KEY_RE = re.compile(r"[A-Za-z0-9_.+@-][A-Za-z0-9_.+@/-]*")
+
+
+def _paths(check: _Checker, doc: dict, slugs: set[str]) -> tuple[tuple[str, str], ...]:
+    """The ``[paths]`` table: path prefix -> a subsystem slug of the set."""
+    table = doc.get("paths", {})
+    if not isinstance(table, dict):
+        check.error(1, "[paths] must be a table of path prefix = subsystem slug")
+        return ()
+    out: dict[str, str] = {}
+    for key, slug in table.items():
+        line = _table_key_line(check, "paths", key)
+        if not _PATH_KEY_RE.fullmatch(key) or "//" in key:
+            check.error(line, f"[paths]: {key!r} is not a path (letters, digits, _ . + @ - and /; a folder ends in /)")
+        elif not isinstance(slug, str) or slug not in slugs:
+            check.error(line, f"[paths]: {key!r} names {slug!r}, which is no subsystem of this set")
+        elif key.lower() in out:
+            check.error(line, f"[paths]: {key!r} is given twice (paths compare case-insensitively)")
+        else:
+            out[key.lower()] = slug
+    return tuple(sorted(out.items()))
+
+
+def _table_key_line(check: _Checker, table: str, key: str) -> int:
+    """Line of ``"key" = …`` in ``[table]`` (else the table's header, else 1)."""
+    header = re.compile(rf"^\s*\[{re.escape(table)}\]\s*(#.*)?$")
+    pair = re.compile(rf"^\s*(\"{re.escape(key)}\"|'{re.escape(key)}'|{re.escape(key)})\s*=")
+    start = next((n for n, text in enumerate(check.lines) if header.match(text)), None)
+    if start is None:
+        return 1
+    for n in range(start + 1, len(check.lines)):
+        text = check.lines[n]
+        if text.lstrip().startswith("["):
+            break
+        if pair.match(text):
+            return n + 1
+    return start + 1
 
 
 def _load_shared(path: Path, rel: str) -> tuple[_Checker, Weights, list[Rule], tuple, tuple, dict]:

@@ -42,14 +42,17 @@ def filing_table(proj: Path, held: list[heldout.HeldNote]) -> tuple[str, list[st
     site = load(proj)
     filed = {f"{n.repo}#{n.number}": n.subsystem_slug for n in site.notes}
     lines = [
-        "| part | notes | areas | together | kept apart | filed under 其他 | most under 其他 in one digest |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| part | notes | areas | together | kept apart | most split in one repository | split in a repository with a set | filed under 其他 | most under 其他 in one digest |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     split = []
     for part in heldout.PARTS:
         mine = [n for n in held if n.part == part]
-        f = heldout.filing(mine, filed)
-        lines.append(f"| {part} | {f.notes} | {f.areas} | {f.together} | {f.apart} | {f.other} | {f.most_other} |")
+        known = frozenset(s.repo.lower() for s in site.taxonomy.sets if s.repo)
+        f = heldout.filing(mine, filed, known=known)
+        lines.append(
+            f"| {part} | {f.notes} | {f.areas} | {f.together} | {f.apart} | {f.most_split} | {f.split_known} | {f.other} | {f.most_other} |"
+        )
         if part == "dev":
             split += [f"- {s}" for s in f.split]
         elif f.split:

@@ -316,7 +316,9 @@ def test_the_dense_corpus_is_as_dense_as_a_busy_repository(tmp_path, capsys):
     for repo in DENSE_REPOS:
         numbers = sorted(n.number for n in site.notes if n.repo == repo and n.number is not None)
         gaps = Counter(b - a for a, b in zip(numbers, numbers[1:]))
-        assert gaps[1] >= 0.8 * len(numbers), (repo, gaps)
+        # About 87 % of the steps are 1 by construction (9 in 10 numbers follow
+        # the last, 3 % of notes have none); 150 notes of a repository vary.
+        assert gaps[1] >= 0.7 * len(numbers), (repo, gaps)
         filed = {n.subsystem_slug for n in site.notes if n.repo == repo}
         assert filed == {slug for slug, _ in subsystem_words(repo)}, repo
     assert all(len(n.mentions) >= 4 for n in site.notes)

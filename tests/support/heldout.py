@@ -113,11 +113,14 @@ class Filing:
     notes: int
     other: int  # notes filed under the fallback subsystem
     most_other: int  # the most notes of one digest under the fallback
+    most_split: int  # the most areas of one repository that are not together
+    split_known: int  # areas not together in repositories with a set
     split: tuple[str, ...]  # "repo area: subsystem×n, …" of the areas not together
 
 
-def filing(held: list[HeldNote], filed: dict[str, str], fallback: str = "other") -> Filing:
-    """Scores of ``filed`` (note key -> subsystem slug) on ``held``."""
+def filing(held: list[HeldNote], filed: dict[str, str], fallback: str = "other", known: frozenset[str] = frozenset()) -> Filing:
+    """Scores of ``filed`` (note key -> subsystem slug) on ``held``; ``known``:
+    the repositories with a set of their own (lower-case)."""
     by_area: dict[tuple[str, str], list[str]] = defaultdict(list)
     for note in held:
         by_area[(note.repo, note.area)].append(filed[note.key])
@@ -131,7 +134,9 @@ def filing(held: list[HeldNote], filed: dict[str, str], fallback: str = "other")
         for (repo, area), subs in sorted(by_area.items())
         if len(set(subs)) > 1
     )
+    split_by_repo = Counter(repo for (repo, _), subs in by_area.items() if len(set(subs)) > 1)
     return Filing(
         len(by_area), len(together), len(apart), len(held), sum(other_by_digest.values()),
-        max(other_by_digest.values(), default=0), split,
+        max(other_by_digest.values(), default=0), max(split_by_repo.values(), default=0),
+        sum(n for repo, n in split_by_repo.items() if repo.lower() in known), split,
     )

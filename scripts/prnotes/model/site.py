@@ -8,6 +8,7 @@ note's metadata once, so renderers only read fields.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -15,6 +16,7 @@ from functools import cached_property
 from .. import contract
 from .classify import audiences_of, tags_of, verdict_of
 from .filing import file_note
+from .grouping import Cited, Group, cited, group_notes, repo_words
 from ..diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
 from ..parse.seeds import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
@@ -159,6 +161,11 @@ class Site:
     mentioned_by: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
     digests: tuple[Digest, ...] = ()  # in file-name order, oldest first
     volumes: tuple[Volume, ...] = ()
+    # repository -> its groups, for a repository filed by its own layout (prnotes.model.grouping)
+    groups: dict[str, tuple[Group, ...]] = field(default_factory=dict)
+    # subsystem key -> the docnames of the pages its repository's layout groups
+    # would have, had it no set: a set added later moves no reader's bookmark
+    moved: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # A book of some notes (prnotes.build.subset): (repo, number) -> the notes left
     # out of it that mention that PR, as (repo, number or None, title, digest
     # number); the book names them instead of linking to their pages.
@@ -207,11 +214,16 @@ class Site:
         out = []
         for repo in self.repos:
             chosen = self.taxonomy.set_for(repo)
-            for sub in chosen.subsystems:
+            for sub in (*self.groups.get(repo, ()), *chosen.subsystems):
                 key = self.taxonomy.subsystem_key(repo, sub.slug)
                 if key in self._by_subsystem and all(o.key != key for o in out):
                     out.append(RepoSubsystem(key, repo, sub.slug, sub.title, sub.intro))
         return tuple(out)
+
+    def grouped_by_layout(self, key: str) -> bool:
+        """Whether a subsystem is one of a repository's groups (its own layout), not of a set."""
+        sub = self.subsystem(key)
+        return any(g.slug == sub.slug for g in self.groups.get(sub.repo, ()))
 
     @cached_property
     def _subsystem_by_key(self) -> dict[str, RepoSubsystem]:
@@ -267,6 +279,8 @@ class Analysis:
     follow_ups: tuple[FollowUp, ...]
     symbols: tuple[Symbol, ...]
     summary: str
+    # The code it cites: a repository without a set of its own is filed by it.
+    cites: Cited | None = None
 
 
 def archive_aliases(repos: set[str] | frozenset[str], taxonomy: Taxonomy) -> tuple[tuple[str, str], ...]:
@@ -303,6 +317,7 @@ def analyse(
         follow_ups=follow_ups_in(pieces),
         symbols=tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key)),
         summary=first_sentence(pieces),
+        cites=cited(title, upstream, body, repo_words(repo)),
     )
 
 
@@ -366,6 +381,8 @@ def build_site(
     digests: list[Digest] = []
     digest_docnames: dict[str, str] = {}
     seq = 0
+    unmatched: list[tuple[RawEntry, str]] = []  # warned about unless the layout files them
+    cites: dict[str, Cited] = {}  # docname -> what it cites, for repositories without a set
     names = RepoNames()
     refused: set[str] = set()
     for seed in seeds:
@@ -442,12 +459,14 @@ def build_site(
                     memo[akey] = found
             subsystem, matched, verdict = found.subsystem, found.matched, found.verdict
             if not matched:
-                warnings.append(Diagnostic.at(entry, f"no subsystem rule matches {entry.title!r}; filed under 'other'"))
+                unmatched.append((entry, docname))
             if verdict is None:
                 warnings.append(
                     Diagnostic(entry.path, entry.body_line, f"no reading verdict found in the advice of {entry.title!r}")
                 )
             members.append(docname)
+            if found.cites is not None:
+                cites[docname] = found.cites
             notes.append(
                 Note(
                     repo=entry.repo,
@@ -483,6 +502,12 @@ def build_site(
                 problems.append(Diagnostic.at(note, problem))
     if problems:
         raise InputError(problems)
+    notes, groups, moved = _file_by_layout(notes, cites, taxonomy)
+    filed = {n.docname: n.subsystem for n in notes}
+    fallback = {n.repo: taxonomy.subsystem_key(n.repo, taxonomy.fallback) for n in notes}
+    for entry, docname in unmatched:
+        if filed[docname] == fallback[entry.repo]:
+            warnings.append(Diagnostic.at(entry, f"no subsystem rule matches {entry.title!r}; filed under 'other'"))
     notes.sort(key=lambda n: n.docname)
     numbered, volumes = assign_volumes(digests)
     # A reference to O/R#2 in o/r's notes is a back-link of o/r's note #2.
@@ -497,5 +522,47 @@ def build_site(
         mentioned_by={k: tuple(sorted(v)) for k, v in sorted(mentioned.items())},
         digests=tuple(numbered),
         volumes=volumes,
+        groups=groups,
+        moved=moved,
     )
+
+
+def _file_by_layout(
+    notes: list[Note], cites: dict[str, Cited], taxonomy: Taxonomy
+) -> tuple[list[Note], dict[str, tuple[Group, ...]], dict[str, tuple[str, ...]]]:
+    """File the notes of each repository without a set by the code they cite
+    (:mod:`prnotes.model.grouping`); the others stay as their words filed them.
+
+    For a repository with a set, the pages its groups would have are
+    addresses of the set's pages: each of them leads to the subsystem page
+    that holds most of that group's notes (``moved``)."""
+    by_repo: dict[str, list[int]] = {}
+    for i, note in enumerate(notes):
+        if note.docname in cites:
+            by_repo.setdefault(note.repo, []).append(i)
+    groups: dict[str, tuple[Group, ...]] = {}
+    moved: dict[str, set[str]] = {}
+    out = list(notes)
+    for repo, indexes in sorted(by_repo.items()):
+        indexes.sort(key=lambda i: notes[i].seq)
+        grouping = group_notes([cites[notes[i].docname] for i in indexes], frozenset({taxonomy.fallback}))
+        chosen = taxonomy.set_for(repo)
+        if not chosen.is_default:
+            for group in grouping.groups:
+                if group.slug in chosen.order:
+                    continue
+                held = Counter(notes[indexes[k]].subsystem for k, slug in grouping.filed.items() if slug == group.slug)
+                target = min(held, key=lambda key: (-held[key], key))
+                moved.setdefault(target, set()).add(contract.subsystem_docname(contract.subsystem_key(repo, group.slug, False)))
+            continue
+        if not grouping.groups:
+            continue
+        # A group named like an area of the default set is that area, in its words.
+        groups[repo] = tuple(
+            replace(g, title=chosen.subsystem(g.slug).title, intro=chosen.subsystem(g.slug).intro) if g.slug in chosen.order else g
+            for g in grouping.groups
+        )
+        for k, slug in grouping.filed.items():
+            out[indexes[k]] = replace(notes[indexes[k]], subsystem=taxonomy.subsystem_key(repo, slug))
+    return out, groups, {k: tuple(sorted(v)) for k, v in sorted(moved.items())}
 

@@ -233,13 +233,14 @@ def volume_redirects(site: Site, docname: str, notes: Sequence[Note], listed: li
 
 
 def note_pages(site: Site, docname: str, notes: Sequence[Note], head: list[str], title: str, body: Body,
-               source: str = "seeds/", size: int | None = None) -> dict[str, str]:  # fmt: skip
-    """:func:`paged` for a list of notes, by their arrival keys, with the redirects of its old volume pages."""
+               source: str = "seeds/", size: int | None = None, moved: Sequence[str] = ()) -> dict[str, str]:  # fmt: skip
+    """:func:`paged` for a list of notes, by their arrival keys, with the redirects of its old volume
+    pages; ``moved``: other old addresses of the list, which lead to its first page."""
     size = size or NOTE_PAGE
     ordered = sorted(notes, key=lambda n: note_key(site, n))
     keys = [note_key(site, n) for n in ordered]
     listed = pages(keys, size)
-    redirects = volume_redirects(site, docname, ordered, listed)
+    redirects = volume_redirects(site, docname, ordered, listed) | {old: docname for old in moved}
     return paged(docname, keys, size, head, title, body, source=source, redirects=redirects)
 
 

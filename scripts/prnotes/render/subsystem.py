@@ -40,7 +40,7 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
     lists nothing; the site's page does the same when the whole book is built from it."""
     docname = sub.docname
     counts = f"共 {len(notes)} 篇笔记（{verdict_counts(notes)}）。"
-    source = f"{site.taxonomy.set_for(sub.repo).path} and seeds/"
+    source = "seeds/ (the code its notes cite)" if site.grouped_by_layout(sub.key) else f"{site.taxonomy.set_for(sub.repo).path} and seeds/"
     head = [
         marker(source),
         "",
@@ -59,4 +59,4 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
     def body(page: Page, here: str) -> list[str]:
         return list_directive("notes", {"subsystem": sub.key, **page.where()}, show=("verdict", "summary"))
 
-    return note_pages(site, docname, notes, head, sub.title, body, source=source)
+    return note_pages(site, docname, notes, head, sub.title, body, source=source, moved=site.moved.get(sub.key, ()))

@@ -1,0 +1,105 @@
+"""A repository without a subsystem set is filed by its own layout (prnotes.model.grouping).
+
+The fixture tests/roots/layout is a digest of example-org/tensorkit, which no
+set names: its notes cite csrc/attention/, python/tensorkit/serving/ and docs/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from prnotes.model.grouping import area_of, cited, group_notes, repo_words
+from prnotes.project import load
+from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
+
+LAYOUT = ROOTS / "layout" / "seeds"
+REPO = "example-org/tensorkit"
+KEY = "example-org/tensorkit"
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    return copy_project(tmp_path_factory.mktemp("layout") / "p", LAYOUT)
+
+
+def test_an_unknown_repository_is_grouped_by_the_code_its_notes_cite(project):
+    site = load(project)
+    assert {n.number: n.subsystem for n in site.notes} == {
+        101: f"{KEY}/attention",  # csrc/attention/
+        102: f"{KEY}/attention",
+        103: f"{KEY}/serving",  # python/tensorkit/serving/
+        104: f"{KEY}/serving",
+        105: f"{KEY}/serving",  # no path: StreamWriter, which the serving notes cite
+        106: f"{KEY}/docs",  # docs/: the default set's 文档与示例, in its words
+        107: f"{KEY}/docs",
+        108: f"{KEY}/ci",  # no code at all: the default set's words
+    }
+    pages = {s.slug: (s.title, s.intro) for s in site.subsystems_of(REPO)}
+    assert pages["attention"] == ("attention", "按代码归组：笔记引用的 csrc/attention/、tests/attention/ 下的改动。")
+    assert pages["serving"] == ("服务与 API", site.taxonomy.default.subsystem("serving").intro)
+    assert pages["docs"][0] == "文档与示例"
+    # No note of the digest is left for 其他, and none is warned about.
+    assert not [n for n in site.notes if n.subsystem_slug == "other"]
+    assert not [w for w in site.warnings if "no subsystem rule" in w.message]
+
+
+def test_a_group_page_says_where_it_comes_from(project):
+    assert convert(project) == 0
+    page = (project / "notes/subsystem/example-org/tensorkit/attention.md").read_text(encoding="utf-8")
+    assert page.startswith("% prnotes: generated from seeds/ (the code its notes cite)")
+    assert "# attention" in page and "按代码归组" in page
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("include/cutlass/gemm/kernel/sm90.hpp", "gemm"),  # include/ holds others; cutlass is the repository
+        ("test/unit/gemm/device/x.cu", "gemm"),  # tests of gemm are gemm's
+        ("candle-metal-kernels/src/metal/x.rs", "metal"),  # the repository's words and role words go
+        ("candle-core/src/metal_backend/device.rs", "metal"),
+        ("python/CuTeDSL/cutlass/base_dsl/dsl.py", "cutedsl"),  # one word, as written
+        ("tools/profiler.cu", "profiler"),  # no folder names anything: the file does
+        ("src/lib.rs", None),
+    ],
+)
+def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
+    repo = "nvidia/cutlass" if "cutlass" in path or "gemm" in path or "profiler" in path else "huggingface/candle"
+    area = area_of(path.lower(), path, repo_words(repo))
+    assert (area.key if area else None) == key
+
+
+def test_a_group_needs_two_notes_and_a_lone_note_joins_by_shared_words():
+    words = repo_words("o/r")
+    notes = [
+        cited("", "", "`src/alpha/a.py` 的 `AlphaCache`。", words),
+        cited("", "", "`src/alpha/b.py`。", words),
+        cited("", "", "`src/beta/c.py` 与 `BetaQueue`。", words),
+        cited("", "", "`src/beta/d.py`。", words),
+        cited("", "", "`src/gamma/e.py` 调用了 `AlphaCache`。", words),  # gamma alone: joins alpha by its word
+        cited("", "", "没有代码。", words),
+    ]
+    grouping = group_notes(notes)
+    assert [g.slug for g in grouping.groups] == ["alpha", "beta"]
+    assert grouping.filed == {0: "alpha", 1: "alpha", 2: "beta", 3: "beta", 4: "alpha"}
+
+
+def test_a_set_added_later_keeps_note_urls_and_the_group_pages_lead_on(tmp_path):
+    proj = copy_project(tmp_path / "p", LAYOUT)
+    before = {n.number: n.docname for n in load(proj).notes}
+    (proj / "taxonomy" / "example-org__tensorkit.toml").write_text(
+        '[[subsystem]]\nslug = "kernels"\ntitle = "Kernels"\n\n[[subsystem]]\nslug = "server"\ntitle = "Server"\n\n'
+        '[[subsystem]]\nslug = "docs"\ntitle = "文档"\n\n[[subsystem]]\nslug = "other"\ntitle = "其他"\n\n'
+        '[paths]\n"csrc/" = "kernels"\n"python/tensorkit/serving/" = "server"\n"docs/" = "docs"\n',
+        encoding="utf-8",
+    )
+    site = load(proj)
+    assert {n.number: n.docname for n in site.notes} == before
+    assert site.moved == {
+        f"{KEY}/kernels": ("notes/subsystem/example-org/tensorkit/attention",),
+        f"{KEY}/server": ("notes/subsystem/example-org/tensorkit/serving",),
+    }
+    assert convert(proj) == 0
+    app = sphinx_build(proj)
+    assert app.warning.getvalue() == ""
+    old = (proj / "_build/html/notes/subsystem/example-org/tensorkit/attention.html").read_text(encoding="utf-8")
+    assert 'http-equiv="refresh"' in old and "kernels.html" in old

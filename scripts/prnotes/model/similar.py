@@ -57,6 +57,7 @@ still the only lists that can change.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
@@ -190,16 +191,19 @@ class Index:
         The cut-offs are the site's unless given; ``certain=threshold`` and
         ``standout=math.inf`` give an absolute cut-off alone."""
         skip = set(linked)
-        subsystem = subsystem_of.get(docname)
         scores = {other: score for other, score in self.scores(docname).items() if other not in skip}
-        ranked = [other for *_, other in sorted((-round(s, 2), subsystem_of.get(o) != subsystem, o) for o, s in scores.items())]
-        if not ranked:
+        top = heapq.nlargest(2, scores.values())
+        if not top:
             return ()
-        best = scores[ranked[0]]
-        runner_up = scores[ranked[1]] if len(ranked) > 1 else 0.0
+        best, runner_up = top[0], (top[1] if len(top) > 1 else 0.0)
         if best < certain and (best < floor or best < standout * runner_up):
             return ()
-        return tuple([ranked[0], *(other for other in ranked[1:] if scores[other] >= threshold)][:LISTED])
+        # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.
+        least = min(threshold, round(best, 2) - 0.005)
+        subsystem = subsystem_of.get(docname)
+        ranked = sorted((-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least)
+        first = ranked[0][2]
+        return tuple([first, *(other for *_, other in ranked[1:] if scores[other] >= threshold)][:LISTED])
 
     def having(self, terms: Iterable[str]) -> set[str]:
         """The notes that have any of ``terms``, distinctive or not."""

@@ -96,9 +96,11 @@ def test_a_best_neighbour_close_to_the_next_is_listed_only_when_certain():
     mid = (similar.THRESHOLD + similar.CERTAIN) / 2
     assert Scored({"b": mid, "c": mid * 0.95, "d": similar.THRESHOLD}).similar("a", {}) == ()
     high = similar.CERTAIN * 1.1
-    assert Scored({"b": high, "c": high * 0.95, "d": similar.THRESHOLD, "e": similar.THRESHOLD * 0.9}).similar("a", {}) == ("b", "c", "d")
+    scores = {"b": high, "c": high * 0.95, "d": similar.THRESHOLD, "e": similar.THRESHOLD * 0.9}
+    assert Scored(scores).similar("a", {}) == ("b", "c", "d")
     assert Scored({"b": high, "c": high * 0.95}).similar("a", {}, certain=math.inf) == ()
-    assert Scored({"b": mid, "c": mid * 0.95}).similar("a", {}, certain=similar.THRESHOLD, standout=math.inf) == ("b", "c")  # the old cut-off
+    old_cut_off = {"certain": similar.THRESHOLD, "standout": math.inf}
+    assert Scored({"b": mid, "c": mid * 0.95}).similar("a", {}, **old_cut_off) == ("b", "c")
 
 
 def test_a_score_depends_on_the_pair_and_the_df_of_its_terms_only():

@@ -201,7 +201,9 @@ class Index:
         # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.
         least = min(threshold, round(best, 2) - 0.005)
         subsystem = subsystem_of.get(docname)
-        ranked = sorted((-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least)
+        ranked = sorted(
+            (-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least
+        )
         first = ranked[0][2]
         return tuple([first, *(other for *_, other in ranked[1:] if scores[other] >= threshold)][:LISTED])
 

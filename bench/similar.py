@@ -3,13 +3,14 @@
     python -m bench.similar [--sizes 1000,2000,5000] [--write BENCHMARKS.md]
 
 1. Precision. The labelled corpus (tests/support/similareval.py: the notes of
-   three fixture projects, 38 of vLLM and SGLang) is built once with Sphinx;
-   the notes' terms are read from its environment, exactly as the site has
-   them, and the lists are made at each cut-off of :data:`THRESHOLDS`
-   (:data:`prnotes.model.similar.THRESHOLD` is the site's). Each row gives the
-   (note, listed note) pairs, how many of them the labels hold (precision),
-   how many notes show a section, and of the notes with a labelled pair
-   they may list, how many list one.
+   six fixture projects, 81 of vLLM, SGLang, PyTorch, Transformers and
+   TensorRT-LLM) is built once with Sphinx; the notes' terms are read from
+   its environment, exactly as the site has them, and the lists are made by
+   each rule of :data:`RULES`: an absolute cut-off alone (the rule before
+   issue 41) at several values, then the site's rule and the same with one
+   of its numbers moved. Each row gives the (note, listed note) pairs, how
+   many of them the labels hold (precision), how many notes show a section,
+   and of the notes with a labelled pair they may list, how many list one.
 2. Cost. For each size, a dense synthetic archive (bench/corpus.py,
    ``generate_dense``) and the day that follows it (``dense_day``): the
    terms of every note (from the model: title, advice and symbols), the
@@ -27,6 +28,7 @@ markers of the file.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import tempfile
@@ -40,7 +42,15 @@ from prnotes.sphinxext.links import similar as similarnotes
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 from tests.support.similareval import corpus_project, measure
 
-THRESHOLDS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25)
+# (label, keyword arguments of prnotes.model.similar.Index.similar); the empty one is the site's.
+RULES = [
+    *((f"absolute {t}", {"threshold": t, "certain": t, "standout": math.inf}) for t in (0.05, 0.08, 0.1, 0.12, 0.15, 0.2)),
+    ("the site's", {}),
+    *((f"floor {f}", {"floor": f}) for f in (0.06, 0.07, 0.1)),
+    *((f"standout {r}", {"standout": r}) for r in (1.2, 1.5, 2.0)),
+    *((f"certain {c}", {"certain": c}) for c in (0.12, 0.2)),
+    *((f"threshold {t}", {"threshold": t}) for t in (0.08, 0.12)),
+]
 
 
 def corpus_env(work: Path):
@@ -61,12 +71,16 @@ def precision_rows(env) -> list[str]:
     index = similar.Index(terms)
     subsystem_of = {d: f.subsystem for d, f in facts.items()}
     rows = []
-    for threshold in THRESHOLDS:
-        lists = {key[d]: tuple(key[o] for o in index.similar(d, subsystem_of, linked.get(d, ()), threshold)) for d in terms}
+    for label, kwargs in RULES:
+        lists = {key[d]: tuple(key[o] for o in index.similar(d, subsystem_of, linked.get(d, ()), **kwargs)) for d in terms}
         p = measure(lists, set(key.values()), {key[d]: {key[o] for o in v} for d, v in linked.items()})
-        mark = " (the site's)" if threshold == similar.THRESHOLD else ""
+        if not kwargs:
+            label = (
+                f"**the site's**: best ≥ {similar.CERTAIN}, or ≥ {similar.FLOOR} and ≥ {similar.STANDOUT} × the next; "
+                f"then others ≥ {similar.THRESHOLD}"
+            )
         rows.append(
-            f"| {threshold}{mark} | {p.listed} | {p.agreed} | {p.precision:.0%} | {p.notes_listing} / {p.notes} "
+            f"| {label} | {p.listed} | {p.agreed} | {p.precision:.0%} | {p.notes_listing} / {p.notes} ({p.notes_listing / p.notes:.0%}) "
             f"| {p.labelled_found} / {p.labelled_notes} |"
         )
     return rows
@@ -122,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         env = corpus_env(work)
         precision = [
-            "| cut-off | listed pairs | labelled | precision | notes with a section | notes with a labelled pair that list one |",
+            "| rule | listed pairs | labelled | precision | notes with a section | notes with a labelled pair that list one |",
             "|---:|---:|---:|---:|---:|---:|",
             *precision_rows(env),
         ]

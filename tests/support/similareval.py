@@ -1,8 +1,10 @@
 """The labelled set of similar notes (tests/similar_pairs.tsv) and its corpus.
 
-The corpus is the notes of three fixture projects together (tests/roots/vllm16,
-stream and follow: 38 notes of vLLM and SGLang), built as one site; the
-labels are the pairs a reader would agree deal with the same thing. Used by
+The corpus is the notes of six fixture projects together (tests/roots/vllm16,
+stream, follow, morning, filing and search: 81 notes of vLLM, SGLang,
+PyTorch, Transformers, TensorRT-LLM and two made-up repositories; morning
+repeats stream's digests, which count once), built as one site; the labels
+are the pairs a reader would agree deal with the same thing. Used by
 tests/test_similar.py and bench/similar.py.
 """
 
@@ -15,7 +17,7 @@ from pathlib import Path
 
 from tests.support.sandbox import ROOT, ROOTS, copy_project
 
-CORPUS = ("vllm16", "stream", "follow")
+CORPUS = ("vllm16", "stream", "follow", "morning", "filing", "search")
 LABELS = ROOT / "tests" / "similar_pairs.tsv"
 
 
@@ -29,8 +31,9 @@ def corpus_seeds() -> dict[str, str]:
                 for repo, entries in tomllib.loads(path.read_text(encoding="utf-8")).items():
                     prs.setdefault(repo, {}).update(entries)
             else:
-                assert path.name not in files, path
-                files[path.name] = path.read_text(encoding="utf-8")
+                text = path.read_text(encoding="utf-8")
+                assert files.get(path.name, text) == text, path  # the same digest in two fixtures counts once
+                files[path.name] = text
     lines = []
     for repo, entries in sorted(prs.items()):
         lines.append(f"[{json.dumps(repo, ensure_ascii=False)}]")

@@ -6,50 +6,82 @@ cite the other, and they may be of different repositories. The measure:
 
 - A note's terms are the search's (:func:`prnotes.sphinxext.search.tokens.tokens`:
   CJK bigrams, identifiers whole and in parts, folded English words) of its
-  title and advice, less English stop words, PR numbers, lone CJK
-  characters and bigrams with a Chinese function character
+  title and advice, less English stop words, PR references (``#123`` and
+  ``owner/repo#123`` whole: two notes citing one PR share no term by it),
+  lone CJK characters and bigrams with a Chinese function character
   (:data:`STOP_CHARACTERS`), plus each code symbol it names, whole
   (```vllm/v1/core/kv_cache_utils.py``).
+- A CJK bigram weighs :data:`BIGRAM_WEIGHT` of any other term
+  (:func:`kind_weight`): it is a piece of a word, or spans two, where an
+  identifier, a path or an English word is a whole name.
 - A term is *distinctive* when at least 2 and at most :func:`cap` notes have
   it: a term of one note matches nothing, a term of many says little.
 - ``score(a, b) = Σ w_a(t) · w_b(t) · idf(t)² / (|a| · |b|)`` over the
-  distinctive terms both have, where ``w(t) = 1 + ln tf``, ``idf(t) =
+  distinctive terms both have, where ``w(t) = k(t) · (1 + ln tf)`` (``k``:
+  :func:`kind_weight`), ``idf(t) =
   ln((cap + 1) / df(t)) / ln((cap + 1) / 2)`` (:func:`idf`: 1 for a term of
   two notes) and ``|a|`` is the length of ``a``'s own vector of ``w`` (all
   its terms).
   This is the cosine of the TF-IDF vectors restricted to distinctive terms,
   each note's length measured on its own words.
-- A note lists up to :data:`LISTED` notes that score at least
-  :data:`THRESHOLD`, best first. Scores equal to two decimals go to the
-  note of the same subsystem first, then by page name. A note whose PR
-  either note cites is left out: the 相关 section links it already.
+- A note lists, best first, up to :data:`LISTED` notes: its best
+  neighbour when that one is clearly related, and after it every other
+  note that scores at least :data:`THRESHOLD`. The best is clearly related
+  when it scores at least :data:`CERTAIN`, or when it stands out: at least
+  :data:`FLOOR`, and at least :data:`STANDOUT` times the next best.
+  How high a pair can score depends on the two notes' lengths and on how
+  much of their wording is code (a long note of Chinese prose scores low
+  with everything, a short one of identifiers high), so an absolute cut-off
+  alone is either too high for the first or too low for the second. Asking
+  the best to stand out from the note's own other scores is a cut-off
+  relative to the note: a note whose best match is well clear of the rest
+  lists it even below :data:`THRESHOLD`, while a note whose best few are
+  close together (shared phrasing or one shared word, not a shared subject)
+  lists none of them unless the best is :data:`CERTAIN`. :data:`FLOOR`
+  keeps a note that shares a word or two with everything from listing the
+  least bad.
+  Scores equal to two decimals go to the note of the same subsystem first,
+  then by page name. A note whose PR either note cites is left out (before
+  the best and the next best are picked): the 相关 section links it already.
 
 A score depends on the two notes, on ``df`` of the terms they share and on
 ``cap``, never on the number of notes otherwise: adding a note changes only
 the scores of pairs sharing one of its terms (:meth:`Index.having`), so a
 day's digest recomputes the lists of the notes that share a term with it.
+A note's list depends on its own scores only (the relative rule compares
+its best with its next best, never with another note's), so those are
+still the only lists that can change.
 ``cap`` grows with small archives (a quarter of the notes) and is fixed from
 :data:`DF_CAP` × 4 notes on.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ..parse.refs import CODE_REF_RE
 from ..sphinxext.search.tokens import STOPWORDS, tokens
 
-# The longest list, and the least score a listed note has (tuned on
-# tests/similar_pairs.tsv; BENCHMARKS.md, "Similar notes").
+# The longest list; the least score of a note listed after the best; the score
+# from which the best is listed whatever the others score; the least score of
+# a best listed for standing out, and by how much it must beat the next best
+# (tuned on tests/similar_pairs.tsv; BENCHMARKS.md, "Similar notes").
 LISTED = 5
 THRESHOLD = 0.1
+CERTAIN = 0.15
+FLOOR = 0.08
+STANDOUT = 1.3
+# What a CJK bigram weighs, a whole term (identifier, path, English word) weighing 1.
+BIGRAM_WEIGHT = 0.7
 # A term of more notes than this is no longer distinctive.
 DF_CAP = 40
 # Changes when the measure does: lists kept from an earlier build are then all made again.
-VERSION = f"2:{LISTED}:{THRESHOLD}:{DF_CAP}"
+VERSION = f"3:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{BIGRAM_WEIGHT}:{DF_CAP}"
 
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Chinese function characters: a bigram with one is a piece of a phrase
@@ -72,11 +104,16 @@ def idf(df: int, cap_: int) -> float:
     return math.log((cap_ + 1) / df) / math.log((cap_ + 1) / 2)
 
 
+def kind_weight(term: str) -> float:
+    """What a term weighs by its kind: :data:`BIGRAM_WEIGHT` for a CJK bigram, 1 otherwise."""
+    return BIGRAM_WEIGHT if _CJK_CHAR.match(term) else 1.0
+
+
 def note_terms(title: str, advice: str, symbols: Iterable[str] = ()) -> dict[str, int]:
     """A note's terms with their counts (the module docstring)."""
     counts: Counter[str] = Counter()
     for text in (title, advice):
-        for term in _all_tokens(text):
+        for term in _all_tokens(CODE_REF_RE.sub(" ", text)):
             if term in STOPWORDS or term.startswith("#"):
                 continue
             if _CJK_CHAR.match(term) and (len(term) == 1 or term[0] in STOP_CHARACTERS or term[1] in STOP_CHARACTERS):
@@ -96,8 +133,8 @@ def _all_tokens(text: str) -> list[str]:
 
 
 def length(terms: Mapping[str, int]) -> float:
-    """The length of a note's vector of ``1 + ln tf``, over all its terms."""
-    return math.sqrt(sum((1 + math.log(tf)) ** 2 for tf in terms.values())) or 1.0
+    """The length of a note's vector of ``k(t) · (1 + ln tf)``, over all its terms."""
+    return math.sqrt(sum((kind_weight(t) * (1 + math.log(tf))) ** 2 for t, tf in terms.items())) or 1.0
 
 
 class Index:
@@ -123,7 +160,7 @@ class Index:
             mine = self.weights[docname] = {}
             for term in sorted(terms.keys() & rarity.keys()):
                 tf = terms[term]
-                mine[term] = weight = (1 if tf == 1 else 1 + math.log(tf)) * rarity[term] / norm
+                mine[term] = weight = kind_weight(term) * (1 if tf == 1 else 1 + math.log(tf)) * rarity[term] / norm
                 self.postings[term].append((docname, weight))
 
     def distinctive(self, term: str) -> bool:
@@ -139,17 +176,36 @@ class Index:
         return found
 
     def similar(
-        self, docname: str, subsystem_of: Mapping[str, str], linked: Iterable[str] = (), threshold: float = THRESHOLD
+        self,
+        docname: str,
+        subsystem_of: Mapping[str, str],
+        linked: Iterable[str] = (),
+        threshold: float = THRESHOLD,
+        *,
+        certain: float = CERTAIN,
+        floor: float = FLOOR,
+        standout: float = STANDOUT,
     ) -> tuple[str, ...]:
-        """Up to :data:`LISTED` notes similar to ``docname`` (module docstring); ``linked``: notes to leave out."""
+        """Up to :data:`LISTED` notes similar to ``docname`` (module docstring); ``linked``: notes to leave out.
+
+        The cut-offs are the site's unless given; ``certain=threshold`` and
+        ``standout=math.inf`` give an absolute cut-off alone."""
         skip = set(linked)
+        scores = {other: score for other, score in self.scores(docname).items() if other not in skip}
+        top = heapq.nlargest(2, scores.values())
+        if not top:
+            return ()
+        best, runner_up = top[0], (top[1] if len(top) > 1 else 0.0)
+        if best < certain and (best < floor or best < standout * runner_up):
+            return ()
+        # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.
+        least = min(threshold, round(best, 2) - 0.005)
         subsystem = subsystem_of.get(docname)
         ranked = sorted(
-            (-round(score, 2), subsystem_of.get(other) != subsystem, other)
-            for other, score in self.scores(docname).items()
-            if score >= threshold and other not in skip
+            (-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least
         )
-        return tuple(other for _, _, other in ranked[:LISTED])
+        first = ranked[0][2]
+        return tuple([first, *(other for *_, other in ranked[1:] if scores[other] >= threshold)][:LISTED])
 
     def having(self, terms: Iterable[str]) -> set[str]:
         """The notes that have any of ``terms``, distinctive or not."""

@@ -7,6 +7,7 @@ command's own lines, and the full output of a failing run.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -504,13 +505,19 @@ def test_a_sphinx_error_is_sphinx_s_own_and_the_paths_are_the_project_s(tmp_path
     raised = command("build", "--notes", "-q", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/x")
     assert raised.returncode == 2 and "boom" in raised.stderr, raised.stderr
     (proj / "conf.py").write_text(conf, encoding="utf-8")
-    # Arguments missing: said once, by Sphinx's parser or by ours.
-    missing = command("build", "--root", str(proj), "--", "-b", "html")
-    assert missing.returncode == 2 and missing.stderr.count("usage:") == 1, missing.stderr
-    none = command("build", "--root", str(proj))
-    assert none.returncode == 2 and none.stderr.splitlines() == [
-        "prnotes build: give sphinx-build's arguments after --, as in: prnotes build -- -b html . _build/html"
-    ]
+    # An argument Sphinx does not know: said once, by Sphinx's parser.
+    wrong = command("build", "--root", str(proj), "--", "--no-such-option", ".", "_build/x")
+    assert wrong.returncode == 2 and wrong.stderr.count("usage:") == 1, wrong.stderr
+    # Options without the folders get the site's folders; nothing at all is the site, converted first.
+    options = command("build", "--root", str(proj), "-q", "--", "-q", "-j", "1")
+    assert options.returncode == 0, options.stderr
+    assert (proj / "_build/html/index.html").is_file() and (proj / "_build/doctrees").is_dir()
+    shutil.rmtree(proj / "_build")
+    (proj / "index.md").unlink()
+    none = command("build", "--root", str(proj), "-q")
+    assert none.returncode == 0, none.stderr
+    assert (proj / "index.md").is_file() and (proj / "_build/html/index.html").is_file()
+    shutil.rmtree(proj / "_build")
 
     built = command("build", "--notes", "-q", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/html")
     assert built.returncode == 0, built.stderr

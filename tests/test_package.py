@@ -93,3 +93,66 @@ def test_the_makefile_sets_up_and_runs_the_same_venv(tmp_path):
     assert setup.startswith(f"VENV='{venv}' ")
     assert any(line.startswith(f"{venv}/bin/prnotes build --notes") for line in lines)
     assert ".venv" not in plan.stdout
+
+
+def test_a_wheel_installed_elsewhere_starts_and_builds_a_site_of_its_own(tmp_path):
+    """As a team that follows another repository would: a wheel of the
+    package, in a fresh virtual environment outside the checkout (its
+    dependencies from this one's, the checkout nowhere on the path), then
+    init, two digests of two repositories, build with -W, and the book."""
+    import json
+    import sysconfig
+
+    import feedparser
+
+    wheels = tmp_path / "dist"
+    made = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check", "-w", str(wheels), str(ROOT)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    wheel = next(wheels.glob("prnotes-*.whl"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--disable-pip-version-check", str(wheel)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    # The dependencies (Sphinx, the theme …) from this environment, by a plain
+    # path entry: the .pth files there, the checkout's editable install among
+    # them, are not read.
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())  # fmt: skip
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+
+    def prnotes(*args: str, cwd: Path = work) -> subprocess.CompletedProcess:
+        return subprocess.run([str(venv / "bin" / "prnotes"), *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+    where = subprocess.run([str(python), "-c", "import prnotes, json; print(json.dumps(prnotes.__file__))"],
+                           cwd=work, env=env, capture_output=True, text=True, check=True)  # fmt: skip
+    assert not json.loads(where.stdout).startswith(str(ROOT)), where.stdout
+    version = prnotes("--version")
+    assert version.returncode == 0 and version.stdout.strip() == f"prnotes {pyproject()['project']['version']}"
+    assert prnotes("init", "site").returncode == 0
+    refused = prnotes("init", "site")
+    assert refused.returncode == 2 and "not empty" in refused.stderr
+    site_dir = work / "site"
+    assert (site_dir / "conf.py").read_text(encoding="utf-8") == (ROOT / "conf.py").read_text(encoding="utf-8")
+    (site_dir / "seeds" / "000_vllm.txt").write_bytes((ROOT / "tests/roots/vllm16/seeds/000_50c46ef36472ac24.txt").read_bytes())
+    (site_dir / "seeds" / "001_tensorkit.txt").write_bytes((ROOT / "tests/roots/layout/seeds/000_tensorkit.txt").read_bytes())
+    built = prnotes("build", cwd=site_dir)
+    assert built.returncode == 0, built.stdout + built.stderr
+    html = site_dir / "_build" / "html"
+    notes = [p for repo in ("vllm-project/vllm", "example-org/tensorkit") for p in (html / "notes" / repo).glob("*.html")]
+    assert len(notes) == 16, notes  # 8 notes in each digest
+    assert (html / "searchindex.js").is_file() and any((html / "_search").iterdir())
+    feed = feedparser.parse((html / "feed.xml").read_bytes())
+    assert not feed.bozo and len(feed.entries) == 16
+    book = prnotes("pdf", cwd=site_dir)
+    assert book.returncode == 0, book.stdout + book.stderr
+    assert (site_dir / "_build" / "latex" / "prnotes.pdf").stat().st_size > 10_000

@@ -2,9 +2,10 @@
 
 Each module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> exit status``; ``args.root`` is the project folder and
-``args.tool`` the command's name for messages.
+``args.tool`` the command's name for messages; a command with
+``NEEDS_NO_PROJECT`` runs outside a project (``init``).
 """
 
-from . import audit, bench, build, notes, pdf
+from . import audit, bench, build, init, notes, pdf
 
-COMMANDS = (notes, build, pdf, audit, bench)
+COMMANDS = (init, notes, build, pdf, audit, bench)

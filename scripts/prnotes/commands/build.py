@@ -1,5 +1,9 @@
-"""``prnotes build [--notes] -- <sphinx-build arguments>``: sphinx-build, unless nothing changed.
+"""``prnotes build [--notes] [-- <sphinx-build arguments>]``: sphinx-build, unless nothing changed.
 
+``prnotes build`` alone builds the site: the conversion, then
+``sphinx-build -W --keep-going -b html -d _build/doctrees . _build/html``.
+Options given without the folders (``prnotes build -- -W -j auto``) get
+those folders and the html builder; a full command line is run as given.
 ``make html`` runs it, with ``--notes`` for the conversion first. When
 nothing the build could read has changed since its last successful run with
 the same arguments (:mod:`prnotes.build.stamp`), it says so and leaves the
@@ -22,7 +26,10 @@ from .reporting import reporting
 from . import notes
 
 NAME = "build"
-HELP = "run sphinx-build with these arguments, unless nothing changed since its last successful run"
+HELP = "build the site (or run sphinx-build with these arguments), unless nothing changed since its last successful run"
+# What `prnotes build` alone runs, and the folders options without them get.
+DEFAULT_OPTIONS = ("-W", "--keep-going")
+DEFAULT_PATHS = ("-d", "_build/doctrees", ".", "_build/html")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,17 +65,25 @@ def layout_of(argv: list[str]) -> buildstamp.Layout | None:
     return buildstamp.Layout(Path(args.sourcedir).resolve(), output, doctrees)
 
 
+def with_defaults(argv: list[str]) -> list[str]:
+    """``argv`` with the site's folders (and the html builder) when it names no folders."""
+    if not argv:
+        return [*DEFAULT_OPTIONS, "-b", "html", *DEFAULT_PATHS]
+    if layout_of(argv) is not None or layout_of([*argv, *DEFAULT_PATHS[2:]]) is None:
+        return argv  # folders given, or wrong in another way: Sphinx says what
+    builder = [] if {"-b", "-M", "--builder"} & set(argv) or any(a.startswith("--builder=") for a in argv) else ["-b", "html"]
+    return [*argv, *builder, *DEFAULT_PATHS]
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.notes:
-        status = _convert(args)
-        if status:
-            return status
     argv = list(args.sphinx_args)
     if argv[:1] == ["--"]:
         argv = argv[1:]
-    if not argv:
-        print(f"{args.tool}: give sphinx-build's arguments after --, as in: {args.tool} -- -b html . _build/html", file=sys.stderr)
-        return 2
+    if args.notes or not argv:
+        status = _convert(args)
+        if status:
+            return status
+    argv = with_defaults(argv)
     with contextlib.chdir(args.root):
         if not args.pdf:
             return _build(argv, args.tool)

@@ -1,7 +1,8 @@
 """The ``prnotes`` command: one entry point, a subcommand per job.
 
+    prnotes init DIR [--force]                start a notes site
     prnotes notes [--check] [--strict] [-q]   seeds/ -> notes/ and index.md
-    prnotes build [--notes] -- <sphinx args> sphinx-build unless nothing changed
+    prnotes build [--notes] [-- <sphinx args>] the site (sphinx-build) unless nothing changed
     prnotes pdf [--verdict …] [--subsystem …] the PDF book
     prnotes audit [--build DIR]               check a build against seeds/
     prnotes bench …                           the benchmarks (a checkout's bench/)
@@ -24,13 +25,16 @@ from .reporting import reporting, run_and_exit
 def parser() -> argparse.ArgumentParser:
     from . import COMMANDS
 
+    from importlib.metadata import version
+
     top = argparse.ArgumentParser(prog="prnotes", description="PR 精读笔记: digests in seeds/ to a Sphinx site and a PDF book.")
+    top.add_argument("--version", action="version", version=f"prnotes {version('prnotes')}")
     subs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         sub = subs.add_parser(command.NAME, help=command.HELP, description=command.HELP)
         sub.add_argument("--root", type=Path, help="project folder (default: the one holding the current folder)")
         command.add_arguments(sub)
-        sub.set_defaults(run=command.run, tool=f"prnotes {command.NAME}")
+        sub.set_defaults(run=command.run, tool=f"prnotes {command.NAME}", anywhere=getattr(command, "NEEDS_NO_PROJECT", False))
     return top
 
 
@@ -50,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     def run() -> int:
         from ..project import find_root
 
-        args.root = _resolved(args.root) if args.root else find_root()
+        args.root = _resolved(args.root) if args.root else (Path.cwd() if args.anywhere else find_root())
         return args.run(args)
 
     return reporting(args, run)

@@ -1,4 +1,4 @@
-"""The feeds a reader can follow (sphinxext/feed.py, render/feeds.py): every
+"""The feeds a reader can follow (sphinxext/feed.py, render/landing.py): every
 note, the 精读 notes, each repository and each subsystem, on the follow
 fixture (tests/roots/follow, committed in git at its dates)."""
 

@@ -18,7 +18,7 @@ from prnotes.project import load
 from prnotes.model.classify import VERDICT_BY_SLUG
 from prnotes.build.pdf import TEX_NAME, missing_characters
 from prnotes.parse.refs import plain_text
-from prnotes.render.book import render_book
+from prnotes.render.subsystem import render_book
 from prnotes.build.subset import Selection, parse_selection, select
 
 

@@ -50,7 +50,7 @@ from ..model.site import Site
 from ..parse.seeds import decode, read_file, read_seeds
 from ..write.convert import convert
 from ..project import load, open_cache
-from ..render.book import render_book
+from ..render.subsystem import render_book
 from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_selection
 from ..model.taxonomy import taxonomy_files
 from ..write.files import LOCK_NAME, apply, locked, plan, write_file

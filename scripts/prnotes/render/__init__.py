@@ -11,14 +11,12 @@ from dataclasses import dataclass
 
 from .. import contract
 from ..model.site import Site
-from .book import render_book_root
 from .digests import render_digests
-from .feeds import render_feeds_page
-from .landing import render_landing
+from .landing import render_feeds_page, render_landing
 from .note import page_key, render_note
 from .prindex import render_prindex
 from .readinglists import render_reading_lists
-from .subsystem import render_subsystem
+from .subsystem import render_book_root, render_subsystem
 from .symbols import render_symbols
 from .tags import render_tags
 from .watchlist import render_watchlist

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from .. import contract
 from ..model.site import Digest, Site
-from .lists import verdict_counts
 from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .note import digest_date
-from .paging import Page, list_directive, page_docname, page_of, paged, pages
+from .paging import Page, list_directive, page_docname, page_of, paged, pages, verdict_counts
 
 
 def digest_list(digest: Digest) -> list[str]:

@@ -20,7 +20,7 @@ from .. import contract
 from ..model.classify import NO_VERDICT, VERDICT_BY_SLUG
 from ..model.site import Note, Site
 from ..parse.refs import Ref
-from .lists import note_link
+from .paging import note_link
 from .myst import doc_link, escape, external_link, inline, marker, ref_role
 from ..model.tags import tags_of_note
 from .tags import note_tag_badges

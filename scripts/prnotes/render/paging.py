@@ -36,8 +36,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .. import contract
-from ..model.site import Note, Site
-from .myst import doc_link, marker
+from ..model.classify import verdict_counts as count_verdicts
+from ..model.site import Note, RepoSubsystem, Site
+from .myst import doc_link, inline, marker
 
 Key = tuple[int, ...]
 # Entries per page of a list of notes (a subsystem, a reading list, a tag),
@@ -247,3 +248,22 @@ def note_pages(site: Site, docname: str, notes: Sequence[Note], head: list[str],
 def members(site: Site, notes: Sequence[Note], page: Page) -> list[Note]:
     """The notes of a list that a page holds."""
     return [n for n in notes if page.holds(note_key(site, n))]
+
+
+# --- what a page says about its notes -------------------------------------
+
+
+def note_link(note: Note, from_doc: str) -> str:
+    """The note's title, linking to it; references in the title stay plain text."""
+    return doc_link(inline(note.title_pieces, link_text=True), from_doc, note.docname)
+
+
+def verdict_counts(notes: tuple[Note, ...] | list[Note]) -> str:
+    """``精读 3 篇，速读 2 篇，未注明 1 篇`` (:func:`prnotes.model.classify.verdict_counts`)."""
+    return count_verdicts(n.verdict for n in notes)
+
+
+def subsystem_heading(site: Site, sub: RepoSubsystem) -> str:
+    """A subsystem as a heading of a list of several repositories' notes: its
+    title, and its repository when the archive holds more than one (plain text)."""
+    return f"{sub.title}（{sub.repo}）" if site.by_repository else sub.title

@@ -15,9 +15,8 @@ import unicodedata
 from .. import contract
 from ..model.classify import VERDICT_BY_SLUG, VERDICTS
 from ..model.site import Note, Site
-from .lists import subsystem_heading, verdict_counts
 from .myst import badge, doc_link, escape, hidden_toctree, marker
-from .paging import Page, list_directive, members, note_pages
+from .paging import Page, list_directive, members, note_pages, subsystem_heading, verdict_counts
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
 
 

@@ -1,4 +1,5 @@
-"""A subsystem page: its introduction, its newest notes with their first sentences, and the toctree of all of them.
+"""A subsystem page: its introduction, its newest notes with their first sentences, and the toctree of all of them;
+and the PDF book, whose chapters the subsystems are.
 
 Each repository has its own subsystems (:mod:`prnotes.model.taxonomy`), so a page
 is one repository's subsystem; on an archive of several repositories it says
@@ -7,15 +8,21 @@ which, and links to the other repositories' subsystems of the same name.
 Earlier notes of the list have pages of their own (:mod:`.paging`); the
 toctree stays on the subsystem page, so every note has that page as its one
 parent.
+
+The whole book is built from the site's own pages (:mod:`prnotes.build.pdf`): its
+root, ``notes/book.md``, is a page of the site that no toctree holds, whose
+toctree makes one chapter per subsystem. A book of some notes (``make pdf
+VERDICT=精读``) is built from a staged folder holding only the pages of the
+notes it selects, rendered without links to pages it leaves out.
 """
 
 from __future__ import annotations
 
 from .. import contract
 from ..model.site import Note, RepoSubsystem, Site
-from .lists import verdict_counts
 from .myst import doc_link, escape, external_link, hidden_toctree, marker, relative
-from .paging import Page, list_directive, note_pages
+from .note import render_note
+from .paging import Page, list_directive, note_pages, orphan, verdict_counts
 
 
 def _per_builder(site_text: str, book_text: str) -> list[str]:
@@ -60,3 +67,39 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
         return list_directive("notes", {"subsystem": sub.key, **page.where()}, show=("verdict", "summary"))
 
     return note_pages(site, docname, notes, head, sub.title, body, source=source, moved=site.moved.get(sub.key, ()))
+
+
+# --- the PDF book's root page, and the pages of a book of some notes -------
+
+
+BOOK_TITLE = "PR 精读笔记"
+
+
+def render_book_root(site: Site) -> str:
+    """The root page: its title becomes the book's, its toctree the chapters."""
+    return "\n".join(
+        [
+            marker("taxonomy.toml and seeds/"),
+            "",
+            *orphan(),
+            f"# {BOOK_TITLE}",
+            "",
+            "```{toctree}",
+            ":maxdepth: 2",
+            "",
+            *(relative(contract.BOOK_ROOT, s.docname) for s in site.subsystems),
+            "```",
+            "",
+        ]
+    )
+
+
+def render_book(site: Site) -> dict[str, str]:
+    """``{relative path: text}`` of every page of the book, sorted."""
+    pages = {f"{note.docname}.md": render_note(note, site, links=False) for note in site.notes}
+    for sub in site.subsystems:
+        pages.update(render_subsystem(site, sub, site.in_subsystem(sub.key), book=True))
+    pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(site)
+    # The site's root document must exist; the book does not use it.
+    pages["index.md"] = "\n".join([marker("seeds/"), "", *orphan(), f"# {BOOK_TITLE}", ""])
+    return dict(sorted(pages.items()))

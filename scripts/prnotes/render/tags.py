@@ -14,10 +14,9 @@ from __future__ import annotations
 from .. import contract
 from ..model.site import Note, Site
 from ..model.tags import Tag, all_tags, tag_index, tags_of_note
-from .lists import subsystem_heading, verdict_counts
 from .readinglists import cjk_join
 from .myst import badge, doc_link, escape, hidden_toctree, marker
-from .paging import Page, list_directive, note_pages
+from .paging import Page, list_directive, note_pages, subsystem_heading, verdict_counts
 
 INTRO = (
     "标签标出笔记涉及的硬件、模型和主题，以及笔记在所属子系统之外还涉及的方向"

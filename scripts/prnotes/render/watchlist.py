@@ -15,9 +15,8 @@ from .. import contract
 from ..model.followups import FollowUp
 from ..model.site import Note, Site
 from ..parse.refs import Inline, Ref, Text
-from .lists import subsystem_heading
 from .myst import doc_link, escape, hidden_toctree, inline, marker, ref_role, relative
-from .paging import Page, list_directive, note_key, paged, pages, volume_redirects
+from .paging import Page, list_directive, note_key, paged, pages, subsystem_heading, volume_redirects
 
 INTRO = "笔记里提到、值得后续关注的事项。每条写明要关注什么、对应的 PR 或 issue，以及出自哪篇笔记、哪一期。"
 # Up to this many items the watch list is one page, a section per subsystem;

@@ -23,7 +23,7 @@ announces ``feed.xml`` in its ``<head>``; a page a feed belongs to
 announces that one first (:func:`announced`): a subsystem page its
 subsystem's, the 精读 list the 精读 feed, a digest page its repository's, a
 note page its subsystem's and its repository's, the 订阅 page
-(:mod:`prnotes.render.feeds`) every feed. A list page that has a feed of its
+(:mod:`prnotes.render.landing`) every feed. A list page that has a feed of its
 own ends with a line linking to it and to the 订阅 page.
 
 A feed is made again only when what it shows changed (:func:`fingerprint`,

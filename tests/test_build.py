@@ -162,3 +162,22 @@ def test_follow_up_anchors_stay_on_their_page(built_site):
     assert not [name for name in labels if name.startswith("followup-")]
     anchored = [page for page in outdir.glob("notes/*/*/pr-*.html") if 'id="followup-1"' in page.read_text(encoding="utf-8")]
     assert anchored, "no note page kept the anchor of its first follow-up"
+
+
+def test_dirhtml_is_the_web_site_too(tmp_path):
+    """One predicate says which builders make the web site (sphinxext.site.web_site):
+    dirhtml gets the feeds, the sitemap and the meta tags, and a second build
+    unpublishes none of its pages (each is <docname>/index.html)."""
+    proj = copy_project(tmp_path / "p")
+    assert convert(proj) == 0
+    app = sphinx_build(proj, "dirhtml")
+    assert app.warning.getvalue() == ""
+    out = Path(app.outdir)
+    assert (out / "feed.xml").is_file() and (out / "sitemap.xml").is_file()
+    note = next(d for d in app.env.found_docs if d.startswith("notes/vllm-project/vllm/"))
+    page = out / note / "index.html"
+    assert '<meta property="og:title"' in page.read_text(encoding="utf-8")
+    assert f"{note}/" in (out / "sitemap.xml").read_text(encoding="utf-8")
+    sphinx_build(proj, "dirhtml")
+    assert page.is_file()
+    assert len(list((out / "notes").rglob("index.html"))) >= len([d for d in app.env.found_docs if d.startswith("notes/")])

@@ -105,9 +105,17 @@ def test_a_wheel_installed_elsewhere_starts_and_builds_a_site_of_its_own(tmp_pat
 
     import feedparser
 
+    import shutil
+
+    # What a wheel is made of, copied: building in the checkout leaves build/ there.
+    source = tmp_path / "source"
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, source / name)
+    shutil.copytree(ROOT / "scripts" / "prnotes", source / "scripts" / "prnotes", ignore=shutil.ignore_patterns("__pycache__"))
     wheels = tmp_path / "dist"
     made = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check", "-w", str(wheels), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check", "-w", str(wheels), str(source)],
         capture_output=True, text=True,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr

@@ -34,6 +34,7 @@ from ...build.subset import BOOK_NAME
 from ..facts import rewrites, state
 from ..facts.docdata import DocData
 from ..facts.notes import FACTS
+from ..site import web_site
 
 # documents that show the links
 USERS = DocData("prnotes_pdf_users")
@@ -86,7 +87,7 @@ def find_books(app: Sphinx) -> tuple[tuple[str, str], ...]:
 
 def look_up(app: Sphinx, env: BuildEnvironment, *outdated) -> list[str]:
     """On ``env-get-outdated`` (the build's state is new): this build's books."""
-    books = find_books(app) if app.builder.name in ("html", "dirhtml") else ()
+    books = find_books(app) if web_site(app) else ()
     state.of(env).set(_NOW, books)
     state.of(env).set(_TARGET_URI, app.builder.get_target_uri)
     return []

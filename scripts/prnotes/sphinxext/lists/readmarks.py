@@ -41,6 +41,7 @@ from ... import contract
 from ..facts import rewrites
 from ..facts.docdata import DocData
 from ..facts.notes import FACTS
+from ..site import web_site
 
 SCRIPT = "prnotes-readmarks.js"
 # The landing page knows the note counts of this many digests (about two
@@ -52,7 +53,7 @@ USERS = DocData("prnotes_since_users")
 
 def on_the_site(app: Sphinx) -> bool:
     """The web site's builders: not the book's, nor the e-book's."""
-    return app.builder.name in ("html", "dirhtml")
+    return web_site(app)
 
 
 class since_line(nodes.General, nodes.Element):

@@ -30,6 +30,7 @@ from sphinx.application import Sphinx
 
 from ...write import files as write
 from .. import _internals
+from ..site import web_site
 
 CSS = "prnotes-icons.css"
 # The icons the templates ask for by name -> the octicon drawn.
@@ -102,7 +103,7 @@ def stylesheet() -> str:
 
 
 def on_the_site(app: Sphinx) -> bool:
-    return app.builder.name in ("html", "dirhtml")
+    return web_site(app)
 
 
 def write_stylesheet(app: Sphinx) -> None:

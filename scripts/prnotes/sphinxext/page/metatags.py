@@ -16,6 +16,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..facts.summaries import summary_text
+from ..site import web_site
 
 # A description longer than this is cut, as search engines and cards show about as much.
 DESCRIPTION_CHARS = 200
@@ -51,7 +52,7 @@ def meta_tags(title: str, url: str, site: str, text: str) -> str:
 
 
 def add_meta_tags(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    if app.builder.name != "html":
+    if not web_site(app):
         return
     env = app.env
     title = env.titles[pagename].astext() if pagename in env.titles else html.unescape(context.get("title") or "")

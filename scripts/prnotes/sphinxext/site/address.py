@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.util import logging
+from . import web_site
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ def fill_from_env(app: Sphinx, config: Config) -> None:
 def check_address(app: Sphinx) -> None:
     """A site built to be published (``prnotes_publish``) must know its address: the feed, the
     sitemap and the Open Graph tags would point at the placeholder."""
-    if app.config.prnotes_publish and app.builder.format == "html" and app.config.html_baseurl == PLACEHOLDER_BASEURL:
+    if app.config.prnotes_publish and web_site(app) and app.config.html_baseurl == PLACEHOLDER_BASEURL:
         logger.warning(
             "this build is to be published (PRNOTES_PUBLISH), but no host gave the site's address: the feed, "
             "the sitemap and the Open Graph tags would point at the placeholder %s. Set PRNOTES_BASEURL to the "

@@ -56,6 +56,7 @@ from ..facts import state
 from ..facts.buildtime import added_at, feed_time, sources_time
 from ..facts.notes import FACTS, NoteFacts
 from ..facts.summaries import summary_text
+from . import web_site
 
 FEED = contract.FEED
 # The newest this many notes: a feed reader fetches the whole file on every
@@ -214,7 +215,7 @@ def build_feed(app: Sphinx, feed: Feed, entries: list[Entry]) -> FeedGenerator:
 
 def write_feeds(app: Sphinx, exception: Exception | None) -> None:
     """Make the feeds whose contents changed, write those whose bytes did, delete the feeds no longer made."""
-    if exception is not None or app.builder.name != "html":
+    if exception is not None or not web_site(app):
         return
     outdir = Path(app.outdir)
     record = Path(app.doctreedir) / MADE
@@ -273,7 +274,7 @@ def digest_repos(app: Sphinx) -> dict[str, tuple[str, ...]]:
 
 
 def head_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    if app.builder.name != "html":
+    if not web_site(app):
         return
     links = "".join(
         f'\n<link rel="alternate" type="application/atom+xml" title="{html.escape(f.title)}" '
@@ -290,7 +291,7 @@ def _to_root(docname: str) -> str:
 
 def feed_line(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``: a list page with a feed of its own ends with a line that links to it."""
-    if app.builder.name != "html" or docname in FACTS.of(app.env) or docname == contract.FEEDS_PAGE:
+    if not web_site(app) or docname in FACTS.of(app.env) or docname == contract.FEEDS_PAGE:
         return
     own = announced(app, docname)[:-1]
     top = next(iter(doctree.findall(nodes.section)), None)

@@ -27,6 +27,7 @@ from ... import contract
 from ...write.files import write_file
 from ..facts import state
 from ..facts.docdata import DocData
+from . import web_site
 
 # docname of a list page -> ((old docname, docname it leads to), ...)
 REDIRECTS = DocData("prnotes_redirects")
@@ -75,16 +76,15 @@ def _reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
 
 
 def write_redirects(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or app.builder.name != "html":
+    if exception is not None or not web_site(app):
         return
     env, builder = app.env, app.builder
-    outdir = Path(app.outdir)
     read = state.of(env).get(_READ, frozenset())
     for docname, pairs in sorted(REDIRECTS.of(env).items()):
         for old, new in pairs:
             if old in env.all_docs or new not in env.all_docs or not old.startswith(f"{contract.NOTES_DIR}/"):
                 continue
-            path = outdir / f"{old}{builder.out_suffix}"
+            path = Path(builder.get_outfilename(old))  # old.html, or old/index.html (dirhtml)
             if docname not in read and path.exists():
                 continue
             title = env.titles[new].astext() if new in env.titles else new

@@ -14,6 +14,7 @@ from sphinx.application import Sphinx
 
 from ... import contract
 from ...write.files import write_file
+from . import web_site
 
 SITEMAP = "sitemap.xml"
 LEFT_OUT = frozenset({contract.BOOK_ROOT})
@@ -28,7 +29,7 @@ def sitemap_xml(base: str, uris: list[str]) -> bytes:
 
 
 def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or app.builder.name != "html":
+    if exception is not None or not web_site(app):
         return
     base = app.config.html_baseurl.rstrip("/") + "/"
     uris = [app.builder.get_target_uri(d) for d in sorted(app.env.all_docs) if d not in LEFT_OUT]

@@ -17,26 +17,29 @@ from sphinx.util import logging
 
 from ... import contract
 from . import redirects
+from . import web_site
 
 logger = logging.getLogger(__name__)
 
 
-def stale_pages(outdir: Path, docnames: set[str], suffix: str) -> list[Path]:
-    """HTML files under ``outdir/notes`` that no document of the site produces."""
+def stale_pages(outdir: Path, published: set[Path], suffix: str) -> list[Path]:
+    """HTML files under ``outdir/notes`` that are not among the ``published``
+    files of the site (each document's output file, as its builder names it)."""
     found = []
     for dirpath, _dirs, files in os.walk(outdir / contract.NOTES_DIR):
-        rel_dir = Path(dirpath).relative_to(outdir).as_posix()
         for name in files:
-            if name.endswith(suffix) and f"{rel_dir}/{name[: -len(suffix)]}" not in docnames:
-                found.append(Path(dirpath) / name)
+            path = Path(dirpath) / name
+            if name.endswith(suffix) and path not in published:
+                found.append(path)
     return sorted(found)
 
 
 def remove_stale(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or app.builder.name != "html":
+    if exception is not None or not web_site(app):
         return
     outdir = Path(app.outdir)
-    for page in stale_pages(outdir, set(app.env.all_docs) | redirects.names(app.env), app.builder.out_suffix):
+    published = {Path(app.builder.get_outfilename(d)) for d in set(app.env.all_docs) | redirects.names(app.env)}
+    for page in stale_pages(outdir, published, app.builder.out_suffix):
         page.unlink()
         logger.info("removed %s: its source is gone", page.relative_to(outdir).as_posix())
         folder = page.parent

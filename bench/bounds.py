@@ -27,7 +27,7 @@ from bench.markers import replace_between
 from prnotes.model.site import build_site
 from prnotes.parse.seeds import parse_prs, parse_seed
 from prnotes.parse.refs import code_spans
-from prnotes.render import render_site
+from prnotes.render import render_pages
 from prnotes.model.taxonomy import load_taxonomy
 from tests.support.sandbox import TAXONOMY
 
@@ -78,7 +78,7 @@ def convert_in_memory(texts: tuple[str, str]) -> int:
         parse_prs("seeds/prs.toml", prs.encode()),
         load_taxonomy(TAXONOMY / "taxonomy.toml"),
     )
-    return sum(len(text) for text in render_site(site).values())
+    return sum(len(text) for text in render_pages(site).pages.values())
 
 
 def reject_bad_lines(data: bytes) -> None:

@@ -36,9 +36,9 @@ def site():
 @pytest.fixture(scope="session")
 def pages(site):
     """The fixture project's pages as the converter renders them: ``{path: text}``."""
-    from prnotes.render import render_site
+    from prnotes.render import render_pages
 
-    return render_site(site)
+    return render_pages(site).pages
 
 
 @pytest.fixture

@@ -151,9 +151,9 @@ def test_killed_run_is_repaired_by_the_next(converted, tmp_path, monkeypatch, wh
 
 def _pages(root: Path) -> dict[str, str]:
     from prnotes.project import load
-    from prnotes.render import render_site
+    from prnotes.render import render_pages
 
-    return render_site(load(root))
+    return render_pages(load(root)).pages
 
 
 @pytest.mark.parametrize("fail_at", [0, 3, -1], ids=["first", "fourth", "last"])

@@ -8,7 +8,7 @@ import pytest
 
 from prnotes.model.followups import follow_ups_in, lead_in
 from prnotes.parse.refs import Code, Ref, Text, plain_text, segment
-from prnotes.parse.sentences import Clause, clauses, sentence_spans, sentences
+from prnotes.parse.sentences import Clause, clauses, sentence_spans
 
 # PR number -> the follow-ups its note holds, in text order. Every seed entry is
 # listed: an entry with () has none, so a sentence taken from it fails the test.
@@ -68,7 +68,7 @@ def test_every_seed_entry_yields_exactly_its_follow_ups(site):
 
 def test_every_follow_up_has_its_label_and_targets(site):
     got = {
-        n.number: tuple((f.label_text, tuple(f"{r.target}:{r.kind}" for r in f.targets)) for f in n.follow_ups)
+        n.number: tuple((plain_text(f.label), tuple(f"{r.target}:{r.kind}" for r in f.targets)) for f in n.follow_ups)
         for n in site.notes
         if n.follow_ups
     }
@@ -126,7 +126,7 @@ def test_rules(advice, expected):
 
 def test_sentences_and_clauses_do_not_cut_code_spans():
     pieces = segment("看 `a。b；c` 的用法；然后跟进。下一句。", "o/r")
-    parts = sentences(pieces)
+    parts = [s for _, s in sentence_spans(pieces)]
     assert len(parts) == 2
     assert clauses(parts[0]) == [
         Clause((Text("看 "), Code("a。b；c"), Text(" 的用法"))),
@@ -135,12 +135,12 @@ def test_sentences_and_clauses_do_not_cut_code_spans():
 
 
 def test_enumerated_items_carry_their_lead_in():
-    (sentence,) = sentences(segment("建议关注两点：一是 A；二是 B。", "o/r"))
+    (sentence,) = [s for _, s in sentence_spans(segment("建议关注两点：一是 A；二是 B。", "o/r"))]
     assert clauses(sentence) == [Clause((Text("A"),), "建议关注两点"), Clause((Text("B"),), "建议关注两点")]
 
 
 def _labels(advice: str) -> list[tuple[str, tuple[str, ...]]]:
-    return [(f.label_text, tuple(f"{r.target}:{r.kind}" for r in f.targets)) for f in follow_ups_in(segment(advice, "o/r"))]
+    return [(plain_text(f.label), tuple(f"{r.target}:{r.kind}" for r in f.targets)) for f in follow_ups_in(segment(advice, "o/r"))]
 
 
 @pytest.mark.parametrize(

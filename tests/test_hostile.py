@@ -28,7 +28,8 @@ from tests.test_atomic import tree
 from prnotes.parse import chars
 from prnotes import contract
 from prnotes.write import files as write
-from prnotes.build.audit import audit, page_text, section_text, squash
+from prnotes.build.audit import audit, page_text, squash
+from tests.support.sections import section_text
 from prnotes.parse.chars import for_print
 from prnotes.commands.cli import main
 from prnotes.project import load

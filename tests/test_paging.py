@@ -12,7 +12,7 @@ from prnotes import contract
 from prnotes.model import site as model
 from prnotes.model.site import build_site
 from prnotes.parse.seeds import parse_prs, parse_seed
-from prnotes.render import digests, paging, prindex, render_site, symbols, watchlist
+from prnotes.render import digests, paging, prindex, render_pages, symbols, watchlist
 from prnotes.render.paging import Page, page_of, pages
 from prnotes.model.taxonomy import load_taxonomy
 from tests.support.sandbox import TAXONOMY
@@ -57,7 +57,7 @@ def _pages(digest_count: int) -> dict[str, str]:
     seeds = [parse_seed(f"seeds/{i:03d}.txt", _digest(i, 4, 4 * i + 1).encode()) for i in range(digest_count)]
     site = build_site(seeds, parse_prs("seeds/prs.toml", b""), load_taxonomy(TAXONOMY / "taxonomy.toml"))
     assert len({n.subsystem for n in site.notes}) == 1  # every note in one subsystem: CI
-    return render_site(site)
+    return render_pages(site).pages
 
 
 def _ci() -> str:

@@ -44,12 +44,13 @@ from tests.support.hypothesis_profiles import EXPLORE
 from tests.support.sandbox import TAXONOMY, convert, copy_project, sphinx_build
 from prnotes.parse import chars
 from prnotes import contract
-from prnotes.build.audit import audit, page_text, section_text, squash
+from prnotes.build.audit import audit, page_text, squash
+from tests.support.sections import section_text
 from prnotes.diagnostics import InputError
 from prnotes.model.site import build_site
 from prnotes.parse.seeds import BODY_LABEL_RE, parse_prs, parse_seed
 from prnotes.parse.refs import code_spans
-from prnotes.render import render_site
+from prnotes.render import render_pages
 from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
 from prnotes.model.taxonomy import load_taxonomy
 
@@ -205,7 +206,7 @@ def test_conversion_accepts_or_names_file_and_line(data):
     try:
         seed = parse_seed("seeds/x.txt", data)
         site = build_site([seed], {}, TAXONOMY)
-        pages = render_site(site)
+        pages = render_pages(site).pages
     except InputError as exc:
         assert exc.problems
         line_count = data.count(b"\n") + 1
@@ -243,7 +244,7 @@ def test_prs_toml_numbers_and_warnings_never_crash(files, drop_numbers):
     unused = [w for w in site.warnings if "matches no seed entry" in str(w)]
     assert len(unused) == len(seeds)
     assert all(re.fullmatch(r"seeds/prs\.toml:\d+: .+", str(w)) for w in unused)
-    render_site(site)
+    render_pages(site).pages
 
 
 # --- through Sphinx: one build per example, many seeds per build -------------

@@ -163,7 +163,7 @@ def test_note_marks_its_follow_ups_and_lists_their_labels_once(built_site, site)
         assert (box is not None) == bool(note.follow_ups), note.docname
         if box:
             labels = [squash(m) for m in re.findall(r'<span class="prnotes-followup-label">(.*?)</span> <span', box.group(1), re.S)]
-            assert labels == [" ".join(f.label_text.split()) for f in note.follow_ups]
+            assert labels == [" ".join(plain_text(f.label).split()) for f in note.follow_ups]
             # The box holds labels, not the sentences again (unless a label is its whole sentence).
             assert len(re.findall(r"<li>", box.group(1))) == len(note.follow_ups)
     box = re.search(r'<div class="tip prnotes-followups admonition">(.*?)</div>', html_of(proj, "notes/vllm-project/vllm/pr-52327"), re.S)

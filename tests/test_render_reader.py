@@ -9,7 +9,7 @@ from prnotes import contract
 from prnotes.project import load
 from prnotes.model.site import build_site
 from prnotes.parse.seeds import parse_prs, parse_seed
-from prnotes.render import render_site
+from prnotes.render import render_pages
 from prnotes.render.myst import escape
 from prnotes.render.readinglists import cjk_join
 from prnotes.model.summary import first_sentence
@@ -61,7 +61,7 @@ def test_the_landing_page_opens_with_today_and_stays_short_however_many_notes():
         entries = []
         for number in range(1, count + 1):
             entries += [f"[CI] 第 {number} 个改动 (#{number})", "值得精读。"]
-        return render_site(_site(entries))["index.md"]
+        return render_pages(_site(entries)).pages["index.md"]
 
     small, large = landing(2), landing(30)
     assert len(small.splitlines()) == len(large.splitlines())
@@ -75,7 +75,7 @@ def test_the_landing_page_opens_with_today_and_stays_short_however_many_notes():
 
 def test_hostile_text_stays_escaped_on_reader_pages():
     site = _site(["[CI] <b>x</b> (#1)", "值得精读。关注后续 <script>alert(1)</script> 与 `<img src=x>` 何时修复。"])
-    pages = render_site(site)
+    pages = render_pages(site).pages
     for path in (f"{contract.WATCHLIST}.md", f"{contract.SYMBOLS}.md", "notes/o/r/pr-1.md", "index.md"):
         assert "<script>" not in pages[path] and "<b>" not in pages[path], path
     # The watch list shows the note's own box items; the box escapes them.
@@ -106,7 +106,7 @@ def test_a_long_watch_list_has_a_page_per_subsystem():
         prefix = "[CI]" if number % 2 else "[ROCm]"
         entries += [f"{prefix} 第 {number} 个改动 (#{number})", f"值得精读。后续需要跟踪 `f_{number}` 的默认值。"]
     site = _site(entries)
-    pages = render_site(site)
+    pages = render_pages(site).pages
     index = pages[f"{contract.WATCHLIST}.md"]
     assert f"共 {INLINE_FOLLOWUPS + 1} 条" in index
     assert f"{{{contract.LIST_DIRECTIVE}}}" not in index
@@ -120,7 +120,7 @@ def test_a_long_watch_list_has_a_page_per_subsystem():
 
 def test_a_short_watch_list_is_one_page():
     site = _site(["[CI] 一个改动 (#1)", "值得精读。后续需要跟踪 `f_1` 的默认值。"])
-    pages = render_site(site)
+    pages = render_pages(site).pages
     assert [p for p in pages if p.startswith(f"{contract.WATCHLIST}")] == [f"{contract.WATCHLIST}.md"]
     assert f"({contract.watchlist_label(site.notes[0].subsystem)})=" in pages[f"{contract.WATCHLIST}.md"]
 

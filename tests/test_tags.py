@@ -9,7 +9,7 @@ import pytest
 
 from prnotes.model.site import build_site
 from prnotes.parse.seeds import parse_seed
-from prnotes.model.tags import secondary_subsystems, tag_index, tags_of_note
+from prnotes.model.tags import tag_index, tags_of_note
 from prnotes.model.taxonomy import load_taxonomy
 
 # PR number -> (secondary subsystems, every tag slug in display order).
@@ -35,7 +35,7 @@ EXPECTED = {
 
 def test_every_seed_entry_has_exactly_its_tags(site):
     got = {
-        n.number: (secondary_subsystems(n, site.taxonomy), tuple(t.slug for t in tags_of_note(n, site.taxonomy)))
+        n.number: (n.secondary, tuple(t.slug for t in tags_of_note(n, site.taxonomy)))
         for n in site.notes
     }
     assert got == EXPECTED
@@ -125,7 +125,7 @@ def tags_of(made_up: Path, title: str, body: str = "值得精读。") -> tuple[s
     seed = parse_seed("seeds/a.txt", f"o/r\n\n{title} (#1)\n\n{body}\n".encode())
     site = build_site([seed], {}, taxonomy)
     (note,) = site.notes
-    return note.subsystem, secondary_subsystems(note, taxonomy), tuple(t.slug for t in tags_of_note(note, taxonomy))
+    return note.subsystem, note.secondary, tuple(t.slug for t in tags_of_note(note, taxonomy))
 
 
 @pytest.mark.parametrize(
@@ -172,6 +172,6 @@ def test_tag_index_holds_the_tags_that_notes_have(made_up):
     assert unfiled.subsystem == "other" and tags_of_note(unfiled, taxonomy) == ()
     # Filed under platform by its prefix and title word; ci is the secondary subsystem.
     assert filed.subsystem == "platform"
-    assert secondary_subsystems(filed, taxonomy) == ("ci",)
+    assert filed.secondary == ("ci",)
     index = tag_index(site)
     assert {slug: [n.number for n in notes] for slug, notes in index.items()} == {"rocm": [2], "ci": [2]}

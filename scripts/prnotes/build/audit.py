@@ -141,19 +141,6 @@ def page_text(html: str) -> tuple[str, str]:
     return (heading.get_text() if heading else ""), main.get_text()
 
 
-def section_text(html: str, heading: str) -> str | None:
-    """Text of the section under an ``<h2>`` reading ``heading``, without the heading."""
-    soup = BeautifulSoup(html, "html.parser")
-    for link in soup.select("a.headerlink"):
-        link.decompose()
-    for h2 in soup.find_all("h2"):
-        if h2.get_text().strip() == heading:
-            section = h2.parent
-            h2.extract()
-            return section.get_text() if section else ""
-    return None
-
-
 def toctree_parents(doctree_dir: Path) -> dict[str, list[str]]:
     """Document -> the documents whose toctrees list it, from Sphinx's environment."""
     try:

@@ -137,10 +137,6 @@ class FollowUp:
         return plain_text(self.pieces)
 
     @property
-    def label_text(self) -> str:
-        return plain_text(self.label)
-
-    @property
     def targets(self) -> tuple[Ref, ...]:
         """The PRs and issues the label names, each once, in text order."""
         seen: dict[tuple[str, int], Ref] = {}

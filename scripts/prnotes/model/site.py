@@ -178,10 +178,6 @@ class Site:
         """Repositories of the notes, sorted case-insensitively."""
         return tuple(sorted({n.repo for n in self.notes}, key=lambda r: (r.lower(), r)))
 
-    def pr_text(self, repo: str, number: int) -> str:
-        """How a PR reference reads in a list: ``#N`` on a one-repository site, else ``owner/repo#N``."""
-        return f"#{number}" if self.repos == (repo,) else f"{repo}#{number}"
-
     @cached_property
     def digest_by_docname(self) -> dict[str, Digest]:
         return {d.docname: d for d in self.digests}

@@ -39,12 +39,6 @@ def all_tags(taxonomy: Taxonomy) -> tuple[Tag, ...]:
     return tuple(tags)
 
 
-def secondary_subsystems(note: Note, taxonomy: Taxonomy) -> tuple[str, ...]:
-    """The subsystems the note's classification weighed and filed it away from
-    (derived with the note: :attr:`prnotes.model.site.Note.secondary`)."""
-    return note.secondary
-
-
 def tags_of_note(note: Note, taxonomy: Taxonomy) -> tuple[Tag, ...]:
     """The note's tags, in display order (see the module docstring)."""
     slugs = set(note.tags) | set(note.secondary)

@@ -145,11 +145,6 @@ def sentence_spans(pieces: tuple[Inline, ...]) -> list[tuple[int, tuple[Inline, 
     return out
 
 
-def sentences(pieces: tuple[Inline, ...]) -> list[tuple[Inline, ...]]:
-    """The sentences of an advice text, in order (see :func:`sentence_spans`)."""
-    return [sentence for _, sentence in sentence_spans(pieces)]
-
-
 def _split_at(atoms: list[Atom], start: int, end: int, marks: frozenset[str]) -> list[tuple[int, int]]:
     """``atoms[start:end]`` cut after each mark, as index ranges."""
     parts: list[tuple[int, int]] = []

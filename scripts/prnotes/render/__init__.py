@@ -29,11 +29,6 @@ class Rendered:
     kept: frozenset[str]  # note pages left out as current
 
 
-def render_site(site: Site) -> dict[str, str]:
-    """Every generated page, ``{relative path: text}``, sorted."""
-    return render_pages(site).pages
-
-
 def render_pages(site: Site, current: Callable[[str, str], bool] | None = None) -> Rendered:
     """Every generated page, but the note pages for which ``current(path, key)`` holds.
 

@@ -188,12 +188,6 @@ def label(known: dict, seed: str) -> str:
     return UNCOMMITTED
 
 
-def date_of(env: BuildEnvironment, seed: str) -> str | None:
-    """``YYYY-MM-DD`` of a digest (the author's own calendar day), or None before its commit or when unknown."""
-    when = facts(env)["dates"].get(seed)
-    return when[:10] if when else None
-
-
 def added_at(env: BuildEnvironment, seed: str) -> str | None:
     """The full ISO time of a digest's commit, or None."""
     return facts(env)["dates"].get(seed)

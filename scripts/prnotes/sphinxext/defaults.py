@@ -98,7 +98,7 @@ html_theme_options = {
     "navbar_center": ["prnotes-header.html"],
     "search_bar_text": "搜索笔记、PR 编号、代码符号…",
     # Off: the search script lists results in the dialog as the reader types
-    # (scripts/prnotes/sphinxext/search/search.js). The theme's own needs the
+    # (scripts/prnotes/sphinxext/search/ui.js). The theme's own needs the
     # whole index loaded with every page and waits 300 ms after each key.
     "search_as_you_type": False,
     "icon_links_label": "上游仓库",

@@ -9,8 +9,7 @@ own index). :func:`split` turns it into:
 - ``entry.json``: what every search needs first, a few KB whatever the site's
   size: how many pages there are, how many of them are notes, how many term
   chunks, key buckets and typo buckets, the size of each key bucket, the
-  filter values, and the
-  hub pages whose title another hub page has already.
+  filter values, and the hub pages whose title another hub page has already.
 - ``t/<k>.json``: term chunk ``k``, the terms whose CRC-32 (of their UTF-8)
   modulo the chunk count is ``k``: ``{term: [title pages, text pages]}``,
   and for a term under which bilingual pairs are stored (:mod:`.pairs`), a

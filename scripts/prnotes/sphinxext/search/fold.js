@@ -302,7 +302,10 @@ const prnotesPhraseTerms = (phrase) => {
  * index.js's prnotesNear: "schedular" -> scheduler), marked "?".
  */
 const prnotesVariants = (whole, squashed, keys) => {
+  const misses = keys.misses;
   const found = keys.containing(squashed);
+  // Not loaded yet: the next pass, which has it, goes on (and loads no more than it needs).
+  if (keys.misses !== misses) return [];
   if (found.length) {
     found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
     return found.slice(0, PRNOTES_MAX_VARIANTS).map((key) => [[key], ""]);
@@ -379,10 +382,14 @@ const prnotesQueryTerms = (query, keys) => {
   if (keys)
     for (const [run] of masked.matchAll(PRNOTES_RUN)) {
       if (run[0] >= "\u3400") continue;
+      // [lower case, squashed] of a word the index lacks (and has no term
+      // holding); null when it has it, or when what says so is not loaded yet.
       const unknown = (word) => {
         const whole = word.toLowerCase();
         const squashed = prnotesSquash(whole);
-        return squashed.length >= 4 && !keys.known(whole) && !keys.known(prnotesFold(whole)) ? [whole, squashed] : null;
+        const misses = keys.misses;
+        const lacks = squashed.length >= 4 && !keys.known(whole) && !keys.known(prnotesFold(whole));
+        return lacks && keys.misses === misses ? [whole, squashed] : null;
       };
       const own = unknown(run);
       if (!own) continue;

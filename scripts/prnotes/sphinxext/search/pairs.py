@@ -16,7 +16,8 @@ notes pair the two. A pair needs real evidence, of one of two kinds:
 
 2. **Parallel titles.** A note's Chinese title and its upstream English
    title say the same thing. An English word of the upstream titles (letters
-   only, three or more, inflection folded, not a stop word; not in a
+   only, three or more, counted with its inflection folded and named as the
+   titles write it most, not a stop word; not in a
    ``[tag]`` such as ``[Bugfix]``, not the repository's name, not in the
    note's Chinese title) and a string of two to four CJK characters of the
    Chinese titles are paired when
@@ -42,7 +43,7 @@ the same notes derives the same pairs.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -117,16 +118,16 @@ def glosses(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def _english_words(text: str) -> set[str]:
-    """Plain English words (no identifiers), folded, not stop words."""
-    out = set()
+def _english_words(text: str) -> dict[str, str]:
+    """Plain English words (no identifiers), not stop words: {folded: as written, lower case}."""
+    out = {}
     for match in _WORD.finditer(text):
         word = match.group()
         if _CAMEL.search(word):
             continue
         term = fold(word.lower())
         if term not in STOPWORDS and len(term) >= 3:
-            out.add(term)
+            out.setdefault(term, word.lower())
     return out
 
 
@@ -170,12 +171,14 @@ def derive(notes: Iterable[NoteText], glossary: Glossary | None = None) -> list[
     title_notes: dict[str, set[int]] = defaultdict(set)
     word_notes: dict[str, set[int]] = defaultdict(set)
     string_notes: dict[str, set[int]] = defaultdict(set)
+    written: dict[str, Counter[str]] = defaultdict(Counter)  # folded word -> how upstream titles write it
     for i, note in enumerate(notes):
         title = normalize(note.title)
-        upstream = normalize(_TAG.sub(" ", note.upstream))
+        upstream = _english_words(normalize(_TAG.sub(" ", note.upstream)))
         repo_words = set(tokens(note.repo.rpartition("/")[2]))
-        for word in _english_words(upstream) - _english_words(title) - repo_words:
+        for word in upstream.keys() - _english_words(title).keys() - repo_words:
             upstream_notes[word].add(i)
+            written[word][upstream[word]] += 1
         for string in _cjk_strings(title):
             title_notes[string].add(i)
         whole = normalize(f"{note.title}\n{note.upstream}\n{note.advice}")
@@ -204,7 +207,9 @@ def derive(notes: Iterable[NoteText], glossary: Glossary | None = None) -> list[
             continue
         english_taken.add(word)
         chinese_taken.append(string)
-        pairs.setdefault((string, word), Pair(string, word, "titles"))
+        # The name as the titles write it most (shortest first), so that it folds as the index's term does.
+        name = min(written[word].items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0]
+        pairs.setdefault((string, name), Pair(string, name, "titles"))
     return sorted(pairs.values())
 
 

@@ -97,6 +97,8 @@ def test_nothing_found_is_still_said_so(page):
         ("prefecth", ["prefecth|?prefetch"]),
         ("prefetc", ["prefetc"]),  # inside "prefetch": a word being typed, not a typo
         ("gixmp", ["gixmp"]),  # two edits off gizmo: too many for five letters
+        ("cahce", ["cahc|?cach"]),  # its inflection folded, as the index's "cache" is: a swap
+        ("cahces", ["cahc|?cach"]),
         ("prefecht", ["prefecht"]),  # two edits off prefetch: too many for eight
         # 9 letters or more: two edits.
         ("schadular", ["schadular|?scheduler"]),
@@ -128,6 +130,12 @@ def test_a_typo_finds_the_note_weighing_less_than_the_word_itself(page):
     assert len(exact) == len(corrected) == 1
     assert corrected[0] == pytest.approx(exact[0] * page.evaluate("() => PRNOTES_ALTERNATIVE_WEIGHTS['?']"))
     assert corrected[0] < exact[0]
+
+
+def test_the_typo_rule_is_the_same_on_both_sides(page):
+    assert page.evaluate("() => [PRNOTES_TYPO_SHORTEST, PRNOTES_TYPO_LONGEST, PRNOTES_GRAM]") == [
+        split.TYPO_SHORTEST, split.TYPO_LONGEST, split.GRAM,
+    ]
 
 
 def test_the_edit_distance_counts_a_swap_as_one_edit(page):

@@ -62,7 +62,7 @@ window.PrnotesWholeIndex = class PrnotesWholeIndex {
     return this.all.filter((k) => prnotesSquash(k).includes(s));
   }
   links(t) { return this.pairs.get(t) || []; }
-  near(word) { return prnotesNearFilter(word, this.all); }
+  near(word, edits) { return prnotesNearFilter(word, this.all, edits); }
   pieces(s) {
     const termOf = (x) => (this.term(x) ? x : prnotesFold(x) !== x && this.term(prnotesFold(x)) ? prnotesFold(x) : null);
     return s.length < 4 ? [] : prnotesPieces(s, termOf);

@@ -313,7 +313,7 @@ const prnotesVariants = (whole, squashed, keys) => {
   const out = keys.pieces(squashed).map((pair) => [pair, ""]);
   const near = new Map();
   for (const form of new Set([whole, prnotesFold(whole)]))
-    for (const [term, distance] of keys.near(form))
+    for (const [term, distance] of keys.near(form, prnotesFormEdits(whole, form)))
       if (!near.has(term) || near.get(term) > distance) near.set(term, distance);
   const closest = Math.min(...near.values());
   const corrections = [...near].filter(([, d]) => d === closest).map(([term]) => term).sort();
@@ -391,11 +391,11 @@ const prnotesQueryTerms = (query, keys) => {
         const lacks = squashed.length >= 4 && !keys.known(whole) && !keys.known(prnotesFold(whole));
         return lacks && keys.misses === misses ? [whole, squashed] : null;
       };
-      const own = unknown(run);
+      const own = !PRNOTES_DIGITS.test(run) && unknown(run);  // a number is a PR's, not a typo
       if (!own) continue;
       // The word; when the whole has no variant, each part of an identifier the index lacks.
       const pieces = run.split(PRNOTES_PART_SEP).flatMap((part) => part.split(PRNOTES_CAMEL));
-      const words = [[run, prnotesWordTerm(run, false), own]];
+      const words = [[run, prnotesTokens(run)[0], own]];  // the run's own term, folded if a plain word
       if (pieces.length > 1) words.push(...pieces.map((piece) => [piece, prnotesWordTerm(piece, true), null]));
       for (const [word, term, known] of words) {
         const forms = known || unknown(word);

@@ -14,10 +14,13 @@ const PRNOTES_LAST = "0123456789abcdefghijklmnopqrstuv";
 const PRNOTES_MORE = "wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 const PRNOTES_GRAM = 3;
 // Typos: a word of PRNOTES_TYPO_ONE.. letters (once "_ . -" are out) may be
-// one edit off a term of the index, one of more than PRNOTES_TYPO_TWO - 1
-// letters two edits (split.py writes the one-edit keys up to TYPO_LONGEST).
+// one edit off a term of the index, one of PRNOTES_TYPO_TWO or more two edits.
+// The typo buckets (split.py) hold the terms of PRNOTES_TYPO_SHORTEST to
+// PRNOTES_TYPO_LONGEST letters under their one-edit keys.
 const PRNOTES_TYPO_ONE = 5;
 const PRNOTES_TYPO_TWO = 9;
+const PRNOTES_TYPO_SHORTEST = 4;
+const PRNOTES_TYPO_LONGEST = 9;
 
 /** split.decode_ids: page numbers from their gaps. */
 const prnotesDecodeIds = (text) => {
@@ -65,6 +68,17 @@ const prnotesGrams = (term) => {
 /** How many edits a typo of a word of `length` letters may have made: 0, 1 or 2. */
 const prnotesTypoEdits = (length) => (length < PRNOTES_TYPO_ONE ? 0 : length < PRNOTES_TYPO_TWO ? 1 : 2);
 
+/**
+ * The edits to look for around `form`, a way of writing the word `typed`
+ * (as typed, or with its inflection folded: "cahces" -> "cahc"): as many as
+ * the typed word's length allows, but one when the form is too short to
+ * cut in thirds of three letters.
+ */
+const prnotesFormEdits = (typed, form) => {
+  const edits = prnotesTypoEdits(prnotesSquash(typed).length);
+  return edits === 2 && prnotesSquash(form).length < PRNOTES_TYPO_TWO ? 1 : edits;
+};
+
 /** A word cut into three parts as equal as can be (each 3 letters or more for 9 or more). */
 const prnotesThirds = (s) => {
   const [a, b] = [Math.round(s.length / 3), Math.round((2 * s.length) / 3)];
@@ -100,16 +114,16 @@ const prnotesDigitsOf = (s) => s.replace(/[^0-9]/g, "");
 
 /**
  * Of `candidates` (terms of the index), those a typo of `word` may stand
- * for, as [term, edits], fewest edits first: ASCII terms within
- * prnotesTypoEdits edits of the word once "_ . -" are out of both, with the
- * same digits (qwen2 is not a typo of qwen3) and, for two edits, holding
- * one of the word's thirds as it is (every term within two insertions,
- * deletions or substitutions does). The browser's index (near) and the
- * tests' whole index give this the candidates they find.
+ * for, as [term, edits], fewest edits first: ASCII terms within `max`
+ * edits of the word once "_ . -" are out of both, with the same digits
+ * (qwen2 is not a typo of qwen3); for one edit, terms of
+ * PRNOTES_TYPO_SHORTEST to PRNOTES_TYPO_LONGEST letters; for two, terms
+ * that hold one of the word's thirds as it is (every term within two
+ * insertions, deletions or substitutions does). The browser's index (near)
+ * and the tests' whole index give this the candidates they find.
  */
-const prnotesNearFilter = (word, candidates) => {
+const prnotesNearFilter = (word, candidates, max) => {
   const w = prnotesSquash(word.toLowerCase());
-  const max = prnotesTypoEdits(w.length);
   if (!max) return [];
   const thirds = max === 2 ? prnotesThirds(w) : null;
   const digits = prnotesDigitsOf(w);
@@ -117,7 +131,8 @@ const prnotesNearFilter = (word, candidates) => {
   for (const term of new Set(candidates)) {
     if (term[0] === "#" || !/^[\x21-\x7e]+$/.test(term)) continue;
     const s = prnotesSquash(term);
-    if (s === w || prnotesDigitsOf(s) !== digits || (thirds && !thirds.some((part) => s.includes(part)))) continue;
+    if (s === w || prnotesDigitsOf(s) !== digits) continue;
+    if (thirds ? !thirds.some((part) => s.includes(part)) : s.length < PRNOTES_TYPO_SHORTEST || s.length > PRNOTES_TYPO_LONGEST) continue;
     const d = prnotesEditDistance(w, s, max);
     if (d <= max) out.push([term, d, Math.abs(s.length - w.length)]);
   }
@@ -248,14 +263,14 @@ class PrnotesIndex {
   }
 
   /**
-   * The index's terms a typo of `word` may stand for (prnotesNearFilter):
-   * for one edit, those listed under the word's one-edit keys (the word
-   * and the word with one letter left out, split.py's typo buckets); for
-   * two, the terms holding one of its thirds (the key buckets).
+   * The index's terms within `edits` (1 or 2) of `word` that a typo may
+   * stand for (prnotesNearFilter): for one edit, those listed under the
+   * word's one-edit keys (the word and the word with one letter left out,
+   * split.py's typo buckets); for two, the terms holding one of its thirds
+   * (the key buckets).
    */
-  near(word) {
+  near(word, edits) {
     const w = prnotesSquash(word.toLowerCase());
-    const edits = prnotesTypoEdits(w.length);
     const candidates = [];
     if (edits === 1) {
       const keys = new Set([w]);
@@ -265,7 +280,7 @@ class PrnotesIndex {
         if (bucket && prnotesOwn(bucket, key)) candidates.push(...bucket[key]);
       }
     } else if (edits === 2) for (const part of prnotesThirds(w)) candidates.push(...this.containing(part));
-    return prnotesNearFilter(word, candidates);
+    return prnotesNearFilter(word, candidates, edits);
   }
 
   /**

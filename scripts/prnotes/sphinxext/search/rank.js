@@ -204,9 +204,9 @@ const PrnotesSearch = {
 
   /**
    * The search as one computation over what is loaded (prnotesComplete runs
-   * it until complete). `partial` says when no page has every word typed:
-   * {missing: the words no page has, corrected: [[word, terms]] the typos
-   * looked for as other words}, or null.
+   * it until complete). `partial` says when no page has every word typed,
+   * {missing: the words no page has}, and is null otherwise; `corrected`
+   * lists the typos looked for as other words: [[word, terms]].
    */
   compute: (query, filters) => {
     PrnotesSearch.matched = new Set();

@@ -12,8 +12,10 @@
  *   same strings.
  * - prnotesUnits is glossary.py's phrase_units.
  * - prnotesQueryTerms turns what the reader typed into the query's terms:
- *   PR references written any way, glossary terms in both directions, and
- *   identifiers typed without their "_" or with spaces. A term that stands
+ *   PR references written any way, glossary terms and the pairs the notes
+ *   make (pairs.py) in both directions, identifiers typed without their "_"
+ *   or with spaces, joined words the index has apart, and typos (the index's
+ *   side of these, index.js: near, pieces, links). A term that stands
  *   for several ways of writing one thing is a group (see prnotesGroup):
  *   the ranking (rank.js) scores it as one term (prnotesGroupLookup), so an
  *   expansion never outweighs what was typed.

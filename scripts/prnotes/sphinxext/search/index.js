@@ -1,10 +1,12 @@
 /*
  * PR 精读笔记 search: the split index in the browser (split.py writes it).
  *
- * A query needs a few of the index's files: the chunks its terms fall in,
- * a key bucket where a typed word may sit inside longer terms, the shards
- * of the pages it lists, a filter. PrnotesIndex answers from what it has
- * loaded, synchronously, and notes what it lacked; prnotesComplete runs a
+ * A query needs a few of the index's files: the chunks its terms fall in
+ * (with the bilingual pairs stored under them), a key bucket where a typed
+ * word may sit inside longer terms, the typo buckets of a word the index
+ * lacks, the shards of the pages it lists, a filter. PrnotesIndex answers
+ * from what it has loaded, synchronously, and notes what it lacked;
+ * prnotesComplete runs a
  * computation until it lacks nothing, loading what each pass asked for. The
  * last pass has seen, for every term it touched, exactly what the whole
  * index holds, so its answer is the whole index's answer.

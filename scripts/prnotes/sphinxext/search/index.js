@@ -6,10 +6,10 @@
  * word may sit inside longer terms, the typo buckets of a word the index
  * lacks, the shards of the pages it lists, a filter. PrnotesIndex answers
  * from what it has loaded, synchronously, and notes what it lacked;
- * prnotesComplete runs a
- * computation until it lacks nothing, loading what each pass asked for. The
- * last pass has seen, for every term it touched, exactly what the whole
- * index holds, so its answer is the whole index's answer.
+ * prnotesComplete runs a computation until it lacks nothing, loading what
+ * each pass asked for. The last pass has seen, for every term it touched,
+ * exactly what the whole index holds, so its answer is the whole index's
+ * answer.
  */
 
 const PRNOTES_LAST = "0123456789abcdefghijklmnopqrstuv";

@@ -3,7 +3,10 @@
 :data:`WHOLE_VIEW` defines, in a page where the search script has loaded,
 ``PrnotesWholeIndex``: the same interface as index.js's ``PrnotesIndex``,
 answered from the whole ``searchindex.js`` (Sphinx's numbering and order),
-with nothing to load. The ranking (rank.js) over it is the search as it
+with nothing to load: typos and joined words by going through every term
+(index.js's ``prnotesNearFilter`` and ``prnotesPieces`` on all of them), the
+bilingual pairs (which searchindex.js lacks) from every term chunk of the
+split index, read once. The ranking (rank.js) over it is the search as it
 would be if the browser loaded the whole index; :data:`COMPARE` runs
 queries over both and returns each one's ranked docnames and scores.
 """
@@ -12,8 +15,9 @@ from __future__ import annotations
 
 WHOLE_VIEW = r"""
 window.PrnotesWholeIndex = class PrnotesWholeIndex {
-  constructor(data) {
+  constructor(data, links) {
     this.data = data;
+    this.pairs = links || new Map();
     this.missing = new Set();
     this.misses = 0;
     const n = data.docnames.length;
@@ -57,6 +61,12 @@ window.PrnotesWholeIndex = class PrnotesWholeIndex {
     if (s.length < PRNOTES_GRAM) return [];
     return this.all.filter((k) => prnotesSquash(k).includes(s));
   }
+  links(t) { return this.pairs.get(t) || []; }
+  near(word, edits) { return prnotesNearFilter(word, this.all, edits); }
+  pieces(s) {
+    const termOf = (x) => (this.term(x) ? x : prnotesFold(x) !== x && this.term(prnotesFold(x)) ? prnotesFold(x) : null);
+    return s.length < 4 ? [] : prnotesPieces(s, termOf);
+  }
   page(p) { return [this.data.docnames[p], this.data.titles[p]]; }
   filterValue() { throw new Error("the whole index has no filters"); }
   async load() {}
@@ -68,7 +78,12 @@ COMPARE = r"""
 async (queries) => {
   const split = PrnotesSearch.view;
   const text = await (await fetch(`${split.root}searchindex.js`)).text();
-  const whole = new window.PrnotesWholeIndex(JSON.parse(text.slice("Search.setIndex(".length, -1)));
+  const links = new Map();
+  for (let k = 0; k < split.entry.chunks; k++) {
+    const chunk = await (await fetch(`${split.base}t/${k}.json`)).json();
+    for (const [term, value] of Object.entries(chunk)) if (value[2]) links.set(term, value[2]);
+  }
+  const whole = new window.PrnotesWholeIndex(JSON.parse(text.slice("Search.setIndex(".length, -1)), links);
   const out = [];
   try {
     for (const q of queries) {

@@ -3,7 +3,9 @@
 Indexing: :mod:`.language` splits text (:mod:`.tokens`, with :mod:`.tradsimp`
 and the :mod:`.glossary`), :mod:`.titles` ranks upstream titles as titles,
 :mod:`.derived` leaves repeated lists and page furniture out and marks the
-advice, :mod:`.indexfile` writes Sphinx's whole index compactly.
+advice, :mod:`.indexfile` writes Sphinx's whole index compactly, :mod:`.corpus`
+keeps each note's words for :mod:`.pairs`, which pairs Chinese and English
+names of one concept where the notes do.
 
 Serving: :mod:`.split` cuts the whole index into the small files a query
 loads, :mod:`.fragments` keeps each page's snippet text, :mod:`.scripts`
@@ -21,7 +23,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ...diagnostics import InputError
-from . import derived, fragments, glossary, indexfile, publish, scripts, titles
+from . import corpus, derived, fragments, glossary, indexfile, publish, scripts, titles
 from .language import SearchPrnotes
 
 
@@ -31,6 +33,7 @@ def setup_search(app: Sphinx) -> None:
     except InputError as exc:
         raise ExtensionError(f"the search glossary is malformed:\n{exc}") from None
     app.add_search_language(SearchPrnotes)
+    corpus.setup_corpus(app)
     app.connect("builder-inited", indexfile.use_utf8_index)
     app.connect("doctree-resolved", titles.promote)
     app.connect("doctree-resolved", derived.mark)

@@ -12,8 +12,10 @@
  *   same strings.
  * - prnotesUnits is glossary.py's phrase_units.
  * - prnotesQueryTerms turns what the reader typed into the query's terms:
- *   PR references written any way, glossary terms in both directions, and
- *   identifiers typed without their "_" or with spaces. A term that stands
+ *   PR references written any way, glossary terms and the pairs the notes
+ *   make (pairs.py) in both directions, identifiers typed without their "_"
+ *   or with spaces, joined words the index has apart, and typos (the index's
+ *   side of these, index.js: near, pieces, links). A term that stands
  *   for several ways of writing one thing is a group (see prnotesGroup):
  *   the ranking (rank.js) scores it as one term (prnotesGroupLookup), so an
  *   expansion never outweighs what was typed.
@@ -128,52 +130,69 @@ const prnotesUnits = (normalized) => {
 // --- groups -----------------------------------------------------------------
 
 // A group term is "alternative|alternative|…", each alternative the terms of
-// one way of writing the thing joined by "+"; a leading "~" marks a glossary
-// expansion, which weighs PRNOTES_EXPANSION_WEIGHT of what was typed. Terms
-// never hold these characters.
-const PRNOTES_EXPANSION_WEIGHT = 0.7;
+// one way of writing the thing joined by "+". The first alternative is what
+// was typed. A leading mark says where another alternative comes from, and
+// what it weighs against what was typed (PRNOTES_ALTERNATIVE_WEIGHTS): none
+// for another spelling the index has (an identifier joined or split, 1),
+// "~" for the glossary's other side (0.7), "^" for a pair the notes
+// themselves make (pairs.py, 0.6), "?" for a correction of a typo (0.6).
+// Terms never hold these characters.
+const PRNOTES_ALTERNATIVE_WEIGHTS = {"": 1, "~": 0.7, "^": 0.6, "?": 0.6};
+const PRNOTES_EXPANSION_WEIGHT = PRNOTES_ALTERNATIVE_WEIGHTS["~"];
+const PRNOTES_MARK = /^[~^?]/;
 const PRNOTES_MAX_VARIANTS = 20;
 
+/** alternatives: [[terms, mark]], the first what was typed; a mark of true is the glossary's "~". */
 const prnotesGroup = (alternatives) => {
   const seen = new Set();
   const out = [];
-  for (const [terms, expansion] of alternatives) {
+  for (const [terms, mark] of alternatives) {
     const key = terms.join("+");
     if (!terms.length || seen.has(key)) continue;
     seen.add(key);
-    out.push((expansion ? "~" : "") + key);
+    out.push((mark === true ? "~" : mark || "") + key);
   }
   return out.join("|");
 };
 
 const prnotesIsGroup = (term) => term.includes("|");
 
+/** An alternative's mark ("", "~", "^" or "?") and its terms. */
+const prnotesAlternative = (alt) => {
+  const mark = PRNOTES_MARK.test(alt) ? alt[0] : "";
+  return [mark, alt.slice(mark.length).split("+")];
+};
+
 /** The plain terms of a term or group: for highlighting and snippets. */
 const prnotesTermWords = (term) =>
-  prnotesIsGroup(term) ? term.split("|").flatMap((alt) => alt.replace(/^~/, "").split("+")) : [term];
+  prnotesIsGroup(term) ? term.split("|").flatMap((alt) => prnotesAlternative(alt)[1]) : [term];
+
+/** What was typed of a term or group: the term, or the group's first alternative. */
+const prnotesTypedTerms = (term) => (prnotesIsGroup(term) ? prnotesAlternative(term.split("|")[0])[1] : [term]);
 
 /**
  * Where a group occurs: file -> weight. The first alternative is what was
  * typed: a file needs at least half of its terms (as the ranking asks of a
  * whole query) and weighs the sum of their weights, as if they were terms
  * of the query. Another alternative needs all of its terms and weighs their
- * mean times the number of typed terms, times PRNOTES_EXPANSION_WEIGHT for a
- * glossary expansion. The best alternative counts. `typed` holds the words
- * as typed (prnotesTypedWords): only those may match inside other terms.
+ * mean times the number of typed terms, times its mark's weight
+ * (PRNOTES_ALTERNATIVE_WEIGHTS). The best alternative counts. `typed` holds
+ * the words as typed (prnotesTypedWords): only those, and other spellings
+ * the index has, may match inside other terms.
  */
 const prnotesGroupLookup = (group, lookup, typed) => {
   const best = new Map();
   const alternatives = group.split("|");
   const typedCount = alternatives[0].split("+").length;
   alternatives.forEach((alt, i) => {
-    const expansion = alt.startsWith("~");
-    const terms = (expansion ? alt.slice(1) : alt).split("+");
-    const factor = i === 0 ? 1 : ((expansion ? PRNOTES_EXPANSION_WEIGHT : 1) * typedCount) / terms.length;
+    const [mark, terms] = prnotesAlternative(alt);
+    const factor = i === 0 ? 1 : (PRNOTES_ALTERNATIVE_WEIGHTS[mark] * typedCount) / terms.length;
     const sums = new Map();
     const counts = new Map();
     // What was typed may match inside terms; other ways of writing it are
-    // the index's own terms; a glossary expansion matches whole terms only.
-    const partial = (term) => (i === 0 ? Boolean(typed && typed.has(term)) : !expansion);
+    // the index's own terms; glossary sides, pairs and corrections match
+    // whole terms only.
+    const partial = (term) => (i === 0 ? Boolean(typed && typed.has(term)) : !mark);
     for (const term of terms)
       lookup(term, partial(term)).forEach((weight, f) => {
         sums.set(f, (sums.get(f) || 0) + weight);
@@ -190,16 +209,16 @@ const prnotesGroupLookup = (group, lookup, typed) => {
 
 // --- the glossary -------------------------------------------------------------
 
-/** Every phrase of the glossary: its units and what it expands to. */
+/** Every phrase of the glossary: its units, what it expands to, and the mark of its expansions. */
 const prnotesGlossaryPhrases = (() => {
   let phrases = null;
   return () => {
     if (phrases) return phrases;
-    const byKey = new Map();  // units -> {units, expansions: Set of phrases}
+    const byKey = new Map();  // units -> {units, expansions: Set of phrases, mark}
     const add = (phrase, other) => {
       const units = prnotesUnits(prnotesNormalize(phrase)).map((u) => u.unit);
       const key = units.join(" ");
-      if (!byKey.has(key)) byKey.set(key, {units, expansions: new Set()});
+      if (!byKey.has(key)) byKey.set(key, {units, expansions: new Set(), mark: "~"});
       byKey.get(key).expansions.add(other);
     };
     for (const [english, wordings] of PRNOTES_GLOSSARY)
@@ -213,22 +232,42 @@ const prnotesGlossaryPhrases = (() => {
 })();
 
 /**
- * The glossary phrases in the query, longest first and not overlapping:
- * [{start, end, expansions}], start and end in the normalized query. Words
- * of identifiers and file names ("_fused_norm_rope_kernel") are not English
- * and match nothing.
+ * The pairs the notes make (pairs.py) that may be in the query: each
+ * phrase stored under one of the query's terms (`links(term)`: [[phrase,
+ * [partners]]]), as a phrase of the glossary is, with the mark "^".
  */
-const prnotesGlossaryMatches = (norm) => {
+const prnotesDerivedPhrases = (norm, links) => {
+  const byKey = new Map();
+  for (const term of prnotesTokens(norm))
+    for (const [phrase, partners] of links(term) || []) {
+      const units = prnotesUnits(prnotesNormalize(phrase)).map((u) => u.unit);
+      const key = units.join(" ");
+      if (!units.length) continue;
+      if (!byKey.has(key)) byKey.set(key, {units, expansions: new Set(), mark: "^"});
+      partners.forEach((other) => byKey.get(key).expansions.add(other));
+    }
+  return [...byKey.values()];
+};
+
+/**
+ * The glossary phrases in the query (and `extra` phrases, after the
+ * glossary's of the same length), longest first and not overlapping:
+ * [{start, end, expansions, mark}], start and end in the normalized query.
+ * Words of identifiers and file names ("_fused_norm_rope_kernel") are not
+ * English and match nothing.
+ */
+const prnotesGlossaryMatches = (norm, extra = []) => {
   const units = prnotesUnits(norm);
   const taken = units.map((u) => PRNOTES_IDENTIFIER.test(norm.slice(u.start, u.end)));
   const found = [];
-  for (const phrase of prnotesGlossaryPhrases()) {
+  const phrases = [...prnotesGlossaryPhrases(), ...extra].sort((a, b) => b.units.length - a.units.length);
+  for (const phrase of phrases) {
     const n = phrase.units.length;
     for (let i = 0; i + n <= units.length; i++) {
       if (taken.slice(i, i + n).some((t) => t)) continue;
       if (!phrase.units.every((u, j) => units[i + j].unit === u)) continue;
       taken.fill(true, i, i + n);
-      found.push({start: units[i].start, end: units[i + n - 1].end, expansions: phrase.expansions});
+      found.push({start: units[i].start, end: units[i + n - 1].end, expansions: phrase.expansions, mark: phrase.mark});
     }
   }
   return found.sort((a, b) => a.start - b.start);
@@ -257,22 +296,60 @@ const prnotesPhraseTerms = (phrase) => {
 };
 
 /**
+ * Other ways of writing a word that the index lacks (`whole`: lower case,
+ * `squashed`: without "_ . -"), best first, as [terms, mark] alternatives:
+ * the index's terms that hold it ("nonehash" in none_hash); else the two
+ * words of the index it is made of ("tensorcore": tensor + core); and the
+ * index's terms within the edits a typo may have made (`keys.near`,
+ * index.js's prnotesNear: "schedular" -> scheduler), marked "?".
+ */
+const prnotesVariants = (whole, squashed, keys) => {
+  const misses = keys.misses;
+  const found = keys.containing(squashed);
+  // Not loaded yet: the next pass, which has it, goes on (and loads no more than it needs).
+  if (keys.misses !== misses) return [];
+  if (found.length) {
+    found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    return found.slice(0, PRNOTES_MAX_VARIANTS).map((key) => [[key], ""]);
+  }
+  const out = keys.pieces(squashed).map((pair) => [pair, ""]);
+  const near = new Map();
+  for (const form of new Set([whole, prnotesFold(whole)]))
+    for (const [term, distance] of keys.near(form, prnotesFormEdits(whole, form)))
+      if (!near.has(term) || near.get(term) > distance) near.set(term, distance);
+  const closest = Math.min(...near.values());
+  const corrections = [...near].filter(([, d]) => d === closest).map(([term]) => term).sort();
+  return [...out, ...corrections.slice(0, PRNOTES_MAX_CORRECTIONS).map((term) => [[term], "?"])];
+};
+const PRNOTES_MAX_CORRECTIONS = 8;
+
+/**
  * The query's terms: a term for each word as prnotesTokens splits it, except
  * that these become groups, in this order:
  * 1. words typed apart that the index has joined by "_" or unspaced: "none
  *    hash", "gpu sync allowed";
- * 2. glossary phrases, either side, with the other side as expansions;
- * 3. an identifier typed without its "_ . -" ("nonehash") or with other ones
- *    ("none-hash"): the index's terms that have it once those are taken out.
+ * 2. glossary phrases, either side, with the other side as expansions, and
+ *    the pairs the notes make (pairs.py), marked "^";
+ * 3. a word the index does not have, nor a term holding it (as typed or
+ *    with its inflection folded), and each such part of an identifier:
+ *    prnotesVariants (an identifier typed without its "_ . -", "nonehash",
+ *    or with other ones, "none-hash"; a joined word the index has apart; a
+ *    typo).
  * `keys` answers what the index holds (index.js's PrnotesIndex: known(term),
- * whether a term is one of the index's or inside one, and containing(s), the
- * index's terms that have s once "_ . -" are taken out), or is null: then
- * only the glossary is used.
+ * whether a term is one of the index's or inside one; containing(s), the
+ * index's terms that have s once "_ . -" are taken out; pieces(s) and
+ * near(word), see prnotesVariants; links(term), the pairs stored under a
+ * term), or is null: then only the glossary is used.
  */
-const prnotesQueryTerms = (query, keys) => {
+/** A query normalized (prnotesNormalize), its PR references written "#N". */
+const prnotesQueryText = (query) => {
   let text = query;
   for (const [pattern, replacement] of PRNOTES_PR_REFS) text = text.replace(pattern, replacement);
-  const norm = prnotesNormalize(text);
+  return prnotesNormalize(text);
+};
+
+const prnotesQueryTerms = (query, keys) => {
+  const norm = prnotesQueryText(query);
   let masked = norm;  // the query without what has become a group
   const groups = [];
   const consumed = new Set();  // terms now in a group
@@ -281,7 +358,7 @@ const prnotesQueryTerms = (query, keys) => {
     typed.forEach((t) => consumed.add(t));
     // Sphinx leaves stop words out of a query; in a group they stay out too.
     const kept = typed.filter((t) => !PRNOTES_STOPWORDS.has(t));
-    groups.push(prnotesGroup([[kept, false], ...alternatives]));
+    groups.push(prnotesGroup([[kept, ""], ...alternatives]));
     masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
   };
   if (keys)
@@ -293,28 +370,44 @@ const prnotesQueryTerms = (query, keys) => {
           const joined = [parts.join("_"), parts.join("")].find((t) => keys.known(t));
           if (!joined) continue;
           const end = seq.index + words[j - 1].index + words[j - 1][0].length;
-          group(seq.index + words[i].index, end, [[[joined], false]]);
+          group(seq.index + words[i].index, end, [[[joined], ""]]);
           i = j - 1;
           break;
         }
       }
     }
-  for (const match of prnotesGlossaryMatches(masked)) {
-    const expansions = [...match.expansions].sort().map((phrase) => [prnotesPhraseTerms(phrase), true]);
+  const derived = keys ? prnotesDerivedPhrases(masked, (term) => keys.links(term)) : [];
+  for (const match of prnotesGlossaryMatches(masked, derived)) {
+    const expansions = [...match.expansions].sort().map((phrase) => [prnotesPhraseTerms(phrase), match.mark]);
     group(match.start, match.end, expansions);
   }
   if (keys)
     for (const [run] of masked.matchAll(PRNOTES_RUN)) {
       if (run[0] >= "\u3400") continue;
-      const whole = run.toLowerCase();
-      const squashed = prnotesSquash(whole);
-      if (squashed.length < 4 || keys.known(whole) || keys.known(prnotesFold(whole))) continue;
-      const found = keys.containing(squashed);
-      if (!found.length) continue;
-      found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
-      const term = prnotesWordTerm(run, false);
-      consumed.add(term);
-      groups.push(prnotesGroup([[[term], false], ...found.slice(0, PRNOTES_MAX_VARIANTS).map((key) => [[key], false])]));
+      // [lower case, squashed] of a word the index lacks (and has no term
+      // holding); null when it has it, or when what says so is not loaded yet.
+      const unknown = (word) => {
+        const whole = word.toLowerCase();
+        const squashed = prnotesSquash(whole);
+        const misses = keys.misses;
+        const lacks = squashed.length >= 4 && !keys.known(whole) && !keys.known(prnotesFold(whole));
+        return lacks && keys.misses === misses ? [whole, squashed] : null;
+      };
+      const own = !PRNOTES_DIGITS.test(run) && unknown(run);  // a number is a PR's, not a typo
+      if (!own) continue;
+      // The word; when the whole has no variant, each part of an identifier the index lacks.
+      const pieces = run.split(PRNOTES_PART_SEP).flatMap((part) => part.split(PRNOTES_CAMEL));
+      const words = [[run, prnotesTokens(run)[0], own]];  // the run's own term, folded if a plain word
+      if (pieces.length > 1) words.push(...pieces.map((piece) => [piece, prnotesWordTerm(piece, true), null]));
+      for (const [word, term, known] of words) {
+        const forms = known || unknown(word);
+        if (!term || !forms) continue;
+        const variants = prnotesVariants(...forms, keys);
+        if (!variants.length) continue;
+        consumed.add(term);
+        groups.push(prnotesGroup([[[term], ""], ...variants]));
+        if (word === run) break;
+      }
     }
   return [...new Set([...prnotesTokens(norm).filter((t) => !consumed.has(t)), ...groups])];
 };

@@ -1,18 +1,28 @@
 /*
  * PR 精读笔记 search: the split index in the browser (split.py writes it).
  *
- * A query needs a few of the index's files: the chunks its terms fall in,
- * a key bucket where a typed word may sit inside longer terms, the shards
- * of the pages it lists, a filter. PrnotesIndex answers from what it has
- * loaded, synchronously, and notes what it lacked; prnotesComplete runs a
- * computation until it lacks nothing, loading what each pass asked for. The
- * last pass has seen, for every term it touched, exactly what the whole
- * index holds, so its answer is the whole index's answer.
+ * A query needs a few of the index's files: the chunks its terms fall in
+ * (with the bilingual pairs stored under them), a key bucket where a typed
+ * word may sit inside longer terms, the typo buckets of a word the index
+ * lacks, the shards of the pages it lists, a filter. PrnotesIndex answers
+ * from what it has loaded, synchronously, and notes what it lacked;
+ * prnotesComplete runs a computation until it lacks nothing, loading what
+ * each pass asked for. The last pass has seen, for every term it touched,
+ * exactly what the whole index holds, so its answer is the whole index's
+ * answer.
  */
 
 const PRNOTES_LAST = "0123456789abcdefghijklmnopqrstuv";
 const PRNOTES_MORE = "wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 const PRNOTES_GRAM = 3;
+// Typos: a word of PRNOTES_TYPO_ONE.. letters (once "_ . -" are out) may be
+// one edit off a term of the index, one of PRNOTES_TYPO_TWO or more two edits.
+// The typo buckets (split.py) hold the terms of PRNOTES_TYPO_SHORTEST to
+// PRNOTES_TYPO_LONGEST letters under their one-edit keys.
+const PRNOTES_TYPO_ONE = 5;
+const PRNOTES_TYPO_TWO = 9;
+const PRNOTES_TYPO_SHORTEST = 4;
+const PRNOTES_TYPO_LONGEST = 9;
 
 /** split.decode_ids: page numbers from their gaps. */
 const prnotesDecodeIds = (text) => {
@@ -57,6 +67,100 @@ const prnotesGrams = (term) => {
   return [...out];
 };
 
+/** How many edits a typo of a word of `length` letters may have made: 0, 1 or 2. */
+const prnotesTypoEdits = (length) => (length < PRNOTES_TYPO_ONE ? 0 : length < PRNOTES_TYPO_TWO ? 1 : 2);
+
+/**
+ * The edits to look for around `form`, a way of writing the word `typed`
+ * (as typed, or with its inflection folded: "cahces" -> "cahc"): as many as
+ * the typed word's length allows, but one when the form is too short to
+ * cut in thirds of three letters.
+ */
+const prnotesFormEdits = (typed, form) => {
+  const edits = prnotesTypoEdits(prnotesSquash(typed).length);
+  return edits === 2 && prnotesSquash(form).length < PRNOTES_TYPO_TWO ? 1 : edits;
+};
+
+/** A word cut into three parts as equal as can be (each 3 letters or more for 9 or more). */
+const prnotesThirds = (s) => {
+  const [a, b] = [Math.round(s.length / 3), Math.round((2 * s.length) / 3)];
+  return [s.slice(0, a), s.slice(a, b), s.slice(b)];
+};
+
+/**
+ * The optimal string alignment distance of a and b (Levenshtein's
+ * insertions, deletions and substitutions, and a swap of two adjacent
+ * characters, each one edit), or max + 1 when it is more than max.
+ */
+const prnotesEditDistance = (a, b, max) => {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before = null;
+  let previous = Array.from({length: b.length + 1}, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+      if (before && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      row.push(d);
+      least = Math.min(least, d);
+    }
+    if (least > max) return max + 1;
+    [before, previous] = [previous, row];
+  }
+  return Math.min(previous[b.length], max + 1);
+};
+
+const prnotesDigitsOf = (s) => s.replace(/[^0-9]/g, "");
+
+/**
+ * Of `candidates` (terms of the index), those a typo of `word` may stand
+ * for, as [term, edits], fewest edits first: ASCII terms within `max`
+ * edits of the word once "_ . -" are out of both, with the same digits
+ * (qwen2 is not a typo of qwen3); for one edit, terms of
+ * PRNOTES_TYPO_SHORTEST to PRNOTES_TYPO_LONGEST letters; for two, terms
+ * that hold one of the word's thirds as it is (every term within two
+ * insertions, deletions or substitutions does). The browser's index (near)
+ * and the tests' whole index give this the candidates they find.
+ */
+const prnotesNearFilter = (word, candidates, max) => {
+  const w = prnotesSquash(word.toLowerCase());
+  if (!max) return [];
+  const thirds = max === 2 ? prnotesThirds(w) : null;
+  const digits = prnotesDigitsOf(w);
+  const out = [];
+  for (const term of new Set(candidates)) {
+    if (term[0] === "#" || !/^[\x21-\x7e]+$/.test(term)) continue;
+    const s = prnotesSquash(term);
+    if (s === w || prnotesDigitsOf(s) !== digits) continue;
+    if (thirds ? !thirds.some((part) => s.includes(part)) : s.length < PRNOTES_TYPO_SHORTEST || s.length > PRNOTES_TYPO_LONGEST) continue;
+    const d = prnotesEditDistance(w, s, max);
+    if (d <= max) out.push([term, d, Math.abs(s.length - w.length)]);
+  }
+  out.sort((a, b) => a[1] - b[1] || a[2] - b[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return out.map(([term, d]) => [term, d]);
+};
+
+/**
+ * A word the index lacks as two words it has ("tensorcore": tensor + core),
+ * as [first, second] terms, the most even cuts first, at most three: each
+ * piece two letters or more, a term of the index as it is or with its
+ * inflection folded (termOf(piece) gives that term, or null).
+ */
+const prnotesPieces = (s, termOf) => {
+  const out = [];
+  for (let i = 2; i + 2 <= s.length; i++) {
+    const first = termOf(s.slice(0, i), true);
+    const second = first && termOf(s.slice(i), false);
+    if (second) out.push([first, second, Math.min(i, s.length - i), i]);
+  }
+  out.sort((a, b) => b[2] - a[2] || a[3] - b[3]);
+  return out.slice(0, 3).map(([first, second]) => [first, second]);
+};
+
+const prnotesOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
 class PrnotesIndex {
   /** `root`: the site's root URL; `entry`: _search/entry.json. */
   constructor(root, entry) {
@@ -68,6 +172,7 @@ class PrnotesIndex {
     this.missing = new Set();  // paths a computation asked for and lacked
     this.misses = 0;  // how many times it lacked one
     this.decoded = new Map();  // term -> [title pages, text pages] | null
+    this.linked = new Map();  // term -> the pairs stored under it: [[phrase, [partners]]]
     this.sameTitle = new Map(entry.sameTitle);
     this.bytes = 0;  // characters of JSON loaded (for the benchmark)
   }
@@ -102,10 +207,15 @@ class PrnotesIndex {
     if (this.decoded.has(term)) return this.decoded.get(term);
     const chunk = this._file(`t/${prnotesBucketOf(term, this.entry.chunks)}.json`);
     if (chunk === undefined) return undefined;
-    const found = Object.prototype.hasOwnProperty.call(chunk, term)
-      ? chunk[term].map(prnotesDecodeIds) : null;
-    this.decoded.set(term, found);
-    return found;
+    const entry = prnotesOwn(chunk, term) ? chunk[term] : null;
+    this.decoded.set(term, entry ? [prnotesDecodeIds(entry[0]), prnotesDecodeIds(entry[1])] : null);
+    this.linked.set(term, (entry && entry[2]) || []);
+    return this.decoded.get(term);
+  }
+
+  /** The bilingual pairs stored under a term (pairs.py): [[phrase, [partners]]]. */
+  links(term) {
+    return this.term(term) === undefined ? [] : this.linked.get(term);
   }
 
   /**
@@ -146,6 +256,56 @@ class PrnotesIndex {
     const bucket = this._bucket(squashed);
     if (!bucket) return [];
     return [...new Set([...bucket.t, ...bucket.b])].filter((key) => prnotesSquash(key).includes(squashed));
+  }
+
+  /** The ASCII terms in the key bucket of a three-character gram (a Set), undefined when not loaded. */
+  _gramTerms(gram) {
+    const bucket = this._file(`g/${prnotesBucketOf(gram, this.entry.buckets.length)}.json`);
+    return bucket === undefined ? undefined : new Set([...bucket.t, ...bucket.b]);
+  }
+
+  /**
+   * The index's terms within `edits` (1 or 2) of `word` that a typo may
+   * stand for (prnotesNearFilter): for one edit, those listed under the
+   * word's one-edit keys (the word and the word with one letter left out,
+   * split.py's typo buckets); for two, the terms holding one of its thirds
+   * (the key buckets).
+   */
+  near(word, edits) {
+    const w = prnotesSquash(word.toLowerCase());
+    const candidates = [];
+    if (edits === 1) {
+      const keys = new Set([w]);
+      for (let i = 0; i < w.length; i++) keys.add(w.slice(0, i) + w.slice(i + 1));
+      for (const key of keys) {
+        const bucket = this._file(`e/${prnotesBucketOf(key, this.entry.typo)}.json`);
+        if (bucket && prnotesOwn(bucket, key)) candidates.push(...bucket[key]);
+      }
+    } else if (edits === 2) for (const part of prnotesThirds(w)) candidates.push(...this.containing(part));
+    return prnotesNearFilter(word, candidates, edits);
+  }
+
+  /**
+   * A word the index lacks as two of its words (prnotesPieces). Pieces of
+   * three letters or more are looked up in the key buckets of the word's
+   * first and last grams, which list every term that begins or ends it;
+   * a folded piece that lacks the gram, and two-letter pieces, in the
+   * term chunks.
+   */
+  pieces(s) {
+    if (s.length < 4) return [];
+    const [head, tail] = [s.slice(0, PRNOTES_GRAM), s.slice(-PRNOTES_GRAM)];
+    const buckets = [this._gramTerms(head), this._gramTerms(tail)];
+    if (buckets.includes(undefined)) return [];
+    return prnotesPieces(s, (piece, first) => {
+      if (piece.length < PRNOTES_GRAM) return this.term(piece) ? piece : null;
+      const [gram, terms] = first ? [head, buckets[0]] : [tail, buckets[1]];
+      if (terms.has(piece)) return piece;
+      const folded = prnotesFold(piece);
+      if (folded === piece) return null;
+      if (folded.includes(gram)) return terms.has(folded) ? folded : null;
+      return this.term(folded) ? folded : null;
+    });
   }
 
   /** A page's row: [docname, title] or, for a note, [docname, title, verdict, repo, number, date, subsystem]. */

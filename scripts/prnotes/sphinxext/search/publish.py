@@ -2,6 +2,8 @@
 
 - ``entry.json``: the split index's entry (:mod:`.split`), with the name of
   the search script and a key of what it was made from;
+- the bilingual pairs the notes make (:mod:`.pairs`, from every note's words
+  that :mod:`.corpus` keeps), stored in the split index's term chunks;
 - ``<version>/``: the split index, in a folder named by its hash, so a
   browser that cached one build's chunks never mixes them with another's;
 - ``search-<hash>.js``: the search script (:mod:`.scripts`);
@@ -30,7 +32,7 @@ from ... import contract
 from .. import _internals
 from ..facts.buildtime import facts as build_facts, label
 from ..facts.notes import FACTS
-from . import fragments, internals, scripts, split
+from . import corpus, fragments, glossary, internals, pairs, scripts, split
 from .indexfile import Utf8JavaScriptIndex
 from .language import LANG
 
@@ -104,9 +106,11 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
     except internals.IndexShapeError as exc:
         raise ExtensionError(f"the site's search cannot be written: {exc}") from None
     notes = note_rows(app.env)
+    links = pairs.links(pairs.derive(corpus.texts(app.env).values(), glossary.load()))
     script_name = scripts.search_script_name()
     made_from = hashlib.sha256()
-    for part in (str(split.FORMAT), script_name, json.dumps(sorted((d, list(vars(r).values())) for d, r in notes.items()), ensure_ascii=False)):
+    rows = json.dumps(sorted((d, list(vars(r).values())) for d, r in notes.items()), ensure_ascii=False)
+    for part in (str(split.FORMAT), script_name, rows, json.dumps(links, ensure_ascii=False, sort_keys=True)):
         made_from.update(part.encode() + b"\n")
     made_from.update(raw)
     source = made_from.hexdigest()[:16]
@@ -119,7 +123,7 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
     if isinstance(old, dict) and old.get("source") == source and (root / str(old.get("version"))).is_dir():
         entry = old
     else:
-        made = split.split(data, notes, subsystem_names(data), tuple(v.title for v in VERDICTS))
+        made = split.split(data, notes, subsystem_names(data), tuple(v.title for v in VERDICTS), links)
         entry = {**made.entry, "script": script_name, "source": source}
         files.update({f"{made.version}/{path}": text for path, text in made.files.items()})
     files[ENTRY] = split.entry_text(entry)

@@ -12,8 +12,44 @@ const PRNOTES_HUB_WEIGHT = 0.6;
 // The weights of Sphinx's Scorer: a term in a title, in part of a title
 // word, in the text, in part of a text word.
 const PRNOTES_SCORER = {title: 15, partialTitle: 7, term: 5, partialTerm: 2};
+// When some page has every term of the query, a page must cover this share
+// of the query's rarity to be listed.
+const PRNOTES_LEAST_SHARE = 0.5;
 // Words of a question that are not what the reader looks for.
 const PRNOTES_QUESTION_WORDS = /怎么样|怎么|怎样|如何|为什么|为何|什么|哪些|哪个|哪里|是否|有没有|相关的?|关于/g;
+
+/**
+ * The words of a query (after its question words are out) that the index
+ * has nowhere, given the terms that found pages (`kept`): an English word
+ * or identifier none of whose terms (stop words aside) was found, and a
+ * stretch of two or more CJK characters that no found bigram covers (a
+ * bigram across two words, "的竞" of "浅克隆的竞态", leaves no such stretch).
+ */
+const prnotesMissingWords = (text, kept) => {
+  const found = new Set(kept.flatMap(prnotesTypedTerms));
+  const missing = [];
+  for (const [run] of prnotesQueryText(text).matchAll(PRNOTES_RUN)) {
+    if (run[0] < "\u3400") {
+      const terms = prnotesTokens(run).filter((t) => !PRNOTES_STOPWORDS.has(t));
+      if (terms.length && !terms.some((t) => found.has(t)) && !found.has(run.toLowerCase())) missing.push(run);
+      continue;
+    }
+    const covered = [...run].map(() => false);
+    if (run.length === 1) covered[0] = found.has(run);
+    for (let i = 0; i + 1 < run.length; i++)
+      if (found.has(run.slice(i, i + 2))) covered[i] = covered[i + 1] = true;
+    let start = -1;
+    for (let i = 0; i <= run.length; i++) {
+      if (i < run.length && !covered[i]) {
+        if (start < 0) start = i;
+        continue;
+      }
+      if (start >= 0 && i - start >= 2) missing.push(run.slice(start, i));
+      start = -1;
+    }
+  }
+  return [...new Set(missing)];
+};
 
 const PrnotesSearch = {
   MAX_RESULTS: 50,
@@ -75,44 +111,60 @@ const PrnotesSearch = {
    * parser keeps them: stop words left out, lower case. A bigram that spans
    * two words of the query ("浅克隆的竞态" -> "的竞") usually occurs nowhere;
    * such terms, unknown to the index, are left out, unless no term is known.
+   * Also the words typed that the index has nowhere (prnotesMissingWords).
    */
-  terms: (query, typed) => {
-    const view = PrnotesSearch.view;
-    const all = prnotesQueryTerms(query.replace(PRNOTES_QUESTION_WORDS, " "), view);
+  analyse: (query, typed) => {
+    const stripped = query.replace(PRNOTES_QUESTION_WORDS, " ");
+    const all = prnotesQueryTerms(stripped, PrnotesSearch.view);
     const kept = all.filter((t) => PrnotesSearch.lookup(t, typed.has(t), typed).size > 0);
     const terms = kept.length ? kept : all;
-    return [...new Set(terms.filter((t) => !PRNOTES_STOPWORDS.has(t.toLowerCase())).map((t) => t.toLowerCase()))];
+    return {
+      terms: [...new Set(terms.filter((t) => !PRNOTES_STOPWORDS.has(t.toLowerCase())).map((t) => t.toLowerCase()))],
+      missing: prnotesMissingWords(stripped, kept),
+    };
   },
+
+  terms: (query, typed) => PrnotesSearch.analyse(query, typed).terms,
 
   /**
    * Ranked full-text search. A page's score is the sum over the query terms
    * it has of weight x rarity, with rarity 1 + ln(pages / pages with the
-   * term), times the share of the query's rarity it covers. A page must
-   * cover at least half of it, so one wrong word does not empty the results
-   * and one common word does not list the whole site. Returns [page, score]
-   * pairs.
+   * term), times the share of the query's rarity it covers. When some page
+   * has every term, a page must cover at least half of the rarity, so one
+   * common word does not list the whole site. When none has every term,
+   * the search is partial: every page with any term is listed, by the same
+   * score, so those with the rarest terms come first, and never an empty
+   * page while any term is found. Returns {rows: [page, score] pairs,
+   * together: whether some page has every term}.
    */
   scores: (searchTerms, typed) => {
     const view = PrnotesSearch.view;
     const scores = new Map();
-    const covered = new Map();
+    const covered = new Map();  // page -> the rarity of the terms it has
+    const counts = new Map();  // page -> how many terms it has
     let total = 0;
+    let matched = 0;
     for (const term of searchTerms) {
       const best = PrnotesSearch.lookup(term, typed.has(term), typed);
       if (!best.size) continue;
       const idf = 1 + Math.log(view.pages / best.size);
       total += idf;
+      matched++;
       best.forEach((weight, p) => {
         scores.set(p, (scores.get(p) || 0) + weight * idf);
         covered.set(p, (covered.get(p) || 0) + idf);
+        counts.set(p, (counts.get(p) || 0) + 1);
       });
     }
-    const found = [];
+    let together = false;
+    counts.forEach((n) => (together = together || n === matched));
+    const least = together ? PRNOTES_LEAST_SHARE : 0;
+    const rows = [];
     scores.forEach((score, p) => {
       const share = covered.get(p) / total;
-      if (share >= 0.5) found.push([p, score * share]);
+      if (share >= least) rows.push([p, score * share]);
     });
-    return found;
+    return {rows, together};
   },
 
   /**
@@ -127,7 +179,7 @@ const PrnotesSearch = {
   rank: (searchTerms, typed, filters) => {
     const view = PrnotesSearch.view;
     const wanted = Object.entries(filters || {}).filter(([, value]) => value);
-    let rows = PrnotesSearch.scores(searchTerms, typed).map(([p, score]) => {
+    let rows = PrnotesSearch.scores(searchTerms, typed).rows.map(([p, score]) => {
       const note = view.isNote(p);
       return [note ? 0 : 1, Math.round(10 * score * (note ? 1 : PRNOTES_HUB_WEIGHT)) / 10, p];
     });
@@ -150,16 +202,29 @@ const PrnotesSearch = {
     });
   },
 
-  /** The search as one computation over what is loaded (prnotesComplete runs it until complete). */
+  /**
+   * The search as one computation over what is loaded (prnotesComplete runs
+   * it until complete). `partial` says when no page has every word typed,
+   * {missing: the words no page has}, and is null otherwise; `corrected`
+   * lists the typos looked for as other words: [[word, terms]].
+   */
   compute: (query, filters) => {
     PrnotesSearch.matched = new Set();
     const typed = prnotesTypedWords(query);
-    const terms = PrnotesSearch.terms(query, typed);
+    const {terms, missing} = PrnotesSearch.analyse(query, typed);
     const rows = PrnotesSearch.rank(terms, typed, filters);
-    return {query, terms, rows, matched: new Set(PrnotesSearch.matched)};
+    const {together} = PrnotesSearch.scores(terms, typed);
+    const found = rows.length > 0;
+    const partial = found && (!together || missing.length) ? {missing} : null;
+    const corrected = terms.filter(prnotesIsGroup).map((group) => {
+      const [typedAlt, ...others] = group.split("|");
+      const fixes = others.filter((alt) => alt[0] === "?").map((alt) => alt.slice(1));
+      return [prnotesTypedTerms(typedAlt).join(" "), fixes];
+    }).filter(([, fixes]) => fixes.length);
+    return {query, terms, rows, matched: new Set(PrnotesSearch.matched), partial, corrected};
   },
 
-  /** Search: {query, terms, rows: [[page, score]], matched}. */
+  /** Search: {query, terms, rows: [[page, score]], matched, partial, corrected}. */
   search: (query, filters = {}) =>
     prnotesComplete(PrnotesSearch.view, () => PrnotesSearch.compute(query, filters), PrnotesSearch.forget),
 

@@ -8,10 +8,13 @@ own index). :func:`split` turns it into:
 
 - ``entry.json``: what every search needs first, a few KB whatever the site's
   size: how many pages there are, how many of them are notes, how many term
-  chunks and key buckets, the size of each bucket, the filter values, and the
-  hub pages whose title another hub page has already.
+  chunks, key buckets and typo buckets, the size of each key bucket, the
+  filter values, and the hub pages whose title another hub page has already.
 - ``t/<k>.json``: term chunk ``k``, the terms whose CRC-32 (of their UTF-8)
-  modulo the chunk count is ``k``: ``{term: [title pages, text pages]}``.
+  modulo the chunk count is ``k``: ``{term: [title pages, text pages]}``,
+  and for a term under which bilingual pairs are stored (:mod:`.pairs`), a
+  third item, ``[[phrase, [partners]], …]``: a query that holds the term
+  loads its chunk anyway, so the pairs cost no file of their own.
 - ``g/<k>.json``: key bucket ``k``: the ASCII terms whose letters (``_ . -``
   taken out) hold a three-character gram that hashes to ``k``, as
   ``{"t": [title terms], "b": [text terms]}``. The search matches a typed
@@ -19,6 +22,16 @@ own index). :func:`split` turns it into:
   ``nonehash`` in ``resolve_none_hash_seed``): every term that holds a word
   holds each of its grams, so one bucket (the smallest of the word's grams)
   lists every candidate.
+- ``e/<k>.json``: typo bucket ``k``: for each ASCII term of
+  :data:`TYPO_SHORTEST` to :data:`TYPO_LONGEST` letters once ``_ . -`` are
+  taken out, each of its one-edit keys (the squashed term, and the squashed
+  term with one letter left out) in the bucket that key hashes to, as
+  ``{key: [terms]}``. Two words one edit apart (an insertion, a deletion, a
+  substitution or a swap of two adjacent letters) share a key, so a word of
+  five to eight letters that no term holds finds every term one edit off it
+  in the buckets of its own keys (index.js's ``near``). Longer words, which
+  may be two edits off, find their candidates in the key buckets instead:
+  a term within two edits holds one of the word's thirds unchanged.
 - ``d/<k>.json``: page shard ``k``, pages ``k * SHARD`` on: ``[docname,
   title]``, and for a note also its verdict, repository, number, date and
   subsystem, for the result rows.
@@ -46,7 +59,7 @@ from typing import Any
 
 from ... import contract
 
-FORMAT = 1
+FORMAT = 2
 # Page numbers are written as gaps in base 32, most significant digit first:
 # every digit but the last from MORE, the last from LAST.
 LAST = "0123456789abcdefghijklmnopqrstuv"
@@ -55,6 +68,9 @@ SHARD = 16  # pages per page shard
 CHUNK_BYTES = 12_000  # the term chunks' mean size aimed at (bytes of JSON)
 BUCKET_KEYS = 400  # the key buckets' mean size aimed at (terms listed)
 GRAM = 3
+TYPO_BYTES = 6_000  # the typo buckets' mean size aimed at (bytes of JSON)
+# The terms a word of 5 to 8 letters may be one edit off (index.js's PRNOTES_TYPO_*).
+TYPO_SHORTEST, TYPO_LONGEST = 4, 9
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _SQUASH = re.compile(r"[._\-]")
 # Filter codes: one character per page; a page without the fact has NO_CODE.
@@ -117,6 +133,12 @@ def is_ascii_term(term: str) -> bool:
     return _CJK.search(term) is None
 
 
+def typo_keys(term: str) -> set[str]:
+    """A term's one-edit keys: its squashed form, and that with one letter left out."""
+    s = squash(term)
+    return {s} | {s[:i] + s[i + 1 :] for i in range(len(s))}
+
+
 def _power_of_two(n: float) -> int:
     count = 1
     while count < n:
@@ -177,11 +199,14 @@ def split(
     notes: Mapping[str, NoteRow],
     subsystems: Mapping[str, str],
     verdicts: tuple[str, ...],
+    links: Mapping[str, list] | None = None,
 ) -> Split:
     """The split index of Sphinx's index ``data`` (the dict searchindex.js holds).
 
     ``notes`` gives each note's row facts by docname, ``subsystems`` each
-    subsystem's name by slug, ``verdicts`` the verdict words in their order.
+    subsystem's name by slug, ``verdicts`` the verdict words in their order,
+    ``links`` the bilingual pairs by the term they are stored under
+    (:func:`.pairs.links`; a term the index lacks keeps none).
     """
     pages = _pages(data)
     order = page_order(pages)
@@ -197,8 +222,11 @@ def split(
             ids = sorted(new_id[i] for i in _postings(value))
             if ids:
                 merged.setdefault(term, [[], []])[slot] = ids
-    encoded = {term: [encode_ids(t), encode_ids(b)] for term, (t, b) in merged.items()}
-    total = sum(len(term.encode()) + len(t) + len(b) + 8 for term, (t, b) in encoded.items())
+    encoded: dict[str, list] = {term: [encode_ids(t), encode_ids(b)] for term, (t, b) in merged.items()}
+    for term, pairs in (links or {}).items():
+        if term in encoded and pairs:
+            encoded[term].append(pairs)
+    total = sum(len(term.encode()) + len(t) + len(b) + 8 for term, (t, b, *_) in encoded.items())
     chunks = _power_of_two(total / CHUNK_BYTES)
     chunk_terms: list[dict[str, list[str]]] = [{} for _ in range(chunks)]
     for term, value in encoded.items():
@@ -216,6 +244,18 @@ def split(
                 title_keys.add(term)
             if in_text:
                 text_keys.add(term)
+
+    # Typo buckets: the terms of TYPO_SHORTEST to TYPO_LONGEST letters, by their one-edit keys.
+    typo_terms = [t for t in merged if is_ascii_term(t) and not t.startswith("#") and TYPO_SHORTEST <= len(squash(t)) <= TYPO_LONGEST]
+    keyed: dict[str, set[str]] = {}
+    for term in typo_terms:
+        for key in typo_keys(term):
+            keyed.setdefault(key, set()).add(term)
+    typo_total = sum(len(k) + 6 + sum(len(t) + 3 for t in ts) for k, ts in keyed.items())
+    typo_count = _power_of_two(typo_total / TYPO_BYTES)
+    typo_buckets: list[dict[str, list[str]]] = [{} for _ in range(typo_count)]
+    for key, terms in keyed.items():
+        typo_buckets[bucket_of(key, typo_count)][key] = sorted(terms)
 
     # Page shards and filters.
     def row(i: int) -> list:
@@ -255,6 +295,8 @@ def split(
         files[f"t/{k}.json"] = _json(terms)
     for k, (title_keys, text_keys) in enumerate(buckets):
         files[f"g/{k}.json"] = _json({"t": sorted(title_keys), "b": sorted(text_keys)})
+    for k, keys in enumerate(typo_buckets):
+        files[f"e/{k}.json"] = _json(keys)
     for k, shard in enumerate(shards):
         files[f"d/{k}.json"] = _json(shard)
     for name, codes in filters.items():
@@ -270,6 +312,7 @@ def split(
         "shard": SHARD,
         "chunks": chunks,
         "buckets": [len(t | b) for t, b in buckets],
+        "typo": typo_count,
         "filters": {
             "verdict": values["verdict"],
             "repo": values["repo"],

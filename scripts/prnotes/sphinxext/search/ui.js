@@ -18,6 +18,23 @@ const PRNOTES_FILTERS = [
   ["subsystem", "子系统", "全部子系统"],
 ];
 const PRNOTES_FAILED = "搜索索引没有载入：请刷新页面再试。";
+
+/**
+ * The line that says a result is partial (PrnotesSearch.compute's
+ * `partial`): no note has every word, and which words none has; and the
+ * typos looked for as other words. "" when neither.
+ */
+const prnotesPartialLine = (result) => {
+  const quote = (words) => words.map((w) => `“${w}”`).join("、");
+  const parts = [];
+  if (result.partial) {
+    const {missing} = result.partial;
+    parts.push(`没有笔记包含全部词语；以下结果只匹配了部分词语${missing.length ? `（未找到：${quote(missing)}）` : ""}。`);
+  }
+  for (const [word, fixes] of result.corrected || [])
+    parts.push(`“${word}”按相近的拼写查找：${fixes.slice(0, 3).join("、")}。`);
+  return parts.join("");
+};
 // Where the page a result opens finds the words to mark.
 const PRNOTES_HIGHLIGHT_KEY = "prnotes-search-highlight";
 
@@ -113,6 +130,9 @@ const PrnotesDialog = {
     const status = box.appendChild(document.createElement("p"));
     status.className = "prnotes-dialog-status";
     status.setAttribute("role", "status");
+    const partial = box.appendChild(document.createElement("p"));
+    partial.className = "prnotes-dialog-partial";
+    partial.hidden = true;
     const list = box.appendChild(document.createElement("div"));
     list.className = "prnotes-dialog-list";
     list.id = "prnotes-dialog-list";
@@ -120,7 +140,7 @@ const PrnotesDialog = {
     list.setAttribute("aria-label", "搜索结果");
     list.hidden = true;
     dialog.appendChild(box);
-    Object.assign(PrnotesDialog, {dialog, input, status, list});
+    Object.assign(PrnotesDialog, {dialog, input, status, partial, list});
     input.setAttribute("role", "combobox");
     input.setAttribute("aria-autocomplete", "list");
     input.setAttribute("aria-controls", "prnotes-dialog-list");
@@ -144,7 +164,7 @@ const PrnotesDialog = {
 
   /** Search for what the field holds and list the results. */
   run: async () => {
-    const {input, list, status} = PrnotesDialog;
+    const {input, list, status, partial} = PrnotesDialog;
     if (!input || PrnotesDialog.composing) return;
     const query = input.value.trim();
     if (query === PrnotesDialog._wanted) return;
@@ -156,6 +176,8 @@ const PrnotesDialog = {
       list.replaceChildren();
       list.dataset.query = "";
       status.textContent = "";
+      partial.textContent = "";
+      partial.hidden = true;
       list.hidden = true;
       input.setAttribute("aria-expanded", "false");
       return;
@@ -177,6 +199,8 @@ const PrnotesDialog = {
     list.dataset.query = query;  // what the list answers (the tests wait for it)
     const count = result.rows.length;
     status.textContent = count ? `“${query}”：找到 ${count} 个页面` : `没有找到与“${query}”匹配的页面`;
+    partial.textContent = count ? prnotesPartialLine(result) : "";
+    partial.hidden = !partial.textContent;
     rows.forEach((row, i) => {
       const option = document.createElement("a");
       option.className = "prnotes-dialog-result";
@@ -315,10 +339,13 @@ const PrnotesSearchPage = {
     heading.textContent = "正在搜索";
     const summary = document.createElement("p");
     summary.className = "search-summary";
+    const partial = document.createElement("p");
+    partial.className = "prnotes-partial";
+    partial.hidden = true;
     const list = document.createElement("ul");
     list.className = "search";
     list.setAttribute("role", "list");
-    out.replaceChildren(heading, summary, list);
+    out.replaceChildren(heading, summary, partial, list);
     if (!query) {
       heading.textContent = "搜索结果";
       summary.textContent = "请输入要搜索的词。";
@@ -361,6 +388,8 @@ const PrnotesSearchPage = {
     summary.textContent = rows.length
       ? `“${query}”：找到 ${rows.length} 个页面${filtered ? "（已筛选）" : ""}`
       : `没有找到与“${query}”匹配的${filtered ? "、符合筛选条件的" : ""}页面。`;
+    partial.textContent = rows.length ? prnotesPartialLine(result) : "";
+    partial.hidden = !partial.textContent;
     out.dataset.prnotesState = "done";
   },
 };

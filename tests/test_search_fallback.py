@@ -1,0 +1,258 @@
+"""Search that always answers, in headless Chromium, on a small fixture
+(tests/roots/search-fallback): partial results when no note has every word,
+typos, identifiers typed joined or apart, and the Chinese and English names
+the notes pair (search/pairs.py); and the split index's typo buckets and
+pairs, and the pairs' rules, in Python."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from prnotes.sphinxext.search import glossary, pairs, split
+from prnotes.sphinxext.search.corpus import NoteText
+from prnotes.sphinxext.search.publish import ENTRY, SEARCH_DIR
+from tests.support.sandbox import ROOTS, convert, copy_project, fixture_site, sphinx_build
+from tests.support.searchbrowser import search_page
+
+FIXTURE = ROOTS / "search-fallback"
+GIZMO, GRAPH, FLASH, RING, GLOSSED, BACKPRESSURE = (f"notes/o/fb/pr-{n}" for n in (101, 102, 103, 104, 105, 106))
+WATERMARK_ONLY_BY_NAME = "notes/o/fb/pr-110"  # 水位线 in its title, no "watermark" anywhere
+WARMUP_ONLY_BY_NAME = "notes/o/fb/pr-113"  # 热身 in its title, no "warmup" anywhere
+NOTE = "notes/o/fb/pr-104.html"
+PARTIAL = "没有笔记包含全部词语；以下结果只匹配了部分词语"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    proj = copy_project(tmp_path_factory.mktemp("fallback") / "proj", FIXTURE / "seeds")
+    assert convert(proj) == 0
+    app = sphinx_build(proj)
+    assert app.warning.getvalue() == ""
+    return proj
+
+
+@pytest.fixture(scope="module")
+def page(site):
+    with search_page(site / "_build/html") as tab:
+        tab.search("gizmo")  # loads the search script
+        yield tab
+
+
+def _partial_line(page) -> str:
+    line = page.page.locator("#search-results .prnotes-partial")
+    return line.inner_text() if line.is_visible() else ""
+
+
+def _split(page, query: str) -> list[str]:
+    return page.evaluate("q => PrnotesSearch.split(q)", query)
+
+
+# --- partial results -----------------------------------------------------------
+
+
+def test_a_word_no_note_has_still_lists_the_notes_with_the_others_and_says_so(page):
+    result = page.search("gizmo zzzqqq")
+    assert result.docnames == (GIZMO,)
+    line = _partial_line(page)
+    assert PARTIAL in line and "“zzzqqq”" in line
+    # The dialog says it too.
+    dialog = page.dialog_search("gizmo zzzqqq", NOTE)
+    assert dialog.docnames == (GIZMO,)
+    partial = page.page.locator("#pst-search-dialog .prnotes-dialog-partial")
+    assert partial.is_visible() and PARTIAL in partial.inner_text() and "“zzzqqq”" in partial.inner_text()
+
+
+def test_words_of_different_notes_list_each_rarest_first_and_say_no_note_has_all(page):
+    # gizmo is in one note, 水位线 in four: the note with the rarer word first.
+    result = page.search("gizmo 水位线")
+    assert result.docnames[0] == GIZMO
+    assert {"notes/o/fb/pr-107", WATERMARK_ONLY_BY_NAME} <= set(result.docnames)
+    line = _partial_line(page)
+    assert PARTIAL in line and "未找到" not in line
+
+
+def test_a_query_a_note_answers_whole_has_no_partial_line(page):
+    assert page.search("gizmo prefetch").docnames == (GIZMO,)
+    assert _partial_line(page) == ""
+    page.dialog_search("gizmo prefetch", NOTE)
+    assert not page.page.locator("#pst-search-dialog .prnotes-dialog-partial").is_visible()
+
+
+def test_nothing_found_is_still_said_so(page):
+    assert page.search("zzzqqq").docnames == ()
+    assert "没有找到" in page.page.locator("#search-results .search-summary").inner_text()
+    assert _partial_line(page) == ""
+
+
+# --- typos -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "terms"),
+    [
+        # 5 to 8 letters: one edit (a substitution, insertion, deletion or swap).
+        ("gizmp", ["gizmp|?gizma|?gizmo"]),
+        ("prefecth", ["prefecth|?prefetch"]),
+        ("prefetc", ["prefetc"]),  # inside "prefetch": a word being typed, not a typo
+        ("gixmp", ["gixmp"]),  # two edits off gizmo: too many for five letters
+        ("cahce", ["cahc|?cach"]),  # its inflection folded, as the index's "cache" is: a swap
+        ("cahces", ["cahc|?cach"]),
+        ("prefecht", ["prefecht"]),  # two edits off prefetch: too many for eight
+        # 9 letters or more: two edits.
+        ("schadular", ["schadular|?scheduler"]),
+        ("schadulra", ["schadulra"]),  # three edits
+        # Below 5 letters: none (quux is one edit off).
+        ("quix", ["quix"]),
+        # A word the index has is taken as typed, though it is one edit off another.
+        ("gizma", ["gizma"]),
+        # Digits are not typos: qwen2 is another model than qwen3.
+        ("qwen2", ["qwen2"]),
+    ],
+)
+def test_typos_are_looked_for_within_the_edits_their_length_allows(page, query, terms):
+    assert _split(page, query) == terms
+
+
+def test_a_typo_finds_the_note_weighing_less_than_the_word_itself(page):
+    assert page.search("gizmp").docnames[:1] == (GIZMO,)
+    assert page.search("schadular").docnames[:1] == (GIZMO,)
+    assert "按相近的拼写查找" in _partial_line(page)
+    weights = page.evaluate(
+        """async () => {
+          const typed = new Set();
+          const get = (t) => prnotesComplete(PrnotesSearch.view, () => PrnotesSearch.lookup(t, false, typed), PrnotesSearch.forget);
+          return [[...(await get("gizmo")).values()], [...(await get("gizmp|?gizmo")).values()]];
+        }"""
+    )
+    exact, corrected = weights
+    assert len(exact) == len(corrected) == 1
+    assert corrected[0] == pytest.approx(exact[0] * page.evaluate("() => PRNOTES_ALTERNATIVE_WEIGHTS['?']"))
+    assert corrected[0] < exact[0]
+
+
+def test_the_typo_rule_is_the_same_on_both_sides(page):
+    assert page.evaluate("() => [PRNOTES_TYPO_SHORTEST, PRNOTES_TYPO_LONGEST, PRNOTES_GRAM]") == [
+        split.TYPO_SHORTEST, split.TYPO_LONGEST, split.GRAM,
+    ]
+
+
+def test_the_edit_distance_counts_a_swap_as_one_edit(page):
+    assert page.evaluate(
+        """() => [
+          prnotesEditDistance("prefecth", "prefetch", 2), prnotesEditDistance("gizmo", "gizmp", 2),
+          prnotesEditDistance("gizmo", "gizmoo", 2), prnotesEditDistance("gizmo", "izmo", 2),
+          prnotesEditDistance("scheduler", "schadular", 2), prnotesEditDistance("abcdef", "fedcba", 2),
+        ]"""
+    ) == [1, 1, 1, 1, 2, 3]
+
+
+# --- identifiers typed joined or apart ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "note", "terms"),
+    [
+        ("cuda graph", GRAPH, ["cuda+graph|cudagraph"]),  # CUDAGraph
+        ("tensor core", GRAPH, ["tensor+cor|tensorcore"]),  # TensorCore
+        ("kv cache", GRAPH, ["kv+cach|kv_cache"]),  # kv_cache
+        ("flashattn", FLASH, ["flashattn|flash_attn"]),  # flash_attn
+        ("flash attn", FLASH, ["flash+attn|flash_attn"]),
+        # Joined where the note writes two words apart.
+        ("ringbuffer", RING, ["ringbuffer|ring+buffer"]),
+        ("RingBuffer", RING, ["ring", "buffer", "ringbuffer|ring+buffer"]),  # its humps are words too
+    ],
+)
+def test_identifiers_typed_joined_or_apart_find_the_note(page, query, note, terms):
+    assert _split(page, query) == terms
+    assert page.search(query).docnames[:1] == (note,)
+
+
+# --- Chinese and English names the notes pair -----------------------------------------
+
+
+def test_pairs_the_notes_make_are_derived_and_too_little_evidence_is_not():
+    site = fixture_site(FIXTURE)
+    notes = [NoteText(n.repo, n.title, n.upstream_title or "", n.body) for n in site.notes]
+    derived = pairs.derive(notes, glossary.load())
+    assert pairs.Pair("背压", "backpressure", "gloss") in derived  # 背压（backpressure）
+    assert pairs.Pair("水位线", "watermark", "titles") in derived  # three notes' titles
+    # 热身 and warmup stand together in two notes' titles only.
+    assert not [p for p in derived if "热身" in p.chinese or "warmup" in p.english]
+
+
+def test_a_name_the_notes_pair_finds_the_notes_that_use_the_other(page):
+    assert BACKPRESSURE in page.search("backpressure").docnames
+    assert _split(page, "backpressure") == ["backpressur|^背压"]
+    assert WATERMARK_ONLY_BY_NAME in page.search("watermark").docnames
+    assert WARMUP_ONLY_BY_NAME not in page.search("warmup").docnames
+    # And the other way: the Chinese name finds the English one.
+    assert _split(page, "背压") == ["背压|^backpressur"]
+
+
+def _notes(*rows: tuple[str, str, str]) -> list[NoteText]:
+    return [NoteText("o/r", title, upstream, advice) for title, upstream, advice in rows]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("本 PR 的量化(quantization)之后", [("量化", "quantization")]),
+        ("值得精读。晚交互（late interaction）模型", [("晚交互", "late interaction")]),
+        ("用 late interaction（晚交互）打分", [("晚交互", "late interaction")]),
+        # An explanation in brackets, not a name; an identifier; words after other English words.
+        ("pytestmark（收集期一次性过滤）", []),
+        ("见 `kv_cache`（KV 缓存）", []),
+        ("use the late interaction（晚交互）", []),
+    ],
+)
+def test_a_gloss_pairs_the_name_before_the_bracket_with_the_one_in_it(text, found):
+    assert pairs.glosses(text) == found
+
+
+def test_pairs_from_titles_need_three_notes_half_of_each_side_and_no_better_partner():
+    three = [("修正水位线", "Fix the watermark", "水位线。"), ("水位线延迟", "Watermark lateness", "水位线。"), ("对齐水位线", "Align watermarks", "水位线。")]
+    assert pairs.derive(_notes(*three)) == [pairs.Pair("水位线", "watermark", "titles")]
+    assert pairs.derive(_notes(*three[:2])) == []
+    # Half of the notes whose titles have 水位线 must have the word upstream.
+    others = [(f"水位线{c}", word, "") for c, word in zip("甲乙丙丁", ("Alpha", "Bravo", "Charlie", "Delta"))]
+    assert pairs.derive(_notes(*three, *others)) == []
+    # The glossary's terms are the glossary's: "tokenizer" is 分词器 there.
+    tokenizer = [(f"分词器修复{i}", f"Tokenizer fix {i}", "") for i in range(3)]
+    assert not [p for p in pairs.derive(_notes(*tokenizer), glossary.load()) if p.english == "tokenizer"]
+    # A [tag] is not a title's word.
+    tagged = [(f"水位线{c}", f"[Watermark] {word}", "") for c, word in zip("甲乙丙", ("Alpha", "Bravo", "Charlie"))]
+    assert pairs.derive(_notes(*tagged)) == []
+
+
+# --- the split index ----------------------------------------------------------------------
+
+
+def test_the_split_holds_the_typo_keys_and_the_pairs(site):
+    html = site / "_build/html"
+    root = html / SEARCH_DIR
+    entry = json.loads((root / ENTRY).read_text(encoding="utf-8"))
+    folder = root / entry["version"]
+    chunks = {}
+    for k in range(entry["chunks"]):
+        chunks.update(json.loads((folder / f"t/{k}.json").read_text(encoding="utf-8")))
+    terms = set(chunks)
+    # Every ASCII term of 4 to 9 letters under each of its one-edit keys, in the bucket the key hashes to.
+    listed = set()
+    for k in range(entry["typo"]):
+        for key, keyed in json.loads((folder / f"e/{k}.json").read_text(encoding="utf-8")).items():
+            assert split.bucket_of(key, entry["typo"]) == k
+            listed |= {(key, t) for t in keyed}
+    wanted = {
+        (key, t)
+        for t in terms
+        if split.is_ascii_term(t) and not t.startswith("#") and 4 <= len(split.squash(t)) <= 9
+        for key in split.typo_keys(t)
+    }
+    assert listed == wanted and ("gizmo", "gizmo") in listed and ("gzmo", "gizmo") in listed
+    # The pairs, under the first term of each side.
+    links = {term: value[2] for term, value in chunks.items() if len(value) > 2}
+    assert links["backpressur"] == [["backpressure", ["背压"]]]  # its inflection folded, as the term is
+    assert links["背压"] == [["背压", ["backpressure"]]]
+    assert links["水位"] == [["水位线", ["watermark"]]]

@@ -33,7 +33,7 @@ from tests.support.sections import section_text
 from prnotes.parse.chars import for_print
 from prnotes.commands.cli import main
 from prnotes.project import load
-from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
+from prnotes.sphinxext.search.language import Utf8JavaScriptIndex
 
 NAME_RULE = (
     "rename the file: a seed file name may be any UTF-8 text ending in .txt, spaces and punctuation included, "

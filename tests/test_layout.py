@@ -138,3 +138,25 @@ def test_one_setup_calls_one_setup_per_component():
     for name in components:
         assert f"def setup_{name}(app" in (PACKAGE / "sphinxext" / name / "__init__.py").read_text(encoding="utf-8")
         assert f"    setup_{name}(app)\n" in init
+def test_no_folder_of_the_package_holds_more_than_a_dozen_modules():
+    crowded = {
+        folder.relative_to(PACKAGE).as_posix(): n
+        for folder in [PACKAGE, *PACKAGE.rglob("*")]
+        if folder.is_dir() and (n := len(list(folder.glob("*.py")))) > 12
+    }
+    assert crowded == {}
+
+
+
+
+def test_vulture_finds_no_dead_code():
+    """Nothing in the package that nothing calls (tests/vulture_whitelist.py
+    names what Sphinx, docutils and the templates use by name)."""
+    import subprocess
+    import sys
+
+    found = subprocess.run(
+        [sys.executable, "-m", "vulture", str(PACKAGE), str(ROOT / "tests" / "vulture_whitelist.py"), "--min-confidence", "60"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert (found.returncode, found.stdout) == (0, ""), found.stdout

@@ -51,7 +51,7 @@ from prnotes.model.site import build_site
 from prnotes.parse.seeds import BODY_LABEL_RE, parse_prs, parse_seed
 from prnotes.parse.refs import code_spans
 from prnotes.render import render_pages
-from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
+from prnotes.sphinxext.search.language import Utf8JavaScriptIndex
 from prnotes.model.taxonomy import load_taxonomy
 
 

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from prnotes.sphinxext.search import glossary, pairs, split
-from prnotes.sphinxext.search.corpus import NoteText
+from prnotes.sphinxext.search.pairs import NoteText
 from prnotes.sphinxext.search.publish import ENTRY, SEARCH_DIR
 from tests.support.sandbox import ROOTS, convert, copy_project, fixture_site, sphinx_build
 from tests.support.searchbrowser import search_page

@@ -1,4 +1,4 @@
-"""The search's own reliances on Sphinx internals (search/internals.py), each
+"""The search's own reliances on Sphinx internals (sphinxext/_internals.py), each
 with a test that fails, saying what changed, when an upgrade breaks it. (The
 indexer's, in prnotes.sphinxext._internals, are tested in test_internals.py.)"""
 
@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from prnotes.sphinxext.search import internals, publish
-from prnotes.sphinxext.search.indexfile import Utf8JavaScriptIndex
+from prnotes.sphinxext import _internals as internals
+from prnotes.sphinxext.search import publish
+from prnotes.sphinxext.search.language import Utf8JavaScriptIndex
 from tests.support.sandbox import copy_project, convert, sphinx_build
 
 SEEDS = {
@@ -21,7 +22,7 @@ def test_the_builder_writes_its_index_where_whole_index_reads_it():
 
     assert StandaloneHTMLBuilder.searchindex_filename == internals.SEARCHINDEX, (
         f"the HTML builder writes its index to {StandaloneHTMLBuilder.searchindex_filename}, "
-        f"not {internals.SEARCHINDEX}: search/internals.py's whole_index must look there"
+        f"not {internals.SEARCHINDEX}: sphinxext/_internals.py's whole_index must look there"
     )
 
 
@@ -70,7 +71,7 @@ def test_sphinx_highlight_is_among_the_page_scripts_to_leave_out(small_site):
     assert dropped and all(name == publish.HIGHLIGHT_SCRIPT for name, _ in dropped)
     assert all(found for _, found in dropped), (
         f"Sphinx no longer lists {publish.HIGHLIGHT_SCRIPT} among a page's script_files by that filename: "
-        "search/internals.py's drop_script leaves it on every page"
+        "sphinxext/_internals.py's drop_script leaves it on every page"
     )
     page = (proj / "_build/html/notes/o/r/pr-123.html").read_text(encoding="utf-8")
     assert "sphinx_highlight.js" not in page and "documentation_options.js" in page

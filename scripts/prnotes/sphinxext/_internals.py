@@ -229,3 +229,54 @@ def saved_environment(doctree_dir: Path) -> Any:
     """The build environment Sphinx saved in ``doctree_dir`` (read with the same Sphinx)."""
     with open(environment_file(doctree_dir), "rb") as fh:
         return pickle.load(fh)
+
+
+# --- the search's serving side (search/publish.py) ---------------------------
+# The whole index's file and the keys of its data the split reads
+# (whole_index), and the pages' script_files entries (drop_script).
+
+# Where the HTML builder writes the whole index, and the keys of its data
+# that the split reads.
+SEARCHINDEX = "searchindex.js"
+INDEX_KEYS = ("docnames", "titles", "terms", "titleterms")
+
+
+class IndexShapeError(Exception):
+    """The whole index is not what the search was written for."""
+
+
+def whole_index(outdir: Path, index_format: Any) -> tuple[bytes, dict]:
+    """The whole index as the build wrote it: its bytes and its data.
+
+    Raises :class:`IndexShapeError` when the file is missing or its data
+    lacks one of :data:`INDEX_KEYS`.
+    """
+    path = Path(outdir) / SEARCHINDEX
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise IndexShapeError(f"{path} cannot be read ({exc.strerror}): the HTML builder did not write its index there") from None
+    try:
+        data = index_format.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise IndexShapeError(f"{path} is not in the format search/language.py writes: {exc}") from None
+    missing = [key for key in INDEX_KEYS if not isinstance(data, dict) or key not in data]
+    if missing:
+        raise IndexShapeError(f"{path} has no {', '.join(missing)}: Sphinx's index data changed shape")
+    return raw, data
+
+
+def drop_script(context: dict, filename: str) -> bool:
+    """Leave ``filename`` (``_static/…``) out of the page's scripts; False if it was not there.
+
+    The list is changed in place: it is the builder's own, to which other
+    handlers of the same event add their page's scripts (and which the
+    builder puts back as it was for the next page).
+    """
+    files = context.get("script_files")
+    if not isinstance(files, list):
+        return False
+    kept = [js for js in files if str(getattr(js, "filename", js)) != filename]
+    dropped = len(kept) != len(files)
+    files[:] = kept
+    return dropped

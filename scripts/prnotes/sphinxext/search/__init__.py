@@ -1,19 +1,19 @@
 """Search for the notes site.
 
 Indexing: :mod:`.language` splits text (:mod:`.tokens`, with :mod:`.tradsimp`
-and the :mod:`.glossary`), :mod:`.titles` ranks upstream titles as titles,
-:mod:`.derived` leaves repeated lists and page furniture out and marks the
-advice, :mod:`.indexfile` writes Sphinx's whole index compactly, :mod:`.corpus`
-keeps each note's words for :mod:`.pairs`, which pairs Chinese and English
-names of one concept where the notes do.
+and the :mod:`.glossary`) and writes Sphinx's whole index compactly,
+:mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
+repeated lists and page furniture out and marks the advice, :mod:`.pairs`
+keeps each note's words and pairs Chinese and English names of one concept
+where the notes do.
 
 Serving: :mod:`.split` cuts the whole index into the small files a query
 loads, :mod:`.fragments` keeps each page's snippet text, :mod:`.scripts`
 assembles the browser's scripts, :mod:`.publish` writes them all into
 ``_search/`` when the build has finished. What the search takes from
-Sphinx's internals goes through :mod:`.._internals` (the indexer) and
-:mod:`.internals` (the whole index's file, the pages' scripts); the indexer
-prunes with a set (:mod:`..speedups`). ``docs/search.md`` describes the
+Sphinx's internals goes through :mod:`.._internals` (the indexer, the whole
+index's file, the pages' scripts); the indexer prunes with a set
+(:mod:`..site.speedups`). ``docs/search.md`` describes the
 design.
 """
 
@@ -23,7 +23,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ...diagnostics import InputError
-from . import corpus, derived, fragments, glossary, indexfile, publish, scripts, titles
+from . import derived, fragments, glossary, language, pairs, publish, scripts, titles
 from .language import SearchPrnotes
 
 
@@ -33,8 +33,8 @@ def setup_search(app: Sphinx) -> None:
     except InputError as exc:
         raise ExtensionError(f"the search glossary is malformed:\n{exc}") from None
     app.add_search_language(SearchPrnotes)
-    corpus.setup_corpus(app)
-    app.connect("builder-inited", indexfile.use_utf8_index)
+    pairs.setup_corpus(app)
+    app.connect("builder-inited", language.use_utf8_index)
     app.connect("doctree-resolved", titles.promote)
     app.connect("doctree-resolved", derived.mark)
     # After derived.mark (priority 500): the text without what it marks.

@@ -6,15 +6,38 @@ search script (:mod:`.scripts`: ``fold.js`` and the rest) splits queries the
 same way, expands them (glossary, variants), ranks results over the split
 index, lists them as the reader types, and marks what matched. No page loads
 Sphinx's searchtools.js or language_data.js.
+
+**The index file.** Sphinx's whole index, searchindex.js, is written as UTF-8 text instead of ``\\uXXXX`` escapes.
+
+The browser never loads this whole index (:mod:`.split` cuts it into the
+files a query needs); Sphinx reads it again in the next build to keep the
+terms of the pages it does not read again, and :mod:`.publish` reads it to
+split it.
+
+Sphinx's writer escapes every non-ASCII character: six bytes for each CJK
+character of every term and title, where UTF-8 needs three. The HTML builder
+writes and reads the file as UTF-8 already.
+
+Terms that no page holds any more are left out. Sphinx keeps the words of
+a deleted page, with no page to go to, in every later incremental build; a
+clean build has none, and an index should not depend on the pages' history.
+
+Two characters stay escaped: U+2028 and U+2029 are valid in JSON strings but
+ended a line in JavaScript before ES2019, so older browsers reject a script
+that holds them raw.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from sphinx.application import Sphinx
 from sphinx.search import SearchLanguage
 from sphinx.search.en import SearchEnglish
 
+from .. import _internals
 from .tokens import tokens
-
 
 LANG = "zh_prnotes"
 
@@ -40,3 +63,43 @@ class SearchPrnotes(SearchLanguage):
 
     def word_filter(self, word: str) -> bool:
         return bool(word) and word not in self.stopwords
+
+
+class Utf8JavaScriptIndex:
+    """``Search.setIndex({...})`` with the JSON in UTF-8, keys sorted."""
+
+    PREFIX = "Search.setIndex("
+    SUFFIX = ")"
+
+    def dumps(self, data: Any) -> str:
+        if isinstance(data, dict):
+            data = {key: _without_empty_terms(value) if key in ("terms", "titleterms") else value for key, value in data.items()}
+        text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+        # Outside strings JSON has no such characters, so this escapes only string content.
+        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        return self.PREFIX + text + self.SUFFIX
+
+    def loads(self, s: str) -> Any:
+        if not s.startswith(self.PREFIX) or not s.endswith(self.SUFFIX):
+            raise ValueError("invalid data")
+        return json.loads(s[len(self.PREFIX) : -len(self.SUFFIX)])
+
+    def dump(self, data: Any, f) -> None:
+        f.write(self.dumps(data))
+
+    def load(self, f) -> Any:
+        return self.loads(f.read())
+
+
+def _without_empty_terms(terms: Any) -> Any:
+    """A term map without the terms that point to no page (``[]``)."""
+    if not isinstance(terms, dict):
+        return terms
+    return {term: pages for term, pages in terms.items() if pages != []}
+
+
+def use_utf8_index(app: Sphinx) -> None:
+    """On ``builder-inited``: HTML builders with our search language write UTF-8."""
+    lang = app.config.html_search_language or app.config.language
+    if lang == LANG:
+        _internals.use_index_format(app.builder, Utf8JavaScriptIndex())

@@ -3,7 +3,7 @@
 - ``entry.json``: the split index's entry (:mod:`.split`), with the name of
   the search script and a key of what it was made from;
 - the bilingual pairs the notes make (:mod:`.pairs`, from every note's words
-  that :mod:`.corpus` keeps), stored in the split index's term chunks;
+  that :mod:`.pairs` keeps), stored in the split index's term chunks;
 - ``<version>/``: the split index, in a folder named by its hash, so a
   browser that cached one build's chunks never mixes them with another's;
 - ``search-<hash>.js``: the search script (:mod:`.scripts`);
@@ -32,8 +32,8 @@ from ... import contract
 from .. import _internals
 from ..facts.buildtime import facts as build_facts, label
 from ..facts.notes import FACTS
-from . import corpus, fragments, glossary, internals, pairs, scripts, split
-from .indexfile import Utf8JavaScriptIndex
+from . import fragments, glossary, pairs, scripts, split
+from .language import Utf8JavaScriptIndex
 from .language import LANG
 
 SEARCH_DIR = "_search"
@@ -102,11 +102,11 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
     root = outdir / SEARCH_DIR
     texts = fragments.written(app)
     try:
-        raw, data = internals.whole_index(outdir, Utf8JavaScriptIndex())
-    except internals.IndexShapeError as exc:
+        raw, data = _internals.whole_index(outdir, Utf8JavaScriptIndex())
+    except _internals.IndexShapeError as exc:
         raise ExtensionError(f"the site's search cannot be written: {exc}") from None
     notes = note_rows(app.env)
-    links = pairs.links(pairs.derive(corpus.texts(app.env).values(), glossary.load()))
+    links = pairs.links(pairs.derive(pairs.texts(app.env).values(), glossary.load()))
     script_name = scripts.search_script_name()
     made_from = hashlib.sha256()
     rows = json.dumps(sorted((d, list(vars(r).values())) for d, r in notes.items()), ensure_ascii=False)
@@ -145,4 +145,4 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
 def page_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """On ``html-page-context``: no search script of Sphinx's on any page (the loader loads ours)."""
     if ours(app):
-        internals.drop_script(context, HIGHLIGHT_SCRIPT)
+        _internals.drop_script(context, HIGHLIGHT_SCRIPT)

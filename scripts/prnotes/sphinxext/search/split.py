@@ -97,21 +97,6 @@ def encode_ids(ids: Iterable[int]) -> str:
     return "".join(out)
 
 
-def decode_ids(text: str) -> list[int]:
-    """The inverse of :func:`encode_ids` (search.js has the same)."""
-    ids: list[int] = []
-    previous, value = -1, 0
-    for c in text:
-        more = MORE.find(c)
-        if more >= 0:
-            value = (value << 5) | more
-            continue
-        previous += ((value << 5) | LAST.index(c)) + 1
-        ids.append(previous)
-        value = 0
-    return ids
-
-
 def bucket_of(text: str, count: int) -> int:
     """The chunk or bucket of a term or gram: CRC-32 of its UTF-8, modulo ``count``."""
     return zlib.crc32(text.encode("utf-8")) % count

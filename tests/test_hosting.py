@@ -15,15 +15,17 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
+import xml.etree.ElementTree as ET
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 import yaml
 
-from prnotes.sphinxext.site import address
 from tests.support import gitrepo
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 
+ATOM = "{http://www.w3.org/2005/Atom}"
 # Read the Docs' v2 configuration file, as documented: each key's documented
 # sub-keys (None: a leaf) and, where the documentation lists them, its values.
 SCHEMA = {
@@ -292,7 +294,7 @@ def test_a_build_to_publish_without_an_address_warns(small_project, monkeypatch)
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PRNOTES_PUBLISH", "1")
     app = sphinx_build(small_project, freshenv=True)
-    assert app.config.html_baseurl == address.PLACEHOLDER_BASEURL
+    assert app.config.html_baseurl == ""
     assert "no host gave the site's address" in app.warning.getvalue()
     assert "Set PRNOTES_BASEURL" in app.warning.getvalue()
 
@@ -305,12 +307,112 @@ def test_a_build_to_publish_with_an_address_and_a_preview_do_not_warn(small_proj
     assert app.config.html_baseurl == "https://notes.example.com/site/"
     assert app.warning.getvalue() == ""
     assert 'href="https://notes.example.com/site/"' in (small_project / "_build/html/feed.xml").read_text(encoding="utf-8")
-    # A preview (no PRNOTES_PUBLISH): the placeholder, and no warning.
+    # A preview (no PRNOTES_PUBLISH): no address, and no warning.
     monkeypatch.delenv("PRNOTES_PUBLISH")
     monkeypatch.delenv("PRNOTES_BASEURL")
     app = sphinx_build(small_project, freshenv=True)
-    assert app.config.html_baseurl == address.PLACEHOLDER_BASEURL
+    assert app.config.html_baseurl == ""
     assert app.warning.getvalue() == ""
+    assert "notes.example.com" not in (small_project / "_build/html/feed.xml").read_text(encoding="utf-8")
+
+
+# The old placeholder address, which a build without an address wrote into every page.
+PLACEHOLDER = b"prnotes.example.org"
+# The hosts a page may name without knowing the site's address: GitHub (pull requests, sources,
+# repositories), and the namespaces and generator of the feeds.
+KNOWN_HOSTS = {"github.com", "www.w3.org", "lkiesow.github.io"}
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def absolute_hosts(out: Path) -> dict[str, set[str]]:
+    """Host -> the files of the site (not the theme's static files) whose markup names it in a URL."""
+    found: dict[str, set[str]] = {}
+    for path in out.rglob("*"):
+        rel = path.relative_to(out).as_posix()
+        if path.suffix in (".html", ".xml", ".txt") and not rel.startswith(("_static/", "_sources/")):
+            for host in re.findall(r"https?://([^/\"'\s<>)]+)", path.read_text(encoding="utf-8")):
+                found.setdefault(host, set()).add(rel)
+    return found
+
+
+@pytest.fixture
+def dated_project(tmp_path):
+    """The follow fixture: four digests of two repositories, committed on three days."""
+    from tests.support.followsite import follow_project
+
+    return follow_project(tmp_path / "p")
+
+
+def test_a_build_without_an_address_names_no_host_it_cannot_know(dated_project, monkeypatch):
+    """A preview: relative links only, no placeholder host anywhere in the output, and none of what
+    needs the address (sitemap, robots.txt, canonical and Open Graph URLs); the feeds link relatively
+    and the 404 page links from the site's root."""
+    from tests.support.followsite import build
+
+    for name in ("PRNOTES_BASEURL", "READTHEDOCS_CANONICAL_URL", "PRNOTES_PUBLISH"):
+        monkeypatch.delenv(name, raising=False)
+    # A build with an address first: what it wrote that names its host must go.
+    monkeypatch.setenv("PRNOTES_BASEURL", "https://notes.example.com/site/")
+    build(dated_project)
+    out = dated_project / "_build/html"
+    assert (out / "sitemap.xml").is_file() and (out / "robots.txt").is_file()
+    monkeypatch.delenv("PRNOTES_BASEURL")
+    app = build(dated_project)
+    assert app.config.html_baseurl == ""
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert len(files) > 50
+    assert [p for p in files if PLACEHOLDER in p.read_bytes()] == []
+    assert set(absolute_hosts(out)) <= KNOWN_HOSTS, absolute_hosts(out)
+    assert not (out / "sitemap.xml").exists() and not (out / "robots.txt").exists()
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        # (A redirect file of an old address names its new page relatively.)
+        assert re.search(r'rel="canonical" href="\w+://', text) is None and 'property="og:url"' not in text, page
+    for feed in [out / "feed.xml", *(out / "feeds").rglob("*.xml")]:
+        hrefs = [link.get("href") for link in ET.parse(feed).getroot().iter(f"{ATOM}link")]
+        assert hrefs and all("://" not in h for h in hrefs), (feed, hrefs)
+    # Every link of the feed resolves to a file of the site.
+    for feed in [out / "feed.xml", out / "feeds/subsystem/kv-cache.xml"]:
+        for link in ET.parse(feed).getroot().iter(f"{ATOM}link"):
+            assert (feed.parent / link.get("href")).resolve().exists(), (feed, link.get("href"))
+    notfound = (out / "404.html").read_text(encoding="utf-8")
+    assert 'href="index.html"' in notfound and 'href="notes/pr-index.html"' in notfound
+    assert re.search(r'(?:href|src)="/(?!/)', notfound) is None  # no absolute path on a guessed root
+
+
+def test_a_build_with_an_address_has_robots_txt_and_a_lastmod_on_every_url(dated_project, monkeypatch):
+    """robots.txt names the sitemap; the sitemap lists every page but the book's root once, each with
+    the date it last changed: a note its digest's commit, a list page the newest note it lists, any
+    other page the newest note; two builds write the same bytes."""
+    from prnotes import contract
+    from prnotes.project import load
+    from tests.support.followsite import DATES, build
+
+    monkeypatch.setenv("PRNOTES_BASEURL", "https://notes.example.com/site")
+    app = build(dated_project)
+    out = dated_project / "_build/html"
+    base = "https://notes.example.com/site/"
+    assert (out / "robots.txt").read_text(encoding="utf-8") == f"User-agent: *\nDisallow:\n\nSitemap: {base}sitemap.xml\n"
+    sitemap = (out / "sitemap.xml").read_bytes()
+    urls = ET.fromstring(sitemap).findall(f"{SITEMAP_NS}url")
+    lastmod = {u.findtext(f"{SITEMAP_NS}loc").removeprefix(base).removesuffix(".html"): u.findtext(f"{SITEMAP_NS}lastmod") for u in urls}
+    assert list(lastmod) == sorted(d for d in app.env.all_docs if d != contract.BOOK_ROOT)
+    assert all(lastmod.values()), [d for d, w in lastmod.items() if not w]
+    model = load(dated_project)
+    date_of = {digest.docname: DATES[digest.number - 1] for digest in model.digests}
+    note_date = {d: date_of[digest.docname] for digest in model.digests for d in digest.notes}
+    for docname, when in note_date.items():
+        assert lastmod[docname] == when, docname
+    for docname, when in date_of.items():
+        assert lastmod[docname] == when, docname  # a digest page: its notes' date
+    newest = max(DATES, key=datetime.fromisoformat)
+    assert lastmod["index"] == lastmod[contract.SYMBOLS] == newest
+    # A subsystem page: the newest of its notes.
+    kv = [n.docname for n in model.notes if n.subsystem == "kv-cache"]
+    assert lastmod[contract.subsystem_docname("kv-cache")] == max((note_date[d] for d in kv), key=datetime.fromisoformat)
+    assert len(set(lastmod.values())) > 2
+    app = sphinx_build(dated_project, freshenv=True)
+    assert (out / "sitemap.xml").read_bytes() == sitemap
 
 
 def test_a_language_other_than_chinese_is_a_warning(tmp_path):

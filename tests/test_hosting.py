@@ -7,7 +7,8 @@ schema documents (SCHEMA below, from
 https://docs.readthedocs.io/en/stable/config-file/v2.html and
 build-customization.html); every path and command they use exists in the
 repository; the unshallow job is run, as Read the Docs runs it, on fixture
-clones; the Pages workflow uses the actions' Node 24 majors.
+clones; the Pages workflow uses the actions' Node 24 majors, each pinned to
+the commit of a release, and keeps no credentials (what zizmor checks).
 """
 
 from __future__ import annotations
@@ -65,6 +66,20 @@ ACTIONS = {
     "actions/upload-pages-artifact": 5,
     "actions/deploy-pages": 5,
 }
+# The release each action is pinned to and the commit its tag points at, read
+# from the action's repository (git ls-remote --tags, the peeled tag): a pin is
+# a commit, and the comment beside it names the release it is.
+PINS = {
+    "actions/checkout": ("3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"),
+    "actions/setup-python": ("5fda3b95a4ea91299a34e894583c3862153e4b97", "v7.0.0"),
+    "actions/configure-pages": ("45bfe0192ca1faeb007ade9deae92b16b8254a0d", "v6.0.0"),
+    "actions/cache": ("27d5ce7f107fe9357f9df03efb73ab90386fccae", "v5.0.5"),
+    "actions/upload-pages-artifact": ("fc324d3547104276b827a68afc52ff2a11cc49c9", "v5.0.0"),
+    "actions/deploy-pages": ("cd2ce8fcbc39b97be8ca5fce6e763baed58fa128", "v5.0.0"),
+}
+# `uses: owner/repo@<commit> # vX.Y.Z`, as zizmor's unpinned-uses audit asks and Dependabot keeps.
+PINNED = re.compile(r"^\s*(?:- )?uses: ([\w.-]+/[\w.-]+)@([0-9a-f]{40}) # (v(\d+)\.\d+\.\d+)$")
+WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.y*ml"))
 
 
 def load(path: str) -> dict:
@@ -221,9 +236,33 @@ def test_pages_workflow_uses_the_current_actions():
     flow = load(".github/workflows/pages.yml")
     used = {s["uses"] for job in flow["jobs"] for s in steps_of(flow, job) if "uses" in s}
     assert {u.split("@")[0] for u in used} == set(ACTIONS)
-    for ref in used:
-        action, _, version = ref.partition("@")
-        assert version == f"v{ACTIONS[action]}", ref
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_every_action_is_pinned_to_the_commit_of_a_current_release(workflow):
+    """zizmor's unpinned-uses: a tag can be moved to other code, a commit cannot. Each `uses:` line
+    is `owner/repo@<40 hex> # vX.Y.Z`, the commit that release's tag points at, of the current major."""
+    lines = [line for line in workflow.read_text(encoding="utf-8").splitlines() if re.match(r"^\s*(?:- )?uses:", line)]
+    assert lines
+    for line in lines:
+        pinned = PINNED.match(line)
+        assert pinned, f"not pinned to a commit with its release beside it: {line.strip()}"
+        action, commit, release, major = pinned.groups()
+        assert int(major) == ACTIONS[action], line.strip()
+        assert (commit, release) == PINS[action], line.strip()
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_no_checkout_keeps_its_credentials_and_no_job_holds_more_than_it_asks(workflow):
+    """zizmor's artipacked and excessive-permissions: the token is not left in .git/config
+    (nothing pushes), and the workflow grants nothing by default, each job its own."""
+    flow = yaml.safe_load(workflow.read_text(encoding="utf-8"))
+    assert flow["permissions"] == {}
+    for name, job in flow["jobs"].items():
+        assert "permissions" in job, name
+        for step in job["steps"]:
+            if step.get("uses", "").startswith("actions/checkout@"):
+                assert step["with"]["persist-credentials"] is False, name
 
 
 def test_pages_workflow_builds_like_make_html_and_caches():
@@ -274,7 +313,7 @@ def test_pages_workflow_builds_pull_requests_without_deploying_them():
     assert uses(steps, "actions/upload-pages-artifact")["if"] == not_a_pr
     assert flow["jobs"]["deploy"]["if"] == not_a_pr
     # Only the deploy job may write to Pages.
-    assert flow["permissions"] == {"contents": "read"}
+    assert flow["permissions"] == {}
     assert flow["jobs"]["build"]["permissions"] == {"contents": "read", "pages": "read"}
     assert flow["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
 

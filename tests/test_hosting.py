@@ -8,7 +8,8 @@ https://docs.readthedocs.io/en/stable/config-file/v2.html and
 build-customization.html); every path and command they use exists in the
 repository; the unshallow job is run, as Read the Docs runs it, on fixture
 clones; the Pages workflow uses the actions' Node 24 majors, each pinned to
-the commit of a release, and keeps no credentials (what zizmor checks).
+the commit of a release, builds the book and deploys it with the site, and
+keeps no credentials (what zizmor checks).
 """
 
 from __future__ import annotations
@@ -265,7 +266,7 @@ def test_no_checkout_keeps_its_credentials_and_no_job_holds_more_than_it_asks(wo
                 assert step["with"]["persist-credentials"] is False, name
 
 
-def test_pages_workflow_builds_like_make_html_and_caches():
+def test_pages_workflow_builds_like_make_publish_and_caches():
     flow = load(".github/workflows/pages.yml")
     steps = steps_of(flow, "build")
     assert uses(steps, "actions/checkout")["with"]["fetch-depth"] == 0  # digest dates need the whole history
@@ -273,12 +274,14 @@ def test_pages_workflow_builds_like_make_html_and_caches():
     assert python["python-version"] == project_python()
     assert python["cache"] == "pip" and (ROOT / python["cache-dependency-path"]).is_file()
     runs = [s for s in steps if "run" in s]
-    build = next(s for s in runs if s["run"] == "make html")
-    # conf.py reads the published address from PRNOTES_BASEURL; PRNOTES_PUBLISH makes its absence a warning.
+    build = next(s for s in runs if s["run"] == "make publish")
+    # conf.py reads the published address from PRNOTES_BASEURL; make publish sets PRNOTES_PUBLISH,
+    # which makes its absence a warning, and builds the whole book beside the site.
     assert build["env"]["PRNOTES_BASEURL"] == "${{ steps.pages.outputs.base_url }}"
-    assert build["env"]["PRNOTES_PUBLISH"] == "1"
+    recipe = make_recipe("publish")
+    assert recipe[:5] == ["PRNOTES_PUBLISH=1", "prnotes", "build", "--notes", "--pdf"]
     assert 'os.environ.get("PRNOTES_BASEURL")' in (ROOT / "scripts/prnotes/sphinxext/site/address.py").read_text(encoding="utf-8")
-    assert {"html", "audit"} <= make_targets()
+    assert {"publish", "audit"} <= make_targets()
     assert runs.index(build) < runs.index(next(s for s in runs if s["run"] == "make audit"))
     # Every apt-get install comes after an apt-get update, in the same step.
     for step in runs:
@@ -294,9 +297,31 @@ def test_pages_workflow_builds_like_make_html_and_caches():
         assert f"'{part}'" in key, part
     assert cache["with"]["restore-keys"].strip() in key
     restore = next(s for s in runs if "git restore-mtime" in s["run"])
-    assert names.index(cache["uses"]) < names.index(restore["run"]) < names.index("make html")
+    assert names.index(cache["uses"]) < names.index(restore["run"]) < names.index("make publish")
     assert uses(steps, "actions/upload-pages-artifact")["with"]["path"] == "_build/html"
     assert "BUILDDIR    ?= _build" in (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
+def test_pages_workflow_builds_the_book_and_deploys_it_with_the_site():
+    """The runner has no TeX: the bootstrap's pdf group is installed as root (the Makefile's
+    apt-pdf then finds it there) before make publish typesets the book; the book is copied into
+    the site (book/pdflinks.py), and the upload waits for a check that the site holds it and the
+    landing page links it."""
+    from prnotes.sphinxext.book import pdflinks
+
+    flow = load(".github/workflows/pages.yml")
+    steps = steps_of(flow, "build")
+    runs = [s["run"] for s in steps if "run" in s]
+    assert "sudo scripts/bootstrap.sh apt pdf" in runs
+    assert runs.index("sudo scripts/bootstrap.sh apt pdf") < runs.index("make publish")
+    assert re.search(r"^publish: .*\bapt-pdf\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+    assert "APT_pdf=" in (ROOT / "scripts/bootstrap.sh").read_text(encoding="utf-8")
+    book = f"{pdflinks.OUTPUT_DIR}/prnotes.pdf"
+    check = next(s for s in runs if book in s)
+    assert check == f"test -s _build/html/{book} && grep -q 'href=\"{book}\"' _build/html/index.html"
+    names = [s.get("uses", s.get("run", "")).split("@")[0] for s in steps]
+    assert names.index("make publish") < names.index(check) < names.index("actions/upload-pages-artifact")
+    assert "if" not in next(s for s in steps if s.get("run") == check)  # pull requests check the book too
 
 
 def test_pages_workflow_builds_pull_requests_without_deploying_them():
@@ -308,7 +333,7 @@ def test_pages_workflow_builds_pull_requests_without_deploying_them():
     steps = steps_of(flow, "build")
     # The build and the audit run for a pull request; the upload and the deploy do not.
     for step in steps:
-        if step.get("run") in ("make html", "make audit"):
+        if step.get("run") in ("make publish", "make audit"):
             assert "if" not in step
     assert uses(steps, "actions/upload-pages-artifact")["if"] == not_a_pr
     assert flow["jobs"]["deploy"]["if"] == not_a_pr

@@ -20,7 +20,8 @@ host's environment when each build starts (``config-inited``), not when
   (``PRNOTES_SOURCE_BRANCH``); empty means the one being built;
 - ``prnotes_pdf_url``: where the whole book is published, for the landing
   page's link (``PRNOTES_PDF_URL``, else Read the Docs' download of its
-  PDF); empty means the books ``make pdf`` left in ``_build/latex/``.
+  PDF); empty means the books ``make pdf`` left in ``_build/latex/``,
+  copied into the site (:mod:`..book.pdflinks`).
 """
 
 from __future__ import annotations

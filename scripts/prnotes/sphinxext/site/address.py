@@ -37,7 +37,6 @@ from . import web_site
 logger = logging.getLogger(__name__)
 
 
-
 def baseurl_from_env() -> str:
     """The address a host gave, with a final slash; '' when none did."""
     found = os.environ.get("PRNOTES_BASEURL") or os.environ.get("READTHEDOCS_CANONICAL_URL") or ""

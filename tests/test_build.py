@@ -170,7 +170,7 @@ def test_dirhtml_is_the_web_site_too(tmp_path):
     unpublishes none of its pages (each is <docname>/index.html)."""
     proj = copy_project(tmp_path / "p")
     assert convert(proj) == 0
-    app = sphinx_build(proj, "dirhtml")
+    app = sphinx_build(proj, "dirhtml", confoverrides={"html_baseurl": "https://notes.example.com/"})  # for the sitemap
     assert app.warning.getvalue() == ""
     out = Path(app.outdir)
     assert (out / "feed.xml").is_file() and (out / "sitemap.xml").is_file()
@@ -178,6 +178,6 @@ def test_dirhtml_is_the_web_site_too(tmp_path):
     page = out / note / "index.html"
     assert '<meta property="og:title"' in page.read_text(encoding="utf-8")
     assert f"{note}/" in (out / "sitemap.xml").read_text(encoding="utf-8")
-    sphinx_build(proj, "dirhtml")
+    sphinx_build(proj, "dirhtml", confoverrides={"html_baseurl": "https://notes.example.com/"})
     assert page.is_file()
     assert len(list((out / "notes").rglob("index.html"))) >= len([d for d in app.env.found_docs if d.startswith("notes/")])

@@ -102,6 +102,25 @@ def test_the_build_folders_and_caches_are_not_inputs(built):
     assert current(built)
 
 
+def test_a_book_beside_the_site_is_an_input_and_alone_lets_prnotes_pdf_build_the_site_again(built):
+    """The site copies and links the books in _build/latex/ (book/pdflinks.py): a new, changed or
+    removed book means a build. When nothing else changed, the stamp gives prnotes pdf the last
+    build's command line; when anything else did too, it gives none (make html decides)."""
+    latex = built.output.parent / "latex"
+    latex.mkdir()
+    assert buildstamp.current_but_for_books(built) is None  # nothing changed
+    (latex / "prnotes.pdf").write_bytes(b"%PDF-1.5\n")
+    assert not current(built)
+    assert buildstamp.current_but_for_books(built) == ARGV
+    later(built.source / "notes" / "a.md")
+    assert buildstamp.current_but_for_books(built) is None
+    _, before = buildstamp.up_to_date(built, ARGV)
+    buildstamp.remember(built, before)
+    assert current(built)
+    (latex / "prnotes.pdf").unlink()
+    assert not current(built) and buildstamp.current_but_for_books(built) == ARGV
+
+
 def test_forget_removes_the_stamp_before_a_build(built):
     buildstamp.forget(built)
     assert not built.stamp.exists() and not current(built)

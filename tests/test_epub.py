@@ -128,13 +128,24 @@ def test_fonts_are_named_then_left_to_the_reader(book):
             assert any("CJK SC" in n or n.endswith(" SC") for n in names), family
 
 
-def test_the_feed_links_leave_the_book_for_the_site(book):
+def test_the_feed_links_leave_the_book_for_the_site(tmp_path):
+    proj = copy_project(tmp_path / "proj", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。CI 门禁。\n"})
+    assert convert(proj) == 0
+    app = sphinx_build(proj, "epub", freshenv=True, confoverrides={"html_baseurl": "https://notes.example.com/"})
+    assert app.warning.getvalue() == ""
+    with zipfile.ZipFile(proj / "_build/epub/prnotes.epub") as z:
+        feeds = z.read("notes/feeds.xhtml").decode("utf-8")
+    assert 'href="https://notes.example.com/feed.xml"' in feeds
+    assert 'href="https://notes.example.com/feeds/subsystem/' in feeds
+    assert 'href="../feed.xml"' not in feeds and 'href="../feeds/' not in feeds
+
+
+def test_a_book_built_without_the_sites_address_names_the_feeds_without_linking_them(book):
     proj, path = book
     with zipfile.ZipFile(path) as z:
         feeds = z.read("notes/feeds.xhtml").decode("utf-8")
-    assert 'href="https://prnotes.example.org/feed.xml"' in feeds
-    assert 'href="https://prnotes.example.org/feeds/subsystem/ci.xml"' in feeds
-    assert 'href="../feed.xml"' not in feeds and 'href="../feeds/' not in feeds
+    assert "feed.xml" not in feeds and "feeds/" not in feeds and "://prnotes" not in feeds
+    assert '<span class="prnotes-feed">全部笔记</span>' in feeds
 
 
 def test_open_void_tags_are_closed_and_closed_ones_left_alone():

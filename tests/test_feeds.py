@@ -1,11 +1,15 @@
-"""The feeds a reader can follow (sphinxext/feed.py, render/landing.py): every
-note, the 精读 notes, each repository and each subsystem, on the follow
-fixture (tests/roots/follow, committed in git at its dates)."""
+"""The feeds a reader can follow (sphinxext/site/feeds.py, render/landing.py):
+every note, the 精读 notes, each repository and each subsystem, on the follow
+fixture (tests/roots/follow, committed in git at its dates). Every feed is
+valid Atom (RFC 4287), and its ids are tag: URIs (RFC 4151) that the site's
+address does not enter."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import feedparser
@@ -20,6 +24,11 @@ from tests.support.followsite import DATES, DIGESTS, SEEDS, build, follow_projec
 from tests.support.sandbox import sphinx_build
 
 VERDICTS = {"close": "精读", "skim": "速读", "optional": "按需"}
+ATOM = "{http://www.w3.org/2005/Atom}"
+# RFC 4151: tag:<DNS name or e-mail>,<year[-month[-day]]>:<specific>, the specific part of pchar and "/" and "?".
+TAG_URI = re.compile(r"tag:(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|[^@\s,:]+@[a-z0-9.-]+),\d{4}(?:-\d\d(?:-\d\d)?)?:[\w.~!$&'()*+,;=:@/?%-]+", re.I)
+ENTITY = "tag:prnotes.invalid,2026-11-29:"
+AUTHOR = "PR 精读笔记"
 # SGLang's own subsystem (taxonomy/sgl-project__sglang.toml): two notes, 精读 and 按需.
 MEM_CACHE = "sgl-project/sglang/mem-cache"
 
@@ -28,6 +37,58 @@ def parsed(html_dir: Path, path: str):
     result = feedparser.parse((html_dir / path).read_bytes())
     assert not result.bozo, (path, result.get("bozo_exception"))
     return result
+
+
+def note_of(path: str, link: str) -> str:
+    """The docname an entry's link names, relative to the feed's file in a build without an address."""
+    assert "://" not in link, link
+    return posixpath.normpath(posixpath.join(posixpath.dirname(path), link)).removesuffix(".html")
+
+
+def feed_files(out: Path) -> list[str]:
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*.xml") if p.name != "sitemap.xml")
+
+
+def rfc4287_problems(path: Path) -> list[str]:
+    """What RFC 4287 requires of a feed and its entries that the file lacks (section 4.1)."""
+    root = ET.parse(path).getroot()
+    problems = []
+
+    def once(element: ET.Element, tag: str, where: str) -> None:
+        if len(element.findall(f"{ATOM}{tag}")) != 1:
+            problems.append(f"{where}: {len(element.findall(f'{ATOM}{tag}'))} atom:{tag}")
+
+    def alternates_unique(element: ET.Element, where: str) -> None:
+        kinds = [(link.get("type"), link.get("hreflang")) for link in element.findall(f"{ATOM}link") if link.get("rel", "alternate") == "alternate"]
+        if len(kinds) != len(set(kinds)):
+            problems.append(f"{where}: two alternate links of one type and language")
+
+    if root.tag != f"{ATOM}feed":
+        return [f"the root is {root.tag}"]
+    for tag in ("id", "title", "updated"):
+        once(root, tag, "feed")
+    alternates_unique(root, "feed")
+    authors = [a.findtext(f"{ATOM}name") for a in root.findall(f"{ATOM}author")]
+    if not authors or not all(authors):
+        problems.append(f"feed: authors {authors}")  # no entry has one of its own: the feed must
+    if [link.get("rel") for link in root.findall(f"{ATOM}link")].count("self") != 1:
+        problems.append("feed: not one self link")
+    ids = [root.findtext(f"{ATOM}id")]
+    for number, entry in enumerate(root.findall(f"{ATOM}entry")):
+        where = f"entry {number}"
+        for tag in ("id", "title", "updated"):
+            once(entry, tag, where)
+        for tag in ("content", "summary", "published"):
+            if len(entry.findall(f"{ATOM}{tag}")) > 1:
+                problems.append(f"{where}: more than one atom:{tag}")
+        alternates_unique(entry, where)
+        if entry.find(f"{ATOM}content") is None and not entry.findall(f"{ATOM}link"):
+            problems.append(f"{where}: neither content nor an alternate link")
+        ids.append(entry.findtext(f"{ATOM}id"))
+    problems += [f"id {i!r} is not a tag: URI" for i in ids if not TAG_URI.fullmatch(i or "")]
+    if len(ids) != len(set(ids)):
+        problems.append("two entries share an id")
+    return problems
 
 
 def expected_feeds(model) -> set[str]:
@@ -51,10 +112,68 @@ def site(follow_site):
 
 def test_every_feed_is_valid_atom_and_there_is_one_per_repository_subsystem_and_for_close_reads(site):
     proj, out, model, _ = site
-    written = {p.relative_to(out).as_posix() for p in out.rglob("*.xml") if p.name != "sitemap.xml"}
+    written = set(feed_files(out))
     assert written == expected_feeds(model)
     for path in sorted(written):
         assert parsed(out, path).version == "atom10", path
+
+
+def test_every_feed_keeps_rfc_4287_and_names_its_author(site):
+    """Each feed has its id, title, updated time, author and self link; each
+    entry its id, title and updated time, and content; every id a tag: URI."""
+    _, out, _, _ = site
+    for path in feed_files(out):
+        assert rfc4287_problems(out / path) == [], path
+        feed = parsed(out, path).feed
+        assert feed.author_detail.name == AUTHOR, path
+        assert feed.id == ENTITY + path
+
+
+def test_entry_ids_name_the_repository_and_the_pr_or_the_page(site):
+    _, out, model, _ = site
+    ids = {note_of(contract.FEED, e.link): e.id for e in parsed(out, contract.FEED).entries}
+    assert len(ids) == len(model.notes)
+    for note in model.notes:
+        specific = f"{note.repo.lower()}/pull/{note.number}" if note.number is not None else f"{note.repo.lower()}/note/{note.docname.rsplit('/', 1)[1]}"
+        assert ids[note.docname] == ENTITY + specific
+    assert ids["notes/sgl-project/sglang/pr-40201"] == "tag:prnotes.invalid,2026-11-29:sgl-project/sglang/pull/40201"
+
+
+def feed_ids(out: Path) -> dict[str, list[str]]:
+    """Each feed's id, then its entries' ids, by path."""
+    found = {}
+    for path in feed_files(out):
+        result = parsed(out, path)
+        found[path] = [result.feed.id, *(e.id for e in result.entries)]
+    return found
+
+
+def entry_links(out: Path) -> list[str]:
+    """Every entry's link, checking that the content names the same address."""
+    links = []
+    for path in feed_files(out):
+        for entry in parsed(out, path).entries:
+            assert f"笔记：{entry.link}" in entry.content[0].value.split("\n")
+            links.append(entry.link)
+    return links
+
+
+def test_a_site_moved_to_another_address_keeps_every_id(tmp_path, monkeypatch):
+    """The same site built under two addresses (PRNOTES_BASEURL), one after the
+    other: every link moves, no feed's id and no entry's id does."""
+    proj = follow_project(tmp_path / "p")
+    out = proj / "_build/html"
+    monkeypatch.setenv("PRNOTES_BASEURL", "https://notes.example.com/prnotes/")
+    build(proj)
+    before, links_before = feed_ids(out), entry_links(out)
+    monkeypatch.setenv("PRNOTES_BASEURL", "https://someone.github.io/")
+    build(proj)
+    after, links_after = feed_ids(out), entry_links(out)
+    assert len(links_before) == len(links_after) > 0
+    assert all(link.startswith("https://notes.example.com/prnotes/notes/") for link in links_before)
+    assert all(link.startswith("https://someone.github.io/notes/") for link in links_after)
+    assert after == before
+    assert all(TAG_URI.fullmatch(i) for ids in after.values() for i in ids)
 
 
 @pytest.mark.parametrize(
@@ -68,33 +187,35 @@ def test_every_feed_is_valid_atom_and_there_is_one_per_repository_subsystem_and_
     ],
 )
 def test_a_feed_holds_its_notes_newest_digest_first(site, path, holds):
-    _, out, model, base = site
-    links = [e.link for e in parsed(out, path).entries]
-    assert links == [f"{base}{d}.html" for d in newest_first(model, [n for n in model.notes if holds(n)])]
+    _, out, model, _ = site
+    notes = [note_of(path, e.link) for e in parsed(out, path).entries]
+    assert notes == newest_first(model, [n for n in model.notes if holds(n)])
 
 
 def test_entries_name_the_verdict_and_pr_and_link_the_note_and_github_in_plain_text(site):
-    _, out, model, base = site
-    entries = parsed(out, contract.subsystem_feed(MEM_CACHE)).entries
+    _, out, model, _ = site
+    path = contract.subsystem_feed(MEM_CACHE)
+    entries = parsed(out, path).entries
     assert len(entries) == 2
     for entry in entries:
-        note = model.by_docname[entry.link.removeprefix(base).removesuffix(".html")]
+        note = model.by_docname[note_of(path, entry.link)]
         key = contract.note_key(note.repo, note.number, note.docname)
         assert entry.title.startswith(f"[{VERDICTS[note.verdict]}] {key} ")
         assert re.fullmatch(r"\[(精读|速读|按需)\] [\w.-]+/[\w.-]+#\d+ .+", entry.title)
         (content,) = entry.content
         assert content.type == "text/plain"
-        assert f"笔记：{entry.link}" in content.value
+        # No address known (a preview): the entry's link is the note's only address.
+        assert "笔记：" not in content.value
         assert f"GitHub：https://github.com/{note.repo}/pull/{note.number}" in content.value
     # The date of each is its digest's commit.
-    first = model.by_docname[entries[0].link.removeprefix(base).removesuffix(".html")]
+    first = model.by_docname[note_of(path, entries[0].link)]
     assert entries[0].published.startswith(DATES[model.digest_of(first).number - 1][:10])
 
 
 def test_a_note_without_a_number_is_named_after_its_page_and_links_no_pull_request(site):
-    _, out, model, base = site
+    _, out, model, _ = site
     (note,) = [n for n in model.notes if n.number is None]
-    (entry,) = [e for e in parsed(out, contract.FEED).entries if e.link == f"{base}{note.docname}.html"]
+    (entry,) = [e for e in parsed(out, contract.FEED).entries if note_of(contract.FEED, e.link) == note.docname]
     assert entry.title.startswith(f"[速读] {note.repo}#t-")
     assert "GitHub：" not in entry.content[0].value
 

@@ -127,8 +127,8 @@ def test_accepted_characters_pass_to_the_feed(accepted_site):
     entries = ET.parse(proj / "_build/html/feed.xml").getroot().findall(f"{atom}entry")
     titles = {entry.findtext(f"{atom}title") for entry in entries}
     assert titles == {f"[精读] o/r#{i + 1} 零宽{ch}标题 {i} CI" for i, ch in enumerate(ACCEPTED)}
-    # The advice, then the addresses of the note and of the pull request.
-    contents = {entry.findtext(f"{atom}content").split("\n\n笔记：", 1)[0] for entry in entries}
+    # The advice, then the addresses of the note (when the site's is known) and of the pull request.
+    contents = {re.split("\n\n(?:笔记|GitHub)：", entry.findtext(f"{atom}content"), maxsplit=1)[0] for entry in entries}
     assert {f"值得精读：正文{ch}内容 & <b> \"q\"。第二句。" for ch in ACCEPTED} <= {c.strip() for c in contents}
 
 

@@ -471,6 +471,25 @@ def run_publish(project: Path, tmpdir: Path) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
+def run_html(project: Path, tmpdir: Path) -> subprocess.CompletedProcess:
+    """`make html`: the conversion, then the strict HTML build, unless nothing changed."""
+    tmpdir.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(
+        [sys.executable, "-m", "prnotes.commands.cli", "build", "--root", str(project), "--notes", "--",
+         "-W", "--keep-going", "-q", "-b", "html", "-d", "_build/doctrees", ".", "_build/html"],
+        env=dict(os.environ, TMPDIR=str(tmpdir)), capture_output=True, text=True,
+    )  # fmt: skip
+
+
+def pdf_links(project: Path) -> list[str]:
+    """The landing page's links to a book; each must lead to a file of the site."""
+    html = project / "_build/html"
+    found = re.findall(r'<a class="prnotes-pdf reference external" href="([^"]+)"', (html / "index.html").read_text(encoding="utf-8"))
+    for href in found:
+        assert (html / href).is_file(), href
+    return found
+
+
 def test_publish_builds_the_site_and_the_whole_book(tmp_path):
     proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\n标题 (#1)\n\n值得精读：一段话。\n"})
     proc = run_publish(proj, tmp_path / "tmp")
@@ -478,9 +497,38 @@ def test_publish_builds_the_site_and_the_whole_book(tmp_path):
     assert (proj / "_build/html/notes/o/r/pr-1.html").exists()
     assert "一段话" in pdftotext(proj / "_build/latex/prnotes.pdf")
     assert re.search(r"^prnotes pdf: 1 notes -> _build/latex/prnotes\.pdf", proc.stdout, re.MULTILINE)
+    # The book, made while the pages were written, is in the site, and the landing page links it.
+    assert pdf_links(proj) == ["pdf/prnotes.pdf"]
+    assert (proj / "_build/html/pdf/prnotes.pdf").read_bytes() == (proj / "_build/latex/prnotes.pdf").read_bytes()
     # Nothing changed: the site is left as it is, and so is the book.
     again = run_publish(proj, tmp_path / "tmp")
     assert again.returncode == 0 and "unchanged since its last build" in again.stdout
+    assert pdf_links(proj) == ["pdf/prnotes.pdf"]
+
+
+def test_the_landing_page_links_the_book_after_make_pdf_and_make_html_in_either_order(tmp_path):
+    """make pdf, then make html: the site copies the book and links it. make html (the stamp
+    counts the books), with the book gone: the link and the copy go. make html, then make pdf:
+    the pdf command builds the current site again, and the link is back. Never a link to a
+    missing file (pdf_links)."""
+    proj = copy_project(tmp_path / "p", {"000.txt": "o/r\n\n标题 (#1)\n\n值得精读：一段话。\n"})
+    tmp, book, copy = tmp_path / "tmp", proj / "_build/latex/prnotes.pdf", proj / "_build/html/pdf/prnotes.pdf"
+    made = run_build_pdf(proj, tmp)
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert "building it again" not in made.stdout  # no site yet
+    built = run_html(proj, tmp)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert pdf_links(proj) == ["pdf/prnotes.pdf"] and copy.read_bytes() == book.read_bytes()
+    assert "nothing changed" in run_html(proj, tmp).stdout
+    book.unlink()
+    assert run_html(proj, tmp).returncode == 0
+    assert pdf_links(proj) == [] and not copy.exists() and not copy.parent.exists()
+    assert "PDF" not in (proj / "_build/html/index.html").read_text(encoding="utf-8").split("<article", 1)[1]
+    made = run_build_pdf(proj, tmp)
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert "prnotes pdf: the site in _build/html was current: building it again to link the book" in made.stdout
+    assert pdf_links(proj) == ["pdf/prnotes.pdf"] and copy.read_bytes() == book.read_bytes()
+    assert "nothing changed" in run_html(proj, tmp).stdout
 
 
 def test_publish_fails_with_the_book_naming_the_seed_line(tmp_path):

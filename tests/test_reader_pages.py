@@ -1,5 +1,5 @@
 """The reader pages on the built site: reading lists, watch list, symbols, tags,
-navigation, feed, sitemap, 404, and how little a change re-reads."""
+navigation, feed, Open Graph tags, 404, and how little a change re-reads."""
 
 from __future__ import annotations
 
@@ -347,23 +347,18 @@ def test_the_footer_is_in_chinese(built_site):
     assert "Copyright" not in html
 
 
-def test_sitemap_lists_every_page_once(built_site):
+def test_a_preview_has_no_sitemap_and_no_open_graph_url_and_a_404_page_of_relative_links(built_site):
+    """The fixture is built without an address (a preview): nothing that needs one is written
+    (the sitemap and its URLs: tests/test_hosting.py, tests/test_prlinks.py)."""
     proj, app = built_site
-    root = ET.parse(proj / "_build/html/sitemap.xml").getroot()
-    locs = [e.text for e in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
-    # Every page but the book's root, which is the PDF's, not the reader's.
-    pages = sorted(d for d in app.env.all_docs if d != contract.BOOK_ROOT)
-    assert locs == [f"{app.config.html_baseurl}{d}.html" for d in pages]
-
-
-def test_open_graph_tags_and_404_page(built_site):
-    proj, app = built_site
+    assert app.config.html_baseurl == ""
+    assert not (proj / "_build/html/sitemap.xml").exists()
     html = html_of(proj, "notes/vllm-project/vllm/pr-52400")
-    url = f"{app.config.html_baseurl}notes/vllm-project/vllm/pr-52400.html"
-    assert f'<meta property="og:url" content="{url}" />' in html
+    assert 'property="og:url"' not in html and '<meta property="og:title"' in html
     assert '<meta property="og:description" content="值得快速浏览而不是精读：它演示了从“上游' in html
     notfound = (proj / "_build/html/404.html").read_text(encoding="utf-8")
-    assert "页面不存在" in notfound and f'href="{app.config.notfound_urls_prefix}index.html"' in notfound
+    assert "页面不存在" in notfound and 'href="index.html"' in notfound
+    assert 'href="_static/' in notfound  # the theme's styles, from the site's root
 
 
 def _build(proj: Path, read: list[str] | None = None) -> SphinxTestApp:

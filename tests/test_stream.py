@@ -563,8 +563,9 @@ def pdf_item(proj: Path) -> str | None:
 
 def test_the_landing_page_links_the_pdf_books_that_are_there(tmp_path):
     """No book built: no link to one. Books in _build/latex/ (make pdf): each
-    linked, and the landing page is written again, not read again. A
-    published book (prnotes_pdf_url, as on Read the Docs): the whole book there."""
+    copied into the site (_build/html/pdf/) and linked there, and the landing
+    page is written again, not read again. A published book (prnotes_pdf_url,
+    as on Read the Docs): the whole book there, and no copy."""
     proj = copy_project(tmp_path / "p", morning.SEEDS)
     build(proj, freshenv=True)
     assert pdf_item(proj) is None and "PDF" not in article(html(proj, "index"))
@@ -575,6 +576,9 @@ def test_the_landing_page_links_the_pdf_books_that_are_there(tmp_path):
     app, read, written = build_counting(proj)
     assert app.warning.getvalue() == "" and read == [] and "index" in written
     # A book of a selection (make pdf VERDICT=精读) is not one of the site's books.
-    assert pdf_item(proj) == "全书=../latex/prnotes.pdf · 第 1–4 期=../latex/prnotes-v1.pdf"
+    assert pdf_item(proj) == "全书=pdf/prnotes.pdf · 第 1–4 期=pdf/prnotes-v1.pdf"
+    copies = proj / "_build/html/pdf"
+    assert sorted(p.name for p in copies.iterdir()) == ["prnotes-v1.pdf", "prnotes.pdf"]
     app = sphinx_build(proj, freshenv=True, confoverrides={"prnotes_pdf_url": "/_/downloads/zh-cn/latest/pdf/"})
     assert pdf_item(proj) == "全书=/_/downloads/zh-cn/latest/pdf/"
+    assert not copies.exists()

@@ -22,8 +22,17 @@ missed:
 - git: the commit and branch checked out, whether the clone is shallow and
   the state of ``seeds/`` (digest dates come from the history, the
   编辑来源 links point at the branch);
+- the books ``make pdf`` left beside the site (``_build/latex/*.pdf``): the
+  HTML build copies them into the site and links them
+  (:mod:`prnotes.sphinxext.book.pdflinks`), so a new, changed or removed
+  book means a build, though ``_build/`` is otherwise not a source;
 - the output: every file under the output folder, and Sphinx's saved
   environment, so that a page removed or changed by hand is built again.
+
+The stamp also keeps the command line and the fingerprint of everything but
+the books: after ``prnotes pdf`` made a book, a site whose last build is
+current but for its books is built again with the same command line
+(:func:`current_but_for_books`), so its landing page links the new book.
 
 The stamp is removed before Sphinx runs and written only after it
 succeeded, with the inputs as they were when it started: a failed or
@@ -149,8 +158,36 @@ def files(*folders: Path, skip: frozenset[Path] = frozenset()) -> list[object]:
     return out
 
 
-def inputs(layout: Layout, argv: list[str]) -> str:
+@dataclass(frozen=True)
+class Inputs:
+    """The fingerprint of what a build could read, taken before it ran."""
+
+    site: str  # everything but the books
+    books: str  # the books beside the site
+    argv: tuple[str, ...]
+
+    @property
+    def digest(self) -> str:
+        return digest([self.site, self.books])
+
+
+def books_dir(layout: Layout) -> Path:
+    """Where ``make pdf`` leaves the books the site links (:func:`prnotes.sphinxext.book.pdflinks.latex_dir`)."""
+    return layout.source / "_build" / "latex"
+
+
+def books(layout: Layout) -> str:
+    """The fingerprint of the PDF books beside the site."""
+    folder = books_dir(layout)
+    return digest(files(*sorted(folder.glob("*.pdf"))) if folder.is_dir() else [])
+
+
+def inputs(layout: Layout, argv: list[str]) -> Inputs:
     """The fingerprint of everything the build could read, taken now."""
+    return Inputs(_site_inputs(layout, argv), books(layout), tuple(argv))
+
+
+def _site_inputs(layout: Layout, argv: list[str]) -> str:
     build_dirs = {layout.output, layout.doctrees, layout.stamp}
     if layout.source in layout.output.parent.parents:
         build_dirs.add(layout.output.parent)  # _build/: the other builders' output too
@@ -185,12 +222,13 @@ def matches(stamp: Path, inputs_now: str, outputs_now: Callable[[], str]) -> boo
         return False
     if not isinstance(saved, dict) or saved.get("inputs") != inputs_now:
         return False
-    return saved == {"inputs": inputs_now, "outputs": outputs_now()}
+    return saved.get("outputs") == outputs_now()
 
 
-def save(stamp: Path, inputs_before: str, outputs_now: str) -> None:
-    """Record a successful build: its inputs as they were when it started, and its outputs now."""
-    data = json.dumps({"inputs": inputs_before, "outputs": outputs_now}, sort_keys=True).encode("utf-8")
+def save(stamp: Path, inputs_before: str, outputs_now: str, **more: object) -> None:
+    """Record a successful build: its inputs as they were when it started, and its outputs now
+    (``more``: what else a later command reads from the stamp)."""
+    data = json.dumps({**more, "inputs": inputs_before, "outputs": outputs_now}, sort_keys=True).encode("utf-8")
     stamp.parent.mkdir(parents=True, exist_ok=True)
     write_file(stamp, data)
 
@@ -199,10 +237,29 @@ def forced(argv: list[str]) -> bool:
     return any(arg in FORCING for arg in argv)
 
 
-def up_to_date(layout: Layout, argv: list[str]) -> tuple[bool, str]:
+def up_to_date(layout: Layout, argv: list[str]) -> tuple[bool, Inputs]:
     """Whether the last build's stamp matches; and the inputs' fingerprint, taken now."""
     now = inputs(layout, argv)
-    return not forced(argv) and matches(layout.stamp, now, lambda: outputs(layout)), now
+    return not forced(argv) and matches(layout.stamp, now.digest, lambda: outputs(layout)), now
+
+
+def current_but_for_books(layout: Layout) -> list[str] | None:
+    """The command line of the last build of ``layout`` when the books beside it changed since
+    and nothing else it reads did (its sources and settings); else None. (Its output is not
+    compared: the book's own Sphinx run saves the environment the site's build shares.)"""
+    try:
+        saved = json.loads(layout.stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(saved, dict) or not isinstance(saved.get("argv"), list) or forced(saved["argv"]):
+        return None
+    argv = [str(a) for a in saved["argv"]]
+    now = Inputs(saved.get("site", ""), books(layout), tuple(argv))
+    if now.digest == saved.get("inputs"):
+        return None
+    if _site_inputs(layout, argv) != saved.get("site"):
+        return None
+    return argv
 
 
 class BuildFolderError(CommandError):
@@ -240,10 +297,10 @@ def forget(layout: Layout) -> None:
             raise BuildFolderError(f"cannot create the build folder: {_problem(folder, exc)}; nothing built") from None
 
 
-def remember(layout: Layout, inputs_before: str) -> None:
+def remember(layout: Layout, inputs_before: Inputs) -> None:
     """After a successful build: its inputs as they were when it started, and its outputs now."""
     try:
-        save(layout.stamp, inputs_before, outputs(layout))
+        save(layout.stamp, inputs_before.digest, outputs(layout), site=inputs_before.site, argv=list(inputs_before.argv))
     except OSError as exc:
         raise BuildFolderError(
             f"cannot write the build's stamp: {_problem(layout.stamp, exc)}; the site is built, "

@@ -10,6 +10,13 @@ the same arguments (:mod:`prnotes.build.stamp`), it says so and leaves the
 output as it is; otherwise it runs Sphinx in this process, with the
 arguments as given. Its paths are read from the project folder (``--root``,
 or the one holding the current folder), as ``make html`` gives them.
+
+``--pdf`` (``make publish``) also typesets the whole book while the pages
+are written; a new or changed book is then copied into the site and linked
+from its landing page by a second, incremental build. After ``prnotes pdf``
+(``make pdf``), :func:`refresh_site` does the same to a site that was
+current, so the link appears whichever of ``make html`` and ``make pdf``
+runs first.
 """
 
 from __future__ import annotations
@@ -89,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
             return _build(argv, args.tool)
         from ..sphinxext.book import alongside
 
+        layout = layout_of(argv)
+        books_before = buildstamp.books(layout) if layout is not None else None
         os.environ[alongside.ENV_VAR] = "1"
         status = 1
         try:
@@ -104,7 +113,38 @@ def run(args: argparse.Namespace) -> int:
         code, output = book
         # The book's own conversion repeats the warnings this one printed.
         print("".join(line for line in output.splitlines(keepends=True) if not line.startswith("warning: ")), end="")
-        return code
+        if code != 0 or layout is None or buildstamp.books(layout) == books_before or _published_elsewhere():
+            return code
+        # The pages were written before the book was made: a new or changed book
+        # is copied into the site and linked by a second, incremental build (the
+        # landing page alone is written again); an unchanged one needs none, nor
+        # one the site links where its host publishes it (Read the Docs).
+        return _build(argv, args.tool, quiet=True)
+
+
+def _published_elsewhere() -> bool:
+    """Whether the host publishes the book and the site links it there (``PRNOTES_PDF_URL``, Read the Docs)."""
+    from ..sphinxext.site.address import pdf_url_from_env
+
+    return bool(pdf_url_from_env())
+
+
+def refresh_site(root: Path, tool: str) -> int:
+    """After ``prnotes pdf`` made a book: the site in ``_build/html``, when its last build
+    (``prnotes build``) is current but for the books, is built again with the same command
+    line, so that it holds the new books and its landing page links them. Exit status."""
+    from ..sphinxext.book import alongside
+
+    if os.environ.get(alongside.ENV_VAR) or _published_elsewhere():
+        return 0  # the book of `prnotes build --pdf`, whose build brings the site up to date itself
+    root = Path(root).resolve()
+    layout = buildstamp.Layout(root, root / DEFAULT_PATHS[3], root / DEFAULT_PATHS[1])
+    argv = buildstamp.current_but_for_books(layout)
+    if argv is None:
+        return 0
+    print(f"{tool}: the site in {DEFAULT_PATHS[3]} was current: building it again to link the book")
+    with contextlib.chdir(root):
+        return _build(argv, tool, quiet=True)
 
 
 def _convert(args: argparse.Namespace) -> int:
@@ -113,12 +153,14 @@ def _convert(args: argparse.Namespace) -> int:
     return reporting(conversion, lambda: notes.run(conversion))
 
 
-def _build(argv: list[str], tool: str) -> int:
+def _build(argv: list[str], tool: str, quiet: bool = False) -> int:
+    """sphinx-build ``argv`` unless its stamp says nothing changed (``quiet``: then say nothing)."""
     layout = layout_of(argv)
     if layout is not None:
         current, before = buildstamp.up_to_date(layout, argv)
         if current:
-            print(f"{tool}: nothing changed since the last build of {layout.output}; left as it is")
+            if not quiet:
+                print(f"{tool}: nothing changed since the last build of {layout.output}; left as it is")
             return 0
         buildstamp.forget(layout)
     status = sphinx_build.run(argv)

@@ -65,5 +65,10 @@ def run(args: argparse.Namespace) -> int:
             f"{args.tool}: {len(books)} volumes, {built} built, {len(books) - built} unchanged; "
             "the whole book in one PDF: make pdf BOOK=whole"
         )
-    return 0
+    if not selection.everything:
+        return 0  # a book of some notes is none of the site's
+    # A site built before the book links it now (make html, then make pdf).
+    from .build import refresh_site
+
+    return refresh_site(root, args.tool)
 

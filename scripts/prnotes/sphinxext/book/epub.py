@@ -8,7 +8,8 @@ An EPUB's pages are XHTML, read by e-readers without a network:
   ``epub_language``): e-readers pick the Chinese forms of the Han
   characters, and a Chinese font, by it;
 - links to the Atom feeds, files of the site and not of the book, point
-  at the published feeds (``html_baseurl``);
+  at the published feeds (``html_baseurl``); a book built without the
+  site's address names the feeds without linking them;
 - the table of contents is titled 目录 (Sphinx writes "Table of Contents"
   whatever the language).
 
@@ -63,10 +64,14 @@ class FeedLinkOnTheSite(SphinxPostTransform):
     builders = ("epub",)
 
     def run(self, **kwargs) -> None:
-        base = self.config.html_baseurl.rstrip("/") + "/"
-        for node in self.document.findall(nodes.reference):
-            if "prnotes-feed" in node.get("classes", ()):
-                node["refuri"] = base + node.get("feed", FEED)
+        base = self.config.html_baseurl
+        for node in list(self.document.findall(nodes.reference)):
+            if "prnotes-feed" not in node.get("classes", ()):
+                continue
+            if base:
+                node["refuri"] = base.rstrip("/") + "/" + node.get("feed", FEED)
+            else:  # no address: no link the book could follow
+                node.replace_self(nodes.inline("", "", *node.children, classes=node["classes"]))
 
 
 def chinese_guide(app: Sphinx) -> None:

@@ -6,22 +6,29 @@ when the page is written, each a link to a book:
 - where the book is published (``prnotes_pdf_url``: conf.py sets it from
   ``PRNOTES_PDF_URL``, or on Read the Docs to the address of the PDF its
   build publishes), the whole book there; Read the Docs publishes one PDF;
-- otherwise, the books ``make pdf`` has built in ``_build/latex/`` beside the
-  site (``prnotes.pdf``, the whole book; ``prnotes-vN.pdf``, a volume), by a
-  relative link that works when the site is opened from ``_build/html``;
+- otherwise, the books ``make pdf`` has built in ``_build/latex/``
+  (``prnotes.pdf``, the whole book; ``prnotes-vN.pdf``, a volume): the HTML
+  build copies each into the site, ``_build/html/pdf/`` (:data:`OUTPUT_DIR`),
+  and links the copy, so the link works opened from disk, served
+  (``make serve``) and published with the site (the Pages workflow deploys
+  ``_build/html``); a copy whose book is gone is removed with its link;
 - with neither, no link: the list item that holds the role goes, so a page
-  never links to a file that is not there (a site published without its
-  books, such as GitHub Pages', says nothing of them).
+  never links to a file that is not there.
 
-The books found are this build's facts (looked up once, :mod:`.state`); when
-they change (``make pdf`` ran since the last build, a volume was added), the
-pages that show the links are written again, not read again (:mod:`.rewrites`).
+The books found are this build's facts (looked up, and copied, once when
+the build starts, :mod:`.state`); when they change (``make pdf`` ran since
+the last build, a volume was added), the pages that show the links are
+written again, not read again (:mod:`.rewrites`). ``prnotes build`` counts
+the books among what a build depends on (:mod:`prnotes.build.stamp`), and
+``prnotes pdf`` brings a current site up to date after it made a book, so
+the link appears after ``make pdf`` and ``make html`` in either order.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 from docutils import nodes
@@ -43,6 +50,8 @@ _NOW = "pdflinks.books"
 _TARGET_URI = "pdflinks.target-uri"  # the builder's docname -> address of its page
 _VOLUME = re.compile(rf"{BOOK_NAME}-v(\d+)\.pdf")
 WHOLE = "全书"
+# Where the HTML build puts its copies of the books, under its output.
+OUTPUT_DIR = "pdf"
 
 
 class pdf_links(nodes.Inline, nodes.Element):
@@ -69,25 +78,58 @@ def volume_titles(env: BuildEnvironment) -> dict[int, str]:
 
 def find_books(app: Sphinx) -> tuple[tuple[str, str], ...]:
     """(what, where) of each book to link: the published one, or those built beside the site
-    (``where`` then a path relative to the HTML output)."""
+    (``where`` then the path of its copy in the HTML output, :func:`publish_books`)."""
     if app.config.prnotes_pdf_url:
         return ((WHOLE, app.config.prnotes_pdf_url),)
-    folder = latex_dir(app)
+    return tuple((what, f"{OUTPUT_DIR}/{path.name}") for what, path in built_books(latex_dir(app)))
+
+
+def built_books(folder: Path) -> list[tuple[str, Path]]:
+    """The whole book and the volumes in ``folder``, in that order (a book of a selection is none of the site's)."""
     if not folder.is_dir():
-        return ()
+        return []
     found = []
     if (folder / f"{BOOK_NAME}.pdf").is_file():
-        found.append((0, WHOLE, f"{BOOK_NAME}.pdf"))
+        found.append((0, WHOLE, folder / f"{BOOK_NAME}.pdf"))
     for path in folder.glob(f"{BOOK_NAME}-v*.pdf"):
-        if match := _VOLUME.fullmatch(path.name):
-            found.append((int(match.group(1)), f"v{match.group(1)}", path.name))
-    relative = os.path.relpath(folder, app.outdir).replace(os.sep, "/")
-    return tuple((what, f"{relative}/{name}") for _, what, name in sorted(found))
+        if (match := _VOLUME.fullmatch(path.name)) and path.is_file():
+            found.append((int(match.group(1)), f"v{match.group(1)}", path))
+    return [(what, path) for _, what, path in sorted(found)]
+
+
+def publish_books(app: Sphinx) -> None:
+    """Copy the books built beside the site into its output (only those that changed: size and
+    time kept), and remove the copies of books that are gone; with a published book, no copy."""
+    out = Path(app.outdir) / OUTPUT_DIR
+    books = [] if app.config.prnotes_pdf_url else built_books(latex_dir(app))
+    keep = set()
+    for _, source in books:
+        target = out / source.name
+        keep.add(target.name)
+        st = source.stat()
+        try:
+            now = target.stat()
+            if (now.st_size, now.st_mtime_ns) == (st.st_size, st.st_mtime_ns):
+                continue
+        except FileNotFoundError:
+            pass
+        out.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.partial")
+        shutil.copy2(source, partial)
+        os.replace(partial, target)
+    if out.is_dir():
+        for old in out.glob("*.pdf"):
+            if old.name not in keep:
+                old.unlink()
+        if not any(out.iterdir()):
+            out.rmdir()
 
 
 def look_up(app: Sphinx, env: BuildEnvironment, *outdated) -> list[str]:
-    """On ``env-get-outdated`` (the build's state is new): this build's books."""
+    """On ``env-get-outdated`` (the build's state is new): this build's books, copied into the site."""
     books = find_books(app) if web_site(app) else ()
+    if web_site(app):
+        publish_books(app)
     state.of(env).set(_NOW, books)
     state.of(env).set(_TARGET_URI, app.builder.get_target_uri)
     return []

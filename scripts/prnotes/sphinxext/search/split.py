@@ -14,7 +14,11 @@ own index). :func:`split` turns it into:
   modulo the chunk count is ``k``: ``{term: [title pages, text pages]}``,
   and for a term under which bilingual pairs are stored (:mod:`.pairs`), a
   third item, ``[[phrase, [partners]], …]``: a query that holds the term
-  loads its chunk anyway, so the pairs cost no file of their own.
+  loads its chunk anyway, so the pairs cost no file of their own. Under
+  the key ``""`` (never a term), the English words of the dictionary
+  (:func:`.pairs.translate`) that hash to ``k``, each with the Chinese
+  words of the notes it translates: ``{"": {word: [Chinese words]}}``; a
+  query loads the chunk of each of its words, so these cost no file either.
 - ``g/<k>.json``: key bucket ``k``: the ASCII terms whose letters (``_ . -``
   taken out) hold a three-character gram that hashes to ``k``, as
   ``{"t": [title terms], "b": [text terms]}``. The search matches a typed
@@ -59,7 +63,9 @@ from typing import Any
 
 from ... import contract
 
-FORMAT = 2
+FORMAT = 3
+# The key of a term chunk under which the dictionary's English words are (no term is empty).
+DICTIONARY_KEY = ""
 # Page numbers are written as gaps in base 32, most significant digit first:
 # every digit but the last from MORE, the last from LAST.
 LAST = "0123456789abcdefghijklmnopqrstuv"
@@ -185,13 +191,16 @@ def split(
     subsystems: Mapping[str, str],
     verdicts: tuple[str, ...],
     links: Mapping[str, list] | None = None,
+    translations: Mapping[str, list[str]] | None = None,
 ) -> Split:
     """The split index of Sphinx's index ``data`` (the dict searchindex.js holds).
 
     ``notes`` gives each note's row facts by docname, ``subsystems`` each
     subsystem's name by slug, ``verdicts`` the verdict words in their order,
     ``links`` the bilingual pairs by the term they are stored under
-    (:func:`.pairs.links`; a term the index lacks keeps none).
+    (:func:`.pairs.links`; a term the index lacks keeps none),
+    ``translations`` the dictionary's English words with the Chinese words
+    each stands for (:func:`.pairs.translate`).
     """
     pages = _pages(data)
     order = page_order(pages)
@@ -211,11 +220,15 @@ def split(
     for term, pairs in (links or {}).items():
         if term in encoded and pairs:
             encoded[term].append(pairs)
+    words = {word: list(chinese) for word, chinese in (translations or {}).items() if word and chinese}
     total = sum(len(term.encode()) + len(t) + len(b) + 8 for term, (t, b, *_) in encoded.items())
+    total += sum(len(word) + 6 + sum(len(c.encode()) + 3 for c in chinese) for word, chinese in words.items())
     chunks = _power_of_two(total / CHUNK_BYTES)
-    chunk_terms: list[dict[str, list[str]]] = [{} for _ in range(chunks)]
+    chunk_terms: list[dict[str, Any]] = [{} for _ in range(chunks)]
     for term, value in encoded.items():
         chunk_terms[bucket_of(term, chunks)][term] = value
+    for word, chinese in words.items():
+        chunk_terms[bucket_of(word, chunks)].setdefault(DICTIONARY_KEY, {})[word] = chinese
 
     # Key buckets: the ASCII terms, by their grams.
     ascii_terms = sorted(t for t in merged if is_ascii_term(t) and len(squash(t)) >= GRAM)

@@ -86,7 +86,11 @@ def test_the_split_holds_exactly_the_whole_index(built_site):
                 expected.setdefault(term, [[], []])[slot] = pages
     found = {}
     for k in range(entry["chunks"]):
-        for term, (t, b, *_pairs) in files[f"t/{k}.json"].items():  # pairs: tests/test_search_fallback.py
+        chunk = dict(files[f"t/{k}.json"])
+        # The dictionary's words (tests/test_search_fallback.py), each in the chunk its hash names.
+        for word in chunk.pop(split.DICTIONARY_KEY, {}):
+            assert split.bucket_of(word, entry["chunks"]) == k, word
+        for term, (t, b, *_pairs) in chunk.items():  # pairs: tests/test_search_fallback.py
             assert split.bucket_of(term, entry["chunks"]) == k, term
             found[term] = [decode_ids(t), decode_ids(b)]
     assert found == expected

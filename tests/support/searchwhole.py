@@ -5,8 +5,8 @@
 answered from the whole ``searchindex.js`` (Sphinx's numbering and order),
 with nothing to load: typos and joined words by going through every term
 (index.js's ``prnotesNearFilter`` and ``prnotesPieces`` on all of them), the
-bilingual pairs (which searchindex.js lacks) from every term chunk of the
-split index, read once. The ranking (rank.js) over it is the search as it
+bilingual pairs and the dictionary's words (which searchindex.js lacks) from
+every term chunk of the split index, read once. The ranking (rank.js) over it is the search as it
 would be if the browser loaded the whole index; :data:`COMPARE` runs
 queries over both and returns each one's ranked docnames and scores.
 """
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 WHOLE_VIEW = r"""
 window.PrnotesWholeIndex = class PrnotesWholeIndex {
-  constructor(data, links) {
+  constructor(data, links, words) {
     this.data = data;
     this.pairs = links || new Map();
+    this.words = words || new Map();
     this.missing = new Set();
     this.misses = 0;
     const n = data.docnames.length;
@@ -62,6 +63,7 @@ window.PrnotesWholeIndex = class PrnotesWholeIndex {
     return this.all.filter((k) => prnotesSquash(k).includes(s));
   }
   links(t) { return this.pairs.get(t) || []; }
+  translations(t) { return this.words.get(t) || []; }
   near(word, edits) { return prnotesNearFilter(word, this.all, edits); }
   pieces(s) {
     const termOf = (x) => (this.term(x) ? x : prnotesFold(x) !== x && this.term(prnotesFold(x)) ? prnotesFold(x) : null);
@@ -79,11 +81,15 @@ async (queries) => {
   const split = PrnotesSearch.view;
   const text = await (await fetch(`${split.root}searchindex.js`)).text();
   const links = new Map();
+  const words = new Map();
   for (let k = 0; k < split.entry.chunks; k++) {
     const chunk = await (await fetch(`${split.base}t/${k}.json`)).json();
-    for (const [term, value] of Object.entries(chunk)) if (value[2]) links.set(term, value[2]);
+    for (const [term, value] of Object.entries(chunk)) {
+      if (term === PRNOTES_DICTIONARY_KEY) Object.entries(value).forEach(([word, chinese]) => words.set(word, chinese));
+      else if (value[2]) links.set(term, value[2]);
+    }
   }
-  const whole = new window.PrnotesWholeIndex(JSON.parse(text.slice("Search.setIndex(".length, -1)), links);
+  const whole = new window.PrnotesWholeIndex(JSON.parse(text.slice("Search.setIndex(".length, -1)), links, words);
   const out = [];
   try {
     for (const q of queries) {

@@ -13,9 +13,11 @@
  * - prnotesUnits is glossary.py's phrase_units.
  * - prnotesQueryTerms turns what the reader typed into the query's terms:
  *   PR references written any way, glossary terms and the pairs the notes
- *   make (pairs.py) in both directions, identifiers typed without their "_"
- *   or with spaces, joined words the index has apart, and typos (the index's
- *   side of these, index.js: near, pieces, links). A term that stands
+ *   make (pairs.py) in both directions, English words the notes do not
+ *   write through the dictionary's Chinese for them (pairs.py, CC-CEDICT),
+ *   identifiers typed without their "_" or with spaces, joined words the
+ *   index has apart, and typos (the index's side of these, index.js: near,
+ *   pieces, links, translations). A term that stands
  *   for several ways of writing one thing is a group (see prnotesGroup):
  *   the ranking (rank.js) scores it as one term (prnotesGroupLookup), so an
  *   expansion never outweighs what was typed.
@@ -135,11 +137,12 @@ const prnotesUnits = (normalized) => {
 // what it weighs against what was typed (PRNOTES_ALTERNATIVE_WEIGHTS): none
 // for another spelling the index has (an identifier joined or split, 1),
 // "~" for the glossary's other side (0.7), "^" for a pair the notes
-// themselves make (pairs.py, 0.6), "?" for a correction of a typo (0.6).
-// Terms never hold these characters.
-const PRNOTES_ALTERNATIVE_WEIGHTS = {"": 1, "~": 0.7, "^": 0.6, "?": 0.6};
+// themselves make (pairs.py, 0.6), "?" for a correction of a typo (0.6),
+// "=" for a Chinese word the dictionary gives an English word the notes do
+// not write (pairs.py, CC-CEDICT; 0.4). Terms never hold these characters.
+const PRNOTES_ALTERNATIVE_WEIGHTS = {"": 1, "~": 0.7, "^": 0.6, "?": 0.6, "=": 0.4};
 const PRNOTES_EXPANSION_WEIGHT = PRNOTES_ALTERNATIVE_WEIGHTS["~"];
-const PRNOTES_MARK = /^[~^?]/;
+const PRNOTES_MARK = /^[~^?=]/;
 const PRNOTES_MAX_VARIANTS = 20;
 
 /** alternatives: [[terms, mark]], the first what was typed; a mark of true is the glossary's "~". */
@@ -157,7 +160,7 @@ const prnotesGroup = (alternatives) => {
 
 const prnotesIsGroup = (term) => term.includes("|");
 
-/** An alternative's mark ("", "~", "^" or "?") and its terms. */
+/** An alternative's mark ("", "~", "^", "?" or "=") and its terms. */
 const prnotesAlternative = (alt) => {
   const mark = PRNOTES_MARK.test(alt) ? alt[0] : "";
   return [mark, alt.slice(mark.length).split("+")];
@@ -250,6 +253,42 @@ const prnotesDerivedPhrases = (norm, links) => {
 };
 
 /**
+ * The English words of the query that the dictionary translates
+ * (pairs.py, CC-CEDICT): each word of letters stored with Chinese words
+ * (`translations(term)`: [Chinese words]) is a phrase of one unit, as a
+ * phrase of the glossary is, with the mark "=". The dictionary holds only
+ * words the notes do not write; an identifier's parts match nothing
+ * (prnotesGlossaryMatches).
+ */
+const prnotesDictionaryPhrases = (norm, translations) => {
+  const out = [];
+  for (const term of prnotesTokens(norm)) {
+    if (!PRNOTES_LETTERS.test(term)) continue;
+    const words = translations(term) || [];
+    if (words.length) out.push({units: [term], expansions: new Set(words), mark: "="});
+  }
+  return out;
+};
+
+/**
+ * The Chinese words the dictionary gives every one of `words` (typed apart,
+ * lower case), for words the index has joined ("dot product": dot_product,
+ * a part of an identifier) that are also one thing the notes write in
+ * Chinese (点积, which the dictionary gives "dot" and "product"). None when
+ * a word is not one the dictionary translates.
+ */
+const prnotesSharedTranslations = (words, translations) => {
+  let shared = null;
+  for (const word of words) {
+    const term = prnotesWordTerm(word, true);
+    const found = term && PRNOTES_LETTERS.test(term) ? translations(term) || [] : [];
+    shared = shared ? shared.filter((w) => found.includes(w)) : [...found];
+    if (!shared.length) return [];
+  }
+  return shared || [];
+};
+
+/**
  * The glossary phrases in the query (and `extra` phrases, after the
  * glossary's of the same length), longest first and not overlapping:
  * [{start, end, expansions, mark}], start and end in the normalized query.
@@ -327,9 +366,11 @@ const PRNOTES_MAX_CORRECTIONS = 8;
  * The query's terms: a term for each word as prnotesTokens splits it, except
  * that these become groups, in this order:
  * 1. words typed apart that the index has joined by "_" or unspaced: "none
- *    hash", "gpu sync allowed";
- * 2. glossary phrases, either side, with the other side as expansions, and
- *    the pairs the notes make (pairs.py), marked "^";
+ *    hash", "gpu sync allowed" (with the Chinese words the dictionary gives
+ *    each of them, marked "=": "dot product", 点积);
+ * 2. glossary phrases, either side, with the other side as expansions, the
+ *    pairs the notes make (pairs.py), marked "^", and the English words the
+ *    dictionary translates (pairs.py, CC-CEDICT), marked "=";
  * 3. a word the index does not have, nor a term holding it (as typed or
  *    with its inflection folded), and each such part of an identifier:
  *    prnotesVariants (an identifier typed without its "_ . -", "nonehash",
@@ -339,7 +380,8 @@ const PRNOTES_MAX_CORRECTIONS = 8;
  * whether a term is one of the index's or inside one; containing(s), the
  * index's terms that have s once "_ . -" are taken out; pieces(s) and
  * near(word), see prnotesVariants; links(term), the pairs stored under a
- * term), or is null: then only the glossary is used.
+ * term; translations(term), the dictionary's Chinese words for a word), or
+ * is null: then only the glossary is used.
  */
 /** A query normalized (prnotesNormalize), its PR references written "#N". */
 const prnotesQueryText = (query) => {
@@ -370,13 +412,16 @@ const prnotesQueryTerms = (query, keys) => {
           const joined = [parts.join("_"), parts.join("")].find((t) => keys.known(t));
           if (!joined) continue;
           const end = seq.index + words[j - 1].index + words[j - 1][0].length;
-          group(seq.index + words[i].index, end, [[[joined], ""]]);
+          const shared = prnotesSharedTranslations(parts, (term) => keys.translations(term));
+          group(seq.index + words[i].index, end, [[[joined], ""], ...shared.map((word) => [prnotesPhraseTerms(word), "="])]);
           i = j - 1;
           break;
         }
       }
     }
-  const derived = keys ? prnotesDerivedPhrases(masked, (term) => keys.links(term)) : [];
+  const derived = keys
+    ? [...prnotesDerivedPhrases(masked, (term) => keys.links(term)), ...prnotesDictionaryPhrases(masked, (term) => keys.translations(term))]
+    : [];
   for (const match of prnotesGlossaryMatches(masked, derived)) {
     const expansions = [...match.expansions].sort().map((phrase) => [prnotesPhraseTerms(phrase), match.mark]);
     group(match.start, match.end, expansions);

@@ -2,7 +2,8 @@
  * PR 精读笔记 search: the split index in the browser (split.py writes it).
  *
  * A query needs a few of the index's files: the chunks its terms fall in
- * (with the bilingual pairs stored under them), a key bucket where a typed
+ * (with the bilingual pairs stored under them, and the dictionary's English
+ * words that hash there, under the key ""), a key bucket where a typed
  * word may sit inside longer terms, the typo buckets of a word the index
  * lacks, the shards of the pages it lists, a filter. PrnotesIndex answers
  * from what it has loaded, synchronously, and notes what it lacked;
@@ -23,6 +24,8 @@ const PRNOTES_TYPO_ONE = 5;
 const PRNOTES_TYPO_TWO = 9;
 const PRNOTES_TYPO_SHORTEST = 4;
 const PRNOTES_TYPO_LONGEST = 9;
+// split.DICTIONARY_KEY: where a term chunk holds the dictionary's English words.
+const PRNOTES_DICTIONARY_KEY = "";
 
 /** split.decode_ids: page numbers from their gaps. */
 const prnotesDecodeIds = (text) => {
@@ -173,6 +176,7 @@ class PrnotesIndex {
     this.misses = 0;  // how many times it lacked one
     this.decoded = new Map();  // term -> [title pages, text pages] | null
     this.linked = new Map();  // term -> the pairs stored under it: [[phrase, [partners]]]
+    this.translated = new Map();  // term -> the Chinese words the dictionary gives it (split.py's "")
     this.sameTitle = new Map(entry.sameTitle);
     this.bytes = 0;  // characters of JSON loaded (for the benchmark)
   }
@@ -210,12 +214,19 @@ class PrnotesIndex {
     const entry = prnotesOwn(chunk, term) ? chunk[term] : null;
     this.decoded.set(term, entry ? [prnotesDecodeIds(entry[0]), prnotesDecodeIds(entry[1])] : null);
     this.linked.set(term, (entry && entry[2]) || []);
+    const words = prnotesOwn(chunk, PRNOTES_DICTIONARY_KEY) ? chunk[PRNOTES_DICTIONARY_KEY] : {};
+    this.translated.set(term, prnotesOwn(words, term) ? words[term] : []);
     return this.decoded.get(term);
   }
 
   /** The bilingual pairs stored under a term (pairs.py): [[phrase, [partners]]]. */
   links(term) {
     return this.term(term) === undefined ? [] : this.linked.get(term);
+  }
+
+  /** The Chinese words of the notes that the dictionary gives an English word (pairs.py, CC-CEDICT), best first. */
+  translations(term) {
+    return this.term(term) === undefined ? [] : this.translated.get(term);
   }
 
   /**

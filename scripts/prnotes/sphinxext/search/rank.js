@@ -206,7 +206,9 @@ const PrnotesSearch = {
    * The search as one computation over what is loaded (prnotesComplete runs
    * it until complete). `partial` says when no page has every word typed,
    * {missing: the words no page has}, and is null otherwise; `corrected`
-   * lists the typos looked for as other words: [[word, terms]].
+   * lists the typos looked for as other words: [[word, terms]];
+   * `translated` the English words looked for as the Chinese words the
+   * dictionary gives them: [[word, Chinese words]].
    */
   compute: (query, filters) => {
     PrnotesSearch.matched = new Set();
@@ -216,15 +218,22 @@ const PrnotesSearch = {
     const {together} = PrnotesSearch.scores(terms, typed);
     const found = rows.length > 0;
     const partial = found && (!together || missing.length) ? {missing} : null;
-    const corrected = terms.filter(prnotesIsGroup).map((group) => {
+    const alternatives = (mark) => terms.filter(prnotesIsGroup).map((group) => {
       const [typedAlt, ...others] = group.split("|");
-      const fixes = others.filter((alt) => alt[0] === "?").map((alt) => alt.slice(1));
-      return [prnotesTypedTerms(typedAlt).join(" "), fixes];
-    }).filter(([, fixes]) => fixes.length);
-    return {query, terms, rows, matched: new Set(PrnotesSearch.matched), partial, corrected};
+      const found = others.filter((alt) => alt[0] === mark).map((alt) => prnotesAlternative(alt)[1]);
+      return [prnotesTypedTerms(typedAlt), found];
+    }).filter(([, found]) => found.length);
+    const corrected = alternatives("?").map(([word, fixes]) => [word.join(" "), fixes.map((fix) => fix.join("+"))]);
+    // A word as the reader typed it, and a Chinese word from its bigrams (整数+数点+点积: 整数点积).
+    const asTyped = new Map([...typed].map((word) => [prnotesWordTerm(word, true), word]));
+    const translated = alternatives("=").map(([word, found]) => [
+      word.map((term) => asTyped.get(term) || term).join(" "),
+      found.map((bigrams) => bigrams[0] + bigrams.slice(1).map((b) => b.slice(-1)).join("")),
+    ]);
+    return {query, terms, rows, matched: new Set(PrnotesSearch.matched), partial, corrected, translated};
   },
 
-  /** Search: {query, terms, rows: [[page, score]], matched, partial, corrected}. */
+  /** Search: {query, terms, rows: [[page, score]], matched, partial, corrected, translated}. */
   search: (query, filters = {}) =>
     prnotesComplete(PrnotesSearch.view, () => PrnotesSearch.compute(query, filters), PrnotesSearch.forget),
 

@@ -22,7 +22,8 @@ const PRNOTES_FAILED = "搜索索引没有载入：请刷新页面再试。";
 /**
  * The line that says a result is partial (PrnotesSearch.compute's
  * `partial`): no note has every word, and which words none has; and the
- * typos looked for as other words. "" when neither.
+ * typos looked for as other words, and the English words looked for as
+ * their Chinese (the dictionary's). "" when none of these.
  */
 const prnotesPartialLine = (result) => {
   const quote = (words) => words.map((w) => `“${w}”`).join("、");
@@ -33,6 +34,8 @@ const prnotesPartialLine = (result) => {
   }
   for (const [word, fixes] of result.corrected || [])
     parts.push(`“${word}”按相近的拼写查找：${fixes.slice(0, 3).join("、")}。`);
+  for (const [word, chinese] of result.translated || [])
+    parts.push(`“${word}”按词典译名查找：${chinese.slice(0, 3).join("、")}。`);
   return parts.join("");
 };
 // Where the page a result opens finds the words to mark.

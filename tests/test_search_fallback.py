@@ -1,8 +1,10 @@
 """Search that always answers, in headless Chromium, on a small fixture
 (tests/roots/search-fallback): partial results when no note has every word,
-typos, identifiers typed joined or apart, and the Chinese and English names
-the notes pair (search/pairs.py); and the split index's typo buckets and
-pairs, and the pairs' rules, in Python."""
+typos, identifiers typed joined or apart, the Chinese and English names
+the notes pair, and English words the notes do not write found through the
+Chinese a dictionary (CC-CEDICT) gives them (search/pairs.py); and the split
+index's typo buckets, pairs and dictionary words, and the rules of the pairs
+and the dictionary, in Python."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from tests.support.searchbrowser import search_page
 
 FIXTURE = ROOTS / "search-fallback"
 GIZMO, GRAPH, FLASH, RING, GLOSSED, BACKPRESSURE = (f"notes/o/fb/pr-{n}" for n in (101, 102, 103, 104, 105, 106))
+EVENT_TIME_ONLY_IN_CHINESE = "notes/o/fb/pr-107"  # 事件时间 in its advice, no "event" anywhere
+DEFAULTS = "notes/o/fb/pr-114"  # 更改 修改 变更 改变 改动: five words CC-CEDICT glosses "to alter"
 WATERMARK_ONLY_BY_NAME = "notes/o/fb/pr-110"  # 水位线 in its title, no "watermark" anywhere
 WARMUP_ONLY_BY_NAME = "notes/o/fb/pr-113"  # 热身 in its title, no "warmup" anywhere
 NOTE = "notes/o/fb/pr-104.html"
@@ -226,6 +230,111 @@ def test_pairs_from_titles_need_three_notes_half_of_each_side_and_no_better_part
     assert pairs.derive(_notes(*tagged)) == []
 
 
+# --- English words the notes do not write, through the dictionary ---------------------------
+
+
+def _fixture_notes() -> list[NoteText]:
+    return [NoteText(n.repo, n.title, n.upstream_title or "", n.body) for n in fixture_site(FIXTURE).notes]
+
+
+def test_a_word_no_note_writes_finds_the_note_that_writes_its_chinese(page):
+    # "journal": no note writes it; CC-CEDICT's 日志 is "journal; log (computing)", and the ring buffer note's 日志收集器.
+    assert _split(page, "journal") == ["journal|=日志"]
+    assert page.search("journal").docnames == (RING,)
+    assert "“journal”按词典译名查找：日志。" in _partial_line(page)
+    # Inflected as the index folds words; the reader's word is what the line names.
+    assert _split(page, "Journals") == ["journal|=日志"]
+    assert page.search("Journals").docnames == (RING,)
+    assert "“journals”按词典译名查找：日志。" in _partial_line(page)
+    # With a word the notes write: the note with both first.
+    assert page.search("journal buffer").docnames[:1] == (RING,)
+
+
+def test_a_translation_weighs_less_than_a_pair_the_notes_make(page):
+    weights = page.evaluate(
+        """async () => {
+          const typed = new Set();
+          const get = (t) => prnotesComplete(PrnotesSearch.view, () => PrnotesSearch.lookup(t, false, typed), PrnotesSearch.forget);
+          return [[...(await get("日志"))], [...(await get("journal|=日志"))]];
+        }"""
+    )
+    written, translated = (dict(pages) for pages in weights)
+    assert written and translated.keys() == written.keys()
+    assert all(translated[p] == pytest.approx(written[p] * 0.4) for p in written)
+    assert page.evaluate("() => PRNOTES_ALTERNATIVE_WEIGHTS['='] < PRNOTES_ALTERNATIVE_WEIGHTS['^']")
+
+
+def test_an_english_word_the_notes_write_is_not_translated():
+    # CC-CEDICT gives "event" for 事件, which a note writes; but another note writes "event" itself.
+    notes = _fixture_notes()
+    assert pairs.translations(f"{n.title}\n{n.advice}" for n in notes)["event"] == ["事件"]
+    assert "event" in pairs.written_words(notes)
+    assert "event" not in pairs.translate(notes, glossary.load())
+
+
+def test_an_english_word_the_notes_write_finds_only_the_notes_that_write_it(page):
+    assert _split(page, "event") == ["event"]
+    assert page.search("event").docnames == ("notes/o/fb/pr-110",)
+    assert EVENT_TIME_ONLY_IN_CHINESE in page.search("事件").docnames
+
+
+def test_a_word_with_many_translations_keeps_the_best_few(monkeypatch):
+    texts = [f"{n.title}\n{n.advice}" for n in _fixture_notes()]
+    # Sense 1 of 更改 and 改动 ("to alter") before sense 2 of the others; then the word more notes use.
+    assert pairs.translations(texts)["alter"] == ["改动", "更改", "修改"]
+    monkeypatch.setattr(pairs, "MAX_TRANSLATIONS", 99)
+    assert sorted(pairs.translations(texts)["alter"]) == sorted(["更改", "修改", "变更", "改变", "改动"])
+
+
+def test_a_word_with_many_translations_is_looked_for_as_the_best_few(page):
+    assert _split(page, "alter") == ["alter|=修改|=改动|=更改"]
+    assert page.search("alter").docnames == (DEFAULTS,)
+
+
+@pytest.mark.parametrize("query", ["journal_cover", "JournalCover", "journal2", "journal.cover"])
+def test_identifiers_and_words_with_digits_are_never_translated(page, query):
+    assert not [t for t in _split(page, query) if "=" in t]
+
+
+@pytest.mark.parametrize(
+    ("run", "words"),
+    [
+        ("整数点积", ["整数", "点积"]),  # never 数点
+        ("后端的", ["后端", "的"]),  # backward gives 后 端的: a lone 后 costs more than a lone 的
+        ("修改变更或改变默认配置", ["修改", "变更", "或", "改变", "默认", "配置"]),
+    ],
+)
+def test_the_notes_are_cut_into_the_dictionarys_words(run, words):
+    assert pairs.segment(run, pairs.dictionary()) == words
+
+
+def _entry(simplified: str, pinyin: str, *senses: str) -> pairs.DictionaryEntry:
+    return pairs.DictionaryEntry(simplified, pinyin, senses)
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        # The first two senses, notes in brackets out: not "kernel", the fourth.
+        (_entry("内核", "nei4 he2", "core (of a fruit)", "(geology) inner core", "(computing) kernel"), ["cor", "inner", "cor"]),
+        # A classifier is no sense; a gloss of two words gives both.
+        (_entry("点积", "dian3 ji1", "CL:個|个[ge4]", "dot product (math.)"), ["dot", "product"]),
+        (_entry("形状", "xing2 zhuang4", "form; shape", "CL:個|个[ge4]"), ["form", "shap"]),
+        # A negated gloss says what the word is not.
+        (_entry("不必", "bu4 bi4", "need not", "does not have to"), []),
+        # Function words and "to" say nothing; a description is not a translation.
+        (_entry("需要", "xu1 yao4", "to need; to want", "what a buyer wishes to purchase"), ["need", "want"]),
+        # A hyphenated word's parts alone do not translate.
+        (_entry("快速", "kuai4 su4", "fast; high-speed; rapid"), ["fast", "rapid"]),
+        # Surnames, variants, other registers, proper names.
+        (_entry("王某", "wang2 mou3", "surname Wang", "variant of 某人", "(dialect) someone"), []),
+        (_entry("谷歌", "Gu3 ge1", "Google, Internet company"), []),
+    ],
+)
+def test_the_dictionarys_english_for_a_word_is_its_first_senses_plain_words(entry, words):
+    assert [word for word, _rank in pairs.gloss_words(entry)] == words
+
+
 # --- the split index ----------------------------------------------------------------------
 
 
@@ -235,8 +344,11 @@ def test_the_split_holds_the_typo_keys_and_the_pairs(site):
     entry = json.loads((root / ENTRY).read_text(encoding="utf-8"))
     folder = root / entry["version"]
     chunks = {}
+    words = {}
     for k in range(entry["chunks"]):
-        chunks.update(json.loads((folder / f"t/{k}.json").read_text(encoding="utf-8")))
+        chunk = json.loads((folder / f"t/{k}.json").read_text(encoding="utf-8"))
+        words.update(chunk.pop(split.DICTIONARY_KEY, {}))
+        chunks.update(chunk)
     terms = set(chunks)
     # Every ASCII term of 4 to 9 letters under each of its one-edit keys, in the bucket the key hashes to.
     listed = set()
@@ -256,3 +368,6 @@ def test_the_split_holds_the_typo_keys_and_the_pairs(site):
     assert links["backpressur"] == [["backpressure", ["背压"]]]  # its inflection folded, as the term is
     assert links["背压"] == [["背压", ["backpressure"]]]
     assert links["水位"] == [["水位线", ["watermark"]]]
+    # The dictionary's words: only those the notes do not write ("event" is in an upstream title).
+    assert words["journal"] == ["日志"] and words["alter"] == ["改动", "更改", "修改"]
+    assert "event" not in words and "event" in terms

@@ -1382,3 +1382,134 @@ def test_mentioned_names_that_share_pages_are_refused(tmp_path, capsys):
         "the same names (notes/o/r/…): the site cannot hold both",
     ]
     assert not (proj / "notes").exists()
+
+
+# --- 17. fourth round (issue 45) ------------------------------------------------------
+#
+# 1. Special files where the project reads: a named pipe would block the open
+# or the read, a device (here a link to /dev/zero) would be read without end.
+# Each case runs with 2 GiB of address space, so a read without end fails
+# fast (a MemoryError) instead of filling the machine's memory.
+
+
+def _two_gib() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def cli_bounded(proj: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """:func:`cli` with bounded memory and time: a hang is a failure, not a stuck suite."""
+    env = dict(os.environ, TMPDIR=str(proj.parent))
+    return subprocess.run(
+        [sys.executable, "-m", "prnotes.commands.cli", args[0], "--root", str(proj), *args[1:]],
+        capture_output=True, text=True, env=env, timeout=timeout, preexec_fn=_two_gib,
+    )  # fmt: skip
+
+
+def special(path: Path, what: str) -> None:
+    """Put a named pipe, or a link to /dev/zero, where ``path`` is."""
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+    if what == "pipe":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+
+
+KIND = {"pipe": "a named pipe", "zero": "a character device"}
+SPECIAL_FILES = [
+    ("taxonomy.toml", "error: taxonomy.toml:1: is {kind}, not a regular file; replace it with the file"),
+    ("taxonomy/default.toml", "error: taxonomy/default.toml:1: is {kind}, not a regular file; replace it with the file"),
+    (".prnotes-cache", "prnotes notes: .prnotes-cache is {kind}, not a regular file; remove it: it is the conversion's cache, made again by the next run; nothing written"),
+    (".prnotes.lock", "prnotes notes: .prnotes.lock is {kind}, not a regular file; remove it: it is the conversion's lock, made again by the next run; nothing written"),
+    ("notes/o/r/pr-1.md", "error: notes/o/r/pr-1.md:1: is {kind}, not a regular file; prnotes replaces only the pages it wrote"),
+    ("notes/o/r/pr-9.md", "error: notes/o/r/pr-9.md:1: is {kind}, not a regular file; prnotes replaces only the pages it wrote"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("what", ["pipe", "zero"])
+@pytest.mark.parametrize(("name", "message"), SPECIAL_FILES, ids=[n for n, _ in SPECIAL_FILES])
+def test_a_special_file_where_the_conversion_reads_is_refused_at_once(tmp_path, name, message, what):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    if name.endswith("pr-9.md"):  # a page the next digest adds
+        (proj / "seeds/001.txt").write_text("o/r\n\nB CI (#9)\n\n值得精读。\n", encoding="utf-8")
+    special(proj / name, what)
+    before = tree(proj)
+    started = time.monotonic()
+    proc = cli_bounded(proj, "notes", timeout=30)
+    assert time.monotonic() - started < 60
+    lines = proc.stderr.splitlines()
+    expected = message.format(kind=KIND[what])
+    assert (proc.returncode, lines) == (1, [expected, *(["prnotes notes: 1 error(s); nothing written"] if expected.startswith("error:") else [])])
+    assert tree(proj) == before
+
+
+@pytest.mark.parametrize("what", ["pipe", "zero"])
+@pytest.mark.parametrize("name", ["notes/about.md", "index.md", "conf.py"])
+def test_a_special_file_where_sphinx_reads_is_refused_before_it_starts(tmp_path, name, what):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    commit_everything(proj)
+    assert cli_bounded(proj, *BUILD).returncode == 0
+    special(proj / name, what)
+    before = worktree(proj)
+    proc = cli_bounded(proj, *BUILD, timeout=90)
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        1, [f"prnotes build: {name} is {KIND[what]}, not a regular file; Sphinx reads only regular files; nothing built"]
+    )  # fmt: skip
+    assert worktree(proj) == before
+
+
+def worktree(proj: Path) -> dict:
+    """:func:`tree` but git's own files (`git status` refreshes its index)."""
+    return {rel: v for rel, v in tree(proj).items() if not rel.startswith(".git/")}
+
+
+@pytest.mark.parametrize("what", ["pipe", "zero"])
+def test_a_special_file_where_the_audit_reads_is_one_line(tmp_path, what):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    sphinx_build(proj)
+    special(proj / "_build/html/notes/o/r/pr-1.html", what)
+    proc = cli_bounded(proj, "audit", timeout=60)
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        1, [f"prnotes audit: {proj}/_build/html/notes/o/r/pr-1.html is {KIND[what]}, not a regular file; nothing checked"]
+    )  # fmt: skip
+
+
+def test_a_file_larger_than_prnotes_reads_is_refused_unread(tmp_path):
+    # Sparse files: their size is all a reader sees before it reads.
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    before = tree(proj)
+    with open(proj / "seeds/001.txt", "wb") as fh:
+        fh.truncate(65 << 20)
+    proc = cli_bounded(proj, "notes", timeout=30)
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [
+        "error: seeds/001.txt:1: holds 68,157,440 bytes, more than the 67,108,864 prnotes reads; split it",
+        "prnotes notes: 1 error(s); nothing written",
+    ])  # fmt: skip
+    (proj / "seeds/001.txt").unlink()
+    with open(proj / "taxonomy/default.toml", "r+b") as fh:
+        fh.truncate(65 << 20)
+    before = tree(proj)
+    proc = cli_bounded(proj, "notes", timeout=30)
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [
+        "error: taxonomy/default.toml:1: holds 68,157,440 bytes, more than the 67,108,864 prnotes reads; split it",
+        "prnotes notes: 1 error(s); nothing written",
+    ])  # fmt: skip
+    assert tree(proj) == before
+
+
+def test_a_cache_larger_than_prnotes_reads_is_not_read(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    with open(proj / ".prnotes-cache", "wb") as fh:
+        fh.truncate(1 << 40)
+    proc = cli_bounded(proj, "notes", "-q", timeout=60)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert (proj / "notes/o/r/pr-1.md").is_file()
+    assert (proj / ".prnotes-cache").stat().st_size < 1 << 20  # replaced by this run's

@@ -26,6 +26,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from .. import contract
+from ..parse import regular
 from ..parse.chars import for_print
 from ..parse.seeds import read_seeds
 from ..parse.refs import plain_text, segment
@@ -147,6 +148,8 @@ def toctree_parents(doctree_dir: Path) -> dict[str, list[str]]:
         env = _internals.saved_environment(doctree_dir)
     except FileNotFoundError:
         raise
+    except regular.NotRegularFile as exc:
+        raise BuildUnreadable(f"{_internals.environment_file(doctree_dir)} {exc.strerror}; nothing checked") from None
     except Exception as exc:  # a truncated or foreign pickle fails in many ways
         raise BuildUnreadable(
             f"{_internals.environment_file(doctree_dir)}: cannot read Sphinx's saved environment "
@@ -173,10 +176,12 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
             findings.append(Finding(entry.path, entry.line, what, where))
 
         try:
-            html = (html_dir / rel).read_text(encoding="utf-8")
+            html = regular.read_regular(html_dir / rel).decode("utf-8")
         except FileNotFoundError:
             lost("page")
             continue
+        except (regular.NotRegularFile, regular.FileTooLarge) as exc:
+            raise BuildUnreadable(f"{html_dir / rel} {exc.strerror}; nothing checked") from None
         pages += 1
         title, text = page_text(html)
         if squash(title) != squash(entry.title):
@@ -332,6 +337,14 @@ def find_doctrees(build: Path) -> Path:
     return max(existing, key=lambda c: _internals.environment_file(c).stat().st_mtime_ns)
 
 
+def _kind(path: Path) -> str | None:
+    """What ``path`` is when it is no regular file (pdftotext would wait on a pipe)."""
+    try:
+        return regular.kind(path.stat().st_mode)
+    except OSError:
+        return None
+
+
 def audit(root: Path, build: Path | None = None) -> Report:
     """Audit the build under ``build`` (default ``root/_build``) against ``root/seeds``."""
     build = build or root / "_build"
@@ -343,6 +356,9 @@ def audit(root: Path, build: Path | None = None) -> Report:
     # The whole book holds every entry, and so do the volumes' books together;
     # a book of some notes (make pdf VERDICT=…) is not checked.
     pdfs = sorted((build / "latex").glob("*.pdf"))
+    for pdf in pdfs:
+        if (what := _kind(pdf)) is not None:
+            raise BuildUnreadable(f"{pdf} is {what}, not a regular file; nothing checked")
     wholes = [pdf for pdf in pdfs if pdf.stem == BOOK_NAME]
     volumes = [pdf for pdf in pdfs if VOLUME_BOOK.match(pdf.stem)]
     for pdf in wholes:

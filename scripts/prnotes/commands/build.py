@@ -21,7 +21,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..build import stamp as buildstamp, sphinx_build
+from ..build import folders, stamp as buildstamp, sphinx_build
 from .reporting import reporting
 from . import notes
 
@@ -120,6 +120,7 @@ def _build(argv: list[str], tool: str) -> int:
         if current:
             print(f"{tool}: nothing changed since the last build of {layout.output}; left as it is")
             return 0
+        folders.check_sources(layout.source)
         buildstamp.forget(layout)
     status = sphinx_build.run(argv)
     if status == 0 and layout is not None:

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from . import regular
+
 GIT_TIMEOUT = 120
 # Fetching the rest of a shallow clone's history goes over the network.
 FETCH_TIMEOUT = 600
@@ -171,8 +173,8 @@ def _boundaries(root: Path) -> set[str]:
         return set()
     path = root / _text(proc.stdout).strip()
     try:
-        return set(path.read_text(encoding="ascii").split())
-    except OSError:
+        return set(regular.read_regular(path).decode("ascii").split())
+    except (OSError, ValueError):
         return set()
 
 

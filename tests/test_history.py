@@ -290,3 +290,33 @@ def test_a_build_of_a_branch_links_its_sources_on_that_branch(tmp_path, monkeypa
     note = load(repo).notes[0]
     shown = page(repo, note.docname)
     assert f'href="https://github.com/example/notes/blob/release-1/{note.path}#L{note.line}"' in shown
+
+
+# -- hostile and odd histories (issue 45) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [("log.showRoot", "false"), ("color.ui", "always"), ("log.diffMerges", "combined"), ("diff.renames", "false"),
+     ("log.date", "relative"), ("core.quotePath", "true"), ("log.abbrevCommit", "true"), ("log.follow", "true")],
+    ids=lambda s: "=".join(s),
+)  # fmt: skip
+def test_a_readers_git_settings_change_no_date(tmp_path, setting):
+    """The first digest is in the repository's first commit: with log.showRoot
+    false, a plain `git log` shows no files for it."""
+    proj = copy_project(tmp_path / "p", {})
+    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
+    shutil.copy2(SEEDS / DIGESTS[0], proj / "seeds" / DIGESTS[0])
+    gitrepo.git(proj, "init", "-q", "-b", "main")
+    gitrepo.commit(proj, ["."], DATES[0])
+    for name, date in zip(DIGESTS[1:], DATES[1:]):
+        shutil.copy2(SEEDS / name, proj / "seeds" / name)
+        gitrepo.commit(proj, [seed(name)], date)
+    gitrepo.git(proj, "mv", seed(DIGESTS[2]), "seeds/002_重命名.txt")  # a rename keeps its date
+    gitrepo.commit(proj, ["seeds"], "2026-12-01T00:00:00+00:00")
+    gitrepo.git(proj, "config", *setting)  # the reader's own setting, in the repository
+    past = history.read(proj)
+    expected = {seed(DIGESTS[0]): DATES[0], seed(DIGESTS[1]): DATES[1], "seeds/002_重命名.txt": DATES[2]}
+    assert {s: d for s, d in past.dates.items() if s.endswith(".txt")} == expected
+    assert past.unknown == frozenset()
+

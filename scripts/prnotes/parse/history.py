@@ -87,8 +87,19 @@ def is_digest(path: str) -> bool:
     return path.count("/") == 1 and name.endswith(".txt") and not name.startswith(".")
 
 
+# What the reading of git's output relies on, whatever a reader's own
+# configuration says: the root commit's files are listed (log.showRoot), no
+# colour, signature check or rename following is mixed into the output, and
+# paths are printed as they are (core.quotePath). The log's options
+# (--diff-merges, --date, --format, -M) are given on its command line.
+PINNED = (
+    "-c", "log.showRoot=true", "-c", "color.ui=never", "-c", "log.showSignature=false", "-c", "log.follow=false",
+    "-c", "core.quotePath=false", "-c", "diff.noprefix=false", "-c", "diff.relative=false",
+)  # fmt: skip
+
+
 def _git(root: Path, *args: str, timeout: float = GIT_TIMEOUT, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, timeout=timeout, check=False, env=env)
+    return subprocess.run(["git", *PINNED, *args], cwd=root, capture_output=True, timeout=timeout, check=False, env=env)
 
 
 def _text(data: bytes) -> str:
@@ -156,7 +167,7 @@ def parse_log(out: str) -> dict[str, _Arrival]:
 
 def _arrivals(root: Path, folder: str) -> dict[str, _Arrival]:
     cmd = [
-        "-c", "core.quotePath=false", "log", "--reverse", "-M", "--diff-filter=ADR", "--name-status", "-z",
+        "log", "--reverse", "-M", "--diff-filter=ADR", "--name-status", "-z", "--no-color",
         # Raw dates: git prints every stored date this way, even one %aI refuses.
         "--topo-order", "--date=raw", "--format=%x01%H %ad", "--relative", "--", folder,
     ]  # fmt: skip

@@ -320,3 +320,66 @@ def test_a_readers_git_settings_change_no_date(tmp_path, setting):
     assert {s: d for s, d in past.dates.items() if s.endswith(".txt")} == expected
     assert past.unknown == frozenset()
 
+
+def merge_project(tmp_path: Path) -> Path:
+    """A repository on main with the first digest; a branch ``side`` that adds the second."""
+    proj = copy_project(tmp_path / "p", {})
+    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
+    (proj / ".gitignore").write_text("/_build/\n/notes/\n/index.md\n/.prnotes-cache\n/.prnotes.lock\n", encoding="utf-8")
+    gitrepo.git(proj, "init", "-q", "-b", "main")
+    gitrepo.commit(proj, ["."], "2026-01-01T00:00:00+00:00")
+    shutil.copy2(SEEDS / DIGESTS[0], proj / "seeds" / DIGESTS[0])
+    gitrepo.commit(proj, [seed(DIGESTS[0])], DATES[0])
+    gitrepo.git(proj, "checkout", "-q", "-b", "side")
+    shutil.copy2(SEEDS / DIGESTS[1], proj / "seeds" / DIGESTS[1])
+    gitrepo.commit(proj, [seed(DIGESTS[1])], DATES[1])
+    gitrepo.git(proj, "checkout", "-q", "main")
+    return proj
+
+
+MERGE_DATE = "2026-11-20T12:00:00+09:00"
+
+
+def test_a_digest_added_by_a_merge_without_commit_is_dated_by_the_merge(tmp_path):
+    proj = merge_project(tmp_path)
+    gitrepo.git(proj, "merge", "-q", "--no-ff", "--no-commit", "side", date=MERGE_DATE)
+    shutil.copy2(SEEDS / DIGESTS[2], proj / "seeds" / DIGESTS[2])  # added while merging
+    gitrepo.git(proj, "add", "--", seed(DIGESTS[2]))
+    gitrepo.git(proj, "commit", "-q", "--no-edit", date=MERGE_DATE)
+    assert len(gitrepo.git(proj, "log", "-1", "--format=%P").split()) == 2  # a merge commit
+    past = history.read(proj)
+    # The branch's digest keeps its own commit's date; the merge's own digest has the merge's.
+    assert {s: past.dates.get(s) for s in map(seed, DIGESTS)} == dict(zip(map(seed, DIGESTS), [*DATES[:2], MERGE_DATE]))
+
+
+def test_a_digest_added_to_resolve_a_merge_conflict_is_dated_by_the_merge(tmp_path):
+    proj = merge_project(tmp_path)
+    # Both sides change prs.toml: the merge stops, and its resolution adds a digest.
+    (proj / "seeds/prs.toml").write_text("# main\n" + (SEEDS / "prs.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    gitrepo.commit(proj, ["seeds/prs.toml"], "2026-11-10T00:00:00+00:00")
+    gitrepo.git(proj, "checkout", "-q", "side")
+    (proj / "seeds/prs.toml").write_text("# side\n" + (SEEDS / "prs.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    gitrepo.commit(proj, ["seeds/prs.toml"], "2026-11-11T00:00:00+00:00")
+    gitrepo.git(proj, "checkout", "-q", "main")
+    failed = subprocess.run(["git", "merge", "-q", "side"], cwd=proj, capture_output=True, text=True)
+    assert failed.returncode != 0  # a conflict
+    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
+    shutil.copy2(SEEDS / DIGESTS[2], proj / "seeds" / DIGESTS[2])
+    gitrepo.git(proj, "add", "--", "seeds")
+    gitrepo.git(proj, "commit", "-q", "--no-edit", date=MERGE_DATE)
+    past = history.read(proj)
+    assert past.dates.get(seed(DIGESTS[2])) == MERGE_DATE
+    assert past.dates.get(seed(DIGESTS[1])) == DATES[1]
+
+
+def test_a_digest_added_by_a_merge_is_on_its_page_and_in_the_feed(tmp_path, capfd):
+    proj = merge_project(tmp_path)
+    gitrepo.git(proj, "merge", "-q", "--no-ff", "--no-commit", "side", date=MERGE_DATE)
+    shutil.copy2(SEEDS / DIGESTS[2], proj / "seeds" / DIGESTS[2])
+    gitrepo.git(proj, "add", "--", seed(DIGESTS[2]))
+    gitrepo.git(proj, "commit", "-q", "--no-edit", date=MERGE_DATE)
+    assert build(proj) == 0, capfd.readouterr().err
+    shown = digest_pages(proj)[seed(DIGESTS[2])]
+    assert MERGE_DATE[:10] in shown and buildtime.UNCOMMITTED not in shown
+    assert MERGE_DATE in {e.findtext(f"{ATOM}published") for e in feed_entries(proj)}
+

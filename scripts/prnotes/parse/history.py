@@ -168,6 +168,10 @@ def parse_log(out: str) -> dict[str, _Arrival]:
 def _arrivals(root: Path, folder: str) -> dict[str, _Arrival]:
     cmd = [
         "log", "--reverse", "-M", "--diff-filter=ADR", "--name-status", "-z", "--no-color",
+        # A merge commit's files too, against its first parent: a digest added
+        # while merging (a conflict resolved by adding it, or `merge --no-commit`)
+        # arrives with the merge; one from the merged branch has arrived before it.
+        "--diff-merges=first-parent",
         # Raw dates: git prints every stored date this way, even one %aI refuses.
         "--topo-order", "--date=raw", "--format=%x01%H %ad", "--relative", "--", folder,
     ]  # fmt: skip

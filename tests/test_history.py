@@ -383,3 +383,32 @@ def test_a_digest_added_by_a_merge_is_on_its_page_and_in_the_feed(tmp_path, capf
     assert MERGE_DATE[:10] in shown and buildtime.UNCOMMITTED not in shown
     assert MERGE_DATE in {e.findtext(f"{ATOM}published") for e in feed_entries(proj)}
 
+
+@pytest.mark.parametrize(
+    "remote",
+    ["https://reader:ghp_S3CRET@github.com/example/notes.git", "https://ghp_S3CRET@github.com/example/notes",
+     "https://reader:ghp_S3CRET@github.com:443/example/notes.git/", "ssh://reader:ghp_S3CRET@github.com/example/notes.git",
+     "https://github.com/example/notes.git?token=ghp_S3CRET", "https://github.com/example/notes.git#ghp_S3CRET"],
+)  # fmt: skip
+def test_credentials_in_the_remote_are_never_published(tmp_path, monkeypatch, remote):
+    port = ":443" if ":443" in remote else ""
+    assert buildtime.web_url(remote) == f"https://github.com{port}/example/notes"
+    assert buildtime.web_url(" git@github.com:example/notes.git ") == "https://github.com/example/notes"
+    repo = origin(tmp_path)
+    gitrepo.git(repo, "remote", "add", "origin", remote)
+    for name in ("PRNOTES_SOURCE_URL", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "READTHEDOCS_GIT_CLONE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    assert build(repo) == 0
+    note = load(repo).notes[0]
+    assert f'href="https://github.com{port}/example/notes/blob/main/{note.path}#L{note.line}"' in page(repo, note.docname)
+    leaked = [p for p in (repo / "_build/html").rglob("*") if p.is_file() and b"S3CRET" in p.read_bytes()]
+    assert leaked == []
+
+
+def test_credentials_in_a_configured_source_url_are_never_published(tmp_path, monkeypatch):
+    repo = origin(tmp_path)
+    monkeypatch.setenv("PRNOTES_SOURCE_URL", "https://x-access-token:ghs_S3CRET@github.com/example/notes.git")
+    assert build(repo) == 0
+    leaked = [p for p in (repo / "_build/html").rglob("*") if p.is_file() and b"S3CRET" in p.read_bytes()]
+    assert leaked == []
+

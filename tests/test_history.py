@@ -412,3 +412,36 @@ def test_credentials_in_a_configured_source_url_are_never_published(tmp_path, mo
     leaked = [p for p in (repo / "_build/html").rglob("*") if p.is_file() and b"S3CRET" in p.read_bytes()]
     assert leaked == []
 
+
+# Year 10000 and a later one: git stores and prints them; Python's datetime stops at 9999.
+AFTER_9999 = ("@253402300800 +0000", "10000-01-01T00:00:00+00:00")
+FAR_AFTER = ("@999999999999 +0530", "33658-09-27T07:16:39+05:30")
+
+
+def test_git_dates_are_printed_as_git_prints_them():
+    for raw, printed in (AFTER_9999, FAR_AFTER, ("@1767312000 +0000", "2026-01-02T00:00:00+00:00")):
+        assert history.git_time(raw.lstrip("@")) == printed
+    assert history.git_time("100 -0500") is None  # git: "Timestamp before Unix epoch"
+
+
+@pytest.mark.parametrize("date", [AFTER_9999, FAR_AFTER], ids=["year 10000", "year 33658"])
+def test_a_date_after_9999_is_one_warning_that_says_so(tmp_path, capfd, date):
+    raw, printed = date
+    repo = origin(tmp_path, author_dates={DIGESTS[1]: raw})
+    # git prints it; Python's datetime cannot hold it.
+    assert gitrepo.git(repo, "log", "-1", "--format=%aI", "--", seed(DIGESTS[1])).strip() == printed
+    past = history.read(repo)
+    assert past.unknown == {seed(DIGESTS[1])} and seed(DIGESTS[0]) in past.dates
+    bad_commit = gitrepo.git(repo, "log", "-1", "--format=%H", "--", seed(DIGESTS[1])).strip()
+    assert build(repo) != 0  # a warning: -W stops
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "1970" not in err, err
+    named = [line for line in err.splitlines() if bad_commit[:12] in line]
+    assert len(named) == 1, err
+    assert named[0].endswith(
+        f"{seed(DIGESTS[1])}: the commit that added it, {bad_commit[:12]}, has an author date after the year 9999 "
+        f"({printed}), which this site cannot show, so this digest's date is unknown ({buildtime.UNKNOWN}) [prnotes.dates]"
+    ), named
+    assert main(["build", "--root", str(repo), "--", "-q", "-b", "html", "-d", "_build/doctrees", ".", "_build/html"]) == 0
+    assert buildtime.UNKNOWN in digest_pages(repo)[seed(DIGESTS[1])]
+    assert {e.findtext(f"{ATOM}published") for e in feed_entries(repo)} == {DATES[0], DATES[2]}

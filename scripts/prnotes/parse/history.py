@@ -31,7 +31,7 @@ import os
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
 from . import regular
@@ -113,23 +113,77 @@ def _complaint(stderr: bytes) -> str:
     return fatal[0] if fatal else (lines[-1] if lines else "")
 
 
-def iso_time(raw: str) -> str | None:
-    """``"<seconds> <+hhmm>"`` (git's raw date) as ISO 8601 in its own zone, as ``%aI`` prints it.
+# The last second Python's datetime holds, in UTC and in any zone: 9999-12-31T23:59:59.
+_LAST_SECOND = 253402300799
 
-    None when git cannot print it: a time before 1970 in its own zone, or not a date at all.
-    """
+
+def _raw_parts(raw: str) -> tuple[int, int] | None:
+    """``"<seconds> <+hhmm>"`` (git's raw date) as (seconds since 1970 UTC, the zone's offset in seconds)."""
     try:
         seconds_text, zone = raw.split()
         seconds = int(seconds_text)
-        if len(zone) != 5 or zone[0] not in "+-" or not zone[1:].isdigit():
-            return None
-        minutes = int(zone[1:3]) * 60 + int(zone[3:])
-        offset = timedelta(minutes=-minutes if zone[0] == "-" else minutes)
-        if seconds + offset.total_seconds() < 0:
-            return None  # git: "Timestamp before Unix epoch"
-        return datetime.fromtimestamp(seconds, timezone(offset)).isoformat()
-    except (ValueError, OverflowError, OSError):
+    except ValueError:
         return None
+    if len(zone) != 5 or zone[0] not in "+-" or not zone[1:].isdigit():
+        return None
+    minutes = int(zone[1:3]) * 60 + int(zone[3:])
+    return seconds, (-minutes if zone[0] == "-" else minutes) * 60
+
+
+def _civil(days: int) -> tuple[int, int, int]:
+    """Year, month, day of ``days`` after 1970-01-01, any year (H. Hinnant's civil_from_days)."""
+    days += 719468
+    era = days // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (month <= 2), month, day
+
+
+def git_time(raw: str) -> str | None:
+    """A raw date as ``git log --format=%aI`` prints it, whatever its year (git prints
+    year 10000 and later; Python's datetime cannot hold them). None when git
+    cannot print it: before 1970 in its own zone ("Timestamp before Unix epoch"),
+    or not a date at all."""
+    parts = _raw_parts(raw)
+    if parts is None:
+        return None
+    local = parts[0] + parts[1]
+    if local < 0:
+        return None
+    days, rest = divmod(local, 86400)
+    year, month, day = _civil(days)
+    sign, offset = ("-" if parts[1] < 0 else "+"), abs(parts[1]) // 60
+    return (
+        f"{year:04d}-{month:02d}-{day:02d}T{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
+        f"{sign}{offset // 60:02d}:{offset % 60:02d}"
+    )
+
+
+def iso_time(raw: str) -> str | None:
+    """``"<seconds> <+hhmm>"`` (git's raw date) as ISO 8601 in its own zone, as ``%aI`` prints it.
+
+    None when the site cannot use it: git cannot print it (:func:`git_time`),
+    or its year is after 9999 in UTC or in its own zone (the feeds and the
+    pages compute with Python's datetime).
+    """
+    parts = _raw_parts(raw)
+    if parts is None or parts[0] > _LAST_SECOND or parts[0] + parts[1] > _LAST_SECOND:
+        return None
+    return git_time(raw)
+
+
+def date_problem(raw: str) -> str:
+    """Why :func:`iso_time` has no date for ``raw``, in words for a warning."""
+    printed = git_time(raw)
+    if printed is not None:
+        return f"after the year 9999 ({printed}), which this site cannot show"
+    if _raw_parts(raw) is None:
+        return f"git cannot read ({raw})"
+    return f"git cannot print ({raw}: before 1970 in its own time zone)"
 
 
 @dataclass(frozen=True)
@@ -277,7 +331,8 @@ def _epoch_limit() -> float | None:
 
 
 def _utc(seconds: float) -> str:
-    return datetime.fromtimestamp(int(seconds), timezone.utc).isoformat()
+    # A file time after 9999 (a file system may store one) is no time datetime holds.
+    return datetime.fromtimestamp(min(int(seconds), _LAST_SECOND), timezone.utc).isoformat()
 
 
 def file_times(root: Path, folder: str = "seeds") -> dict[str, str]:

@@ -169,9 +169,8 @@ def _report(root: Path, past: history.History) -> None:
         )  # fmt: skip
     for bad in past.bad_dates:
         logger.warning(
-            "%s: the commit that added it, %s, has an author date git cannot print (%s: before 1970 in its own "
-            "time zone), so this digest's date is unknown (%s)",
-            bad.seed, bad.commit[:12], bad.raw, UNKNOWN,
+            "%s: the commit that added it, %s, has an author date %s, so this digest's date is unknown (%s)",
+            bad.seed, bad.commit[:12], history.date_problem(bad.raw), UNKNOWN,
             type="prnotes", subtype="dates",
         )  # fmt: skip
 

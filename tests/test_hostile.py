@@ -1513,3 +1513,26 @@ def test_a_cache_larger_than_prnotes_reads_is_not_read(tmp_path):
     assert (proc.returncode, proc.stderr) == (0, "")
     assert (proj / "notes/o/r/pr-1.md").is_file()
     assert (proj / ".prnotes-cache").stat().st_size < 1 << 20  # replaced by this run's
+
+
+# 6. A file where the build writes a folder: one line naming it, before Sphinx starts.
+OUTPUT_FOLDERS = ["_build/html/feeds", "_build/html/feeds/repo", "_build/html/_search", "_build/html/_static",
+                  "_build/html/_sources", "_build/html/notes/o", "_build/html/notes/o/r"]  # fmt: skip
+
+
+@pytest.mark.parametrize("folder", OUTPUT_FOLDERS)
+def test_a_file_where_the_build_writes_a_folder_is_one_line(tmp_path, folder):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    commit_everything(proj)
+    assert cli_bounded(proj, *BUILD).returncode == 0
+    (proj / "seeds/000.txt").write_text(GOOD.replace("CI 门禁", "CI 门禁改了"), encoding="utf-8")
+    assert convert(proj) == 0
+    shutil.rmtree(proj / folder)
+    (proj / folder).write_text("not a folder\n", encoding="utf-8")
+    before = worktree(proj)
+    proc = cli_bounded(proj, *BUILD, timeout=90)
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        1, [f"prnotes build: cannot create the build folder: {folder} is not a folder; nothing built"]
+    )  # fmt: skip
+    assert worktree(proj) == before

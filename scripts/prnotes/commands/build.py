@@ -121,6 +121,7 @@ def _build(argv: list[str], tool: str) -> int:
             print(f"{tool}: nothing changed since the last build of {layout.output}; left as it is")
             return 0
         folders.check_sources(layout.source)
+        folders.check_output(layout.source, layout.output)
         buildstamp.forget(layout)
     status = sphinx_build.run(argv)
     if status == 0 and layout is not None:

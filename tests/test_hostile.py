@@ -1536,3 +1536,38 @@ def test_a_file_where_the_build_writes_a_folder_is_one_line(tmp_path, folder):
         1, [f"prnotes build: cannot create the build folder: {folder} is not a folder; nothing built"]
     )  # fmt: skip
     assert worktree(proj) == before
+
+
+# 7. SOURCE_DATE_EPOCH that is no time: refused with one line (the specification,
+# reproducible-builds.org/specs/source-date-epoch, asks a build to stop on a malformed value).
+BAD_EPOCHS = ["nan", "inf", "-inf", "abc", "", "1.5", "1e9", " 100", "-100", "1_000", "253402300800", "9" * 5000]
+
+
+@pytest.mark.parametrize(
+    ("command", "value"),
+    [*((BUILD, v) for v in BAD_EPOCHS), *((("pdf", "-j", "1"), v) for v in ("nan", "abc", ""))],
+    ids=lambda v: repr(v[:20]) if isinstance(v, str) else v[0],
+)
+def test_a_source_date_epoch_that_is_no_time_is_one_line(tmp_path, monkeypatch, value, command):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    commit_everything(proj)
+    before = worktree(proj)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    proc = cli_bounded(proj, *command, timeout=90)
+    shown = repr(value) if len(value) <= 40 else f"{value[:40]!r}… ({len(value)} characters)"
+    outcome = "nothing built" if command is BUILD else "nothing written"
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [
+        f"prnotes {command[0]}: SOURCE_DATE_EPOCH is {shown}, not a time: it must be a whole number of seconds "
+        f"since 1970 (0 to 253402300799), as `date +%s` prints it; {outcome}"
+    ])  # fmt: skip
+    assert worktree(proj) == before
+
+
+def test_a_source_date_epoch_dates_the_build(tmp_path, monkeypatch):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01T00:00:00Z
+    proc = cli_bounded(proj, *BUILD, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 
 from ..build import folders, stamp as buildstamp, sphinx_build
+from ..diagnostics import CommandError
+from ..parse import history
 from .reporting import reporting
 from . import notes
 
@@ -76,6 +78,8 @@ def with_defaults(argv: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if (problem := history.epoch_problem()) is not None:
+        raise CommandError(f"{problem}; nothing built")
     argv = list(args.sphinx_args)
     if argv[:1] == ["--"]:
         argv = argv[1:]

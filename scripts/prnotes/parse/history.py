@@ -322,12 +322,39 @@ def read(root: Path, folder: str = "seeds", *, deepen: bool = True) -> History:
     )
 
 
-def _epoch_limit() -> float | None:
-    """``SOURCE_DATE_EPOCH`` (reproducible builds: no time written later than it), or None."""
-    try:
-        return float(os.environ["SOURCE_DATE_EPOCH"])
-    except (KeyError, ValueError):
+EPOCH_VARIABLE = "SOURCE_DATE_EPOCH"
+
+
+def epoch_problem() -> str | None:
+    """What is wrong with ``SOURCE_DATE_EPOCH``, or None when it is unset or a time.
+
+    The specification (reproducible-builds.org/specs/source-date-epoch) asks
+    for the output of ``date +%s``, an integer, and for a build to stop on a
+    malformed value; Sphinx itself fails on one with a traceback (as it loads,
+    before any extension: a plain sphinx-build cannot be helped). So
+    ``prnotes build`` and ``prnotes pdf`` check it first (``nan``, ``inf``,
+    ``abc``, an empty value, a fraction, a negative number, or a time after
+    the year 9999).
+    """
+    value = os.environ.get(EPOCH_VARIABLE)
+    if value is None or (value.isascii() and value.isdigit() and len(value) <= 12 and int(value) <= _LAST_SECOND):
         return None
+    shown = repr(value) if len(value) <= 40 else f"{value[:40]!r}… ({len(value)} characters)"
+    return (
+        f"{EPOCH_VARIABLE} is {shown}, not a time: it must be a whole number of seconds since 1970 "
+        f"(0 to {_LAST_SECOND}), as `date +%s` prints it"
+    )
+
+
+def _epoch_limit() -> int | None:
+    """``SOURCE_DATE_EPOCH`` (reproducible builds: no time written later than it), or None.
+
+    A value that is no time raises ValueError (the commands refuse it before they start:
+    :func:`epoch_problem`)."""
+    if (problem := epoch_problem()) is not None:
+        raise ValueError(problem)
+    value = os.environ.get(EPOCH_VARIABLE)
+    return None if value is None else int(value)
 
 
 def _utc(seconds: float) -> str:

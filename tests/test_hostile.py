@@ -1571,3 +1571,63 @@ def test_a_source_date_epoch_dates_the_build(tmp_path, monkeypatch):
     proc = cli_bounded(proj, *BUILD, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# 8. Page names: two notes without a PR number whose titles' hashes share
+# their first 48 bits (found in seconds by a collision search; the full
+# hashes differ from the 13th hex digit on).
+COLLIDING = ("撞 7143dcf99467", "撞 b081cf5cba6f")  # sha1("o/r\n" + title): ebcf7d0111fd4574…, ebcf7d0111fd634c…
+
+
+def test_notes_whose_page_names_collide_get_a_page_each(tmp_path, capsys):
+    import hashlib
+
+    assert len({hashlib.sha1(f"o/r\n{t}".encode()).hexdigest()[:12] for t in COLLIDING}) == 1
+    seeds = {
+        "000.txt": f"o/r\n\n{COLLIDING[0]}\n\n值得精读。CI 门禁一。\n",
+        "001.txt": f"o/r\n\n{COLLIDING[1]}\n\n值得精读。CI 门禁二。\n",
+    }
+    proj = copy_project(tmp_path / "p", seeds)
+    assert run(proj, capsys, "--strict") == (0, [])
+    pages = sorted(p.name for p in (proj / "notes/o/r").glob("t-*.md"))
+    # The earlier note (in seed order) keeps the usual name; the later one's is longer.
+    assert pages == ["t-ebcf7d0111fd.md", "t-ebcf7d0111fd634c.md"]
+    site = load(proj)
+    assert {n.title: n.docname for n in site.notes} == {
+        COLLIDING[0]: "notes/o/r/t-ebcf7d0111fd", COLLIDING[1]: "notes/o/r/t-ebcf7d0111fd634c"
+    }
+    assert len({n.label for n in site.notes}) == 2
+    commit_everything(proj)
+    app = sphinx_build(proj)
+    assert app.warning.getvalue() == ""
+    for title, docname in ((n.title, n.docname) for n in site.notes):
+        assert page_text((proj / "_build/html" / f"{docname}.html").read_text(encoding="utf-8"))[0].strip() == title
+    report = audit(proj)
+    assert (report.findings, report.summary) == ((), "2 entries, 2 pages, 0 missing")
+    # A new digest never renames a page: the names go by seed order.
+    (proj / "seeds/002.txt").write_text("o/r\n\n另一个 CI\n\n值得精读。\n", encoding="utf-8")
+    assert run(proj, capsys) == (0, [])
+    assert {n.title: n.docname for n in load(proj).notes if n.title in COLLIDING} == {
+        COLLIDING[0]: "notes/o/r/t-ebcf7d0111fd", COLLIDING[1]: "notes/o/r/t-ebcf7d0111fd634c"
+    }
+
+
+def test_the_audit_finds_two_entries_on_one_page(tmp_path, monkeypatch):
+    seeds = {
+        "000.txt": f"o/r\n\n{COLLIDING[0]}\n\n值得精读。CI 门禁一。\n",
+        "001.txt": f"o/r\n\n{COLLIDING[1]}\n\n值得精读。CI 门禁二。\n",
+    }
+    proj = copy_project(tmp_path / "p", seeds)
+    assert convert(proj) == 0
+    commit_everything(proj)
+    sphinx_build(proj)
+    assert audit(proj).findings == ()
+    # A naming that gives both entries one page (as the conversion once did):
+    # the audit names the second entry and the first.
+    monkeypatch.setattr(contract, "NOTE_HASH_DIGITS_MAX", contract.NOTE_HASH_DIGITS)
+    findings = [str(f) for f in audit(proj).findings]
+    assert findings == [
+        "seeds/001.txt:3: a page of its own (notes/o/r/t-ebcf7d0111fd is seeds/000.txt:3's) missing from HTML notes/o/r/t-ebcf7d0111fd.html",
+        "seeds/001.txt:3: advice text missing from HTML notes/o/r/t-ebcf7d0111fd.html",
+        f"seeds/001.txt:3: title {COLLIDING[1]!r} missing from HTML notes/o/r/t-ebcf7d0111fd.html",
+    ]

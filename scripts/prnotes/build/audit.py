@@ -1,7 +1,7 @@
 """Check a built site against the seeds: no entry may be lost on the way.
 
 For every entry of every seed file the audit looks, in the HTML build, for its
-page, its title, its whole advice text (markup stripped, whitespace ignored),
+page (one of its own: no two entries may share one), its title, its whole advice text (markup stripped, whitespace ignored),
 its PR number and its place in exactly one subsystem toctree; and, when a PDF
 was built, for the title, advice text and PR number in the PDF's text: in the
 whole book (``prnotes.pdf``), and in the volumes' books taken together.
@@ -50,10 +50,7 @@ class Entry:
     title: str  # as a reader sees it: code spans without their backticks
     body: str
     number: int | None
-
-    @property
-    def docname(self) -> str:
-        return contract.note_docname(self.repo, self.number, self.raw_title)
+    docname: str  # named as the conversion names it (contract.NotePages)
 
 
 @dataclass(frozen=True, order=True)
@@ -99,10 +96,16 @@ class Report:
 
 
 def seed_entries(root: Path) -> list[Entry]:
-    """Every entry of every seed, in file order; raises ``InputError`` on bad seeds."""
+    """Every entry of every seed, in file order; raises ``InputError`` on bad seeds.
+
+    A repository is spelled as its first seed spells it, and pages are named
+    in this order, as the conversion names them."""
     seeds, prs = read_seeds(root / "seeds", root)
     entries = []
+    spelled: dict[str, str] = {}
+    pages = contract.NotePages()
     for seed in seeds:
+        repo = spelled.setdefault(contract.repo_key(seed.repo), seed.repo)
         for raw in seed.entries:
             info = prs.get((raw.repo.lower(), raw.title))
             number = raw.number if raw.number is not None or info is None else info.number
@@ -115,6 +118,7 @@ def seed_entries(root: Path) -> list[Entry]:
                     title=plain_text(segment(raw.title, raw.repo)),
                     body=plain_text(segment(raw.body, raw.repo)),
                     number=number,
+                    docname=pages.name(repo, number, raw.title)[0],
                 )
             )
     return entries
@@ -167,6 +171,7 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
     findings: list[Finding] = []
     pages = 0
     subsystem_dir = contract.subsystem_docname("")
+    owners: dict[str, Entry] = {}
     for entry in entries:
         docname = entry.docname
         rel = f"{docname}.html"
@@ -174,6 +179,9 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
 
         def lost(what: str) -> None:
             findings.append(Finding(entry.path, entry.line, what, where))
+
+        if (first := owners.setdefault(docname, entry)) is not entry:
+            lost(f"a page of its own ({docname} is {first.path}:{first.line}'s)")
 
         try:
             html = regular.read_regular(html_dir / rel).decode("utf-8")

@@ -1169,6 +1169,16 @@ def group_members(pgid: int) -> list[int]:
     return found
 
 
+def interruptible() -> None:
+    """In the command's process before it starts: SIGINT's default handling. A shell
+    that runs the suite as a background job (or nohup, or some CI runners) ignores
+    SIGINT, and a process inherits that: Python would then never raise
+    KeyboardInterrupt, and the test would test the shell, not the command."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("point", "command", "message"),
     [
@@ -1179,8 +1189,17 @@ def group_members(pgid: int) -> list[int]:
     ],
     ids=["Sphinx being imported", "converting", "Sphinx's workers running"],
 )  # fmt: skip
-def test_ctrl_c_is_one_line(tmp_path, point, command, message):
+@pytest.mark.parametrize("shell", ["interactive", "ignoring SIGINT"])
+def test_ctrl_c_is_one_line(tmp_path, point, command, message, shell):
     import signal
+
+    if shell != "interactive":
+        # As a background job's shell leaves it: the suite, and what it starts, ignore SIGINT.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return test_ctrl_c_is_one_line(tmp_path, point, command, message, "interactive")
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     proj = copy_project(tmp_path / "p")  # the fixture's 16 notes: enough pages for Sphinx to fork workers
     if point != "conversion":
@@ -1198,6 +1217,7 @@ def test_ctrl_c_is_one_line(tmp_path, point, command, message):
     proc = subprocess.Popen(
         [sys.executable, "-m", "prnotes.commands.cli", command[0], "--root", str(proj), *command[1:]],
         cwd=proj, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=interruptible,
     )  # fmt: skip
     try:
         for _ in range(6000):  # polls 0.05 s apart: the command reaches the point, or gives up

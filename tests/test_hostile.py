@@ -1651,3 +1651,75 @@ def test_the_audit_finds_two_entries_on_one_page(tmp_path, monkeypatch):
         "seeds/001.txt:3: advice text missing from HTML notes/o/r/t-ebcf7d0111fd.html",
         f"seeds/001.txt:3: title {COLLIDING[1]!r} missing from HTML notes/o/r/t-ebcf7d0111fd.html",
     ]
+
+
+# 10. One long title, one entry naming many code symbols: the work of each stage
+# grows linearly with their size. Counted, not timed, as in section 13: the
+# package's own lines run (tests/support/pywork.py) and its patterns' steps in
+# the conversion; the nodes Sphinx reads and writes in the build.
+
+from prnotes.render import render_pages, symbols as symbol_pages  # noqa: E402
+from tests.support import pywork  # noqa: E402
+
+TITLE_UNITS = ["CI ", "缓存 ", "前缀缓存命中", "MoE ", "`x` ", "#12 ", "o/r#1 ", "x.py ", "a-"]
+
+
+def conversion(monkeypatch, seed) -> regexwork.Work:
+    """The work of converting ``seed(n)`` in memory (parse, model, render), as a function of ``n``."""
+    work = counted(monkeypatch)
+    tax = taxonomy.load_taxonomy(ROOT)
+
+    def run(n: int) -> None:
+        with pywork.counting_lines(work):
+            render_pages(model.build_site([parse.parse_seed("seeds/000.txt", seed(n).encode())], {}, tax))
+
+    run(7)  # what a first run loads once
+    return work, run
+
+
+@pytest.mark.parametrize("unit", TITLE_UNITS)
+def test_a_long_title_costs_linear_work_to_convert(monkeypatch, unit):
+    work, run = conversion(monkeypatch, lambda n: f"o/r\n\n{unit * n}(#1)\n\n值得精读。CI 门禁。\n")
+    assert growth(work, run, sizes=(100, 200, 400)) < 2.5
+
+
+def many_symbols(n: int) -> str:
+    return "o/r\n\nA CI (#1)\n\n值得精读。" + "、".join(f"`mod_{i}.func_{i}()`" for i in range(n)) + "。\n"
+
+
+def test_many_code_symbols_cost_linear_work_to_convert(monkeypatch):
+    # Two symbols a page: the symbol index's pages are many at a size a test affords.
+    monkeypatch.setattr(symbol_pages, "SYMBOL_PAGE", 2)
+    work, run = conversion(monkeypatch, many_symbols)
+    assert growth(work, run, sizes=(100, 200, 400)) < 2.5
+
+
+def test_many_code_symbols_cost_linear_work_to_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(symbol_pages, "SYMBOL_PAGE", 2)
+    work = regexwork.Work()
+
+    def count(app, doctree, *args) -> None:
+        work.steps += sum(1 for _ in doctree.findall())
+
+    def run(n: int) -> None:
+        proj = copy_project(tmp_path / f"p{n}", {"000.txt": many_symbols(n)})
+        assert convert(proj) == 0
+        sphinx_build(proj, listeners=[("doctree-read", count), ("doctree-resolved", count)])
+
+    assert growth(work, run, sizes=(100, 200, 400)) < 2.5
+    pages = sorted((tmp_path / "p400/_build/html/notes/symbols/function-m").glob("p*.html"))
+    assert len(pages) == 199  # and the newest, function-m.html
+
+
+def test_a_full_page_of_a_long_list_links_to_few_pages():
+    """A full page links to the newest page, the first, and the pages 1, 2, 4, … before it."""
+    from prnotes.render.paging import entries_label, page_links, pages as cut
+
+    listed = cut([(i,) for i in range(1, 100_001)], 100)
+    links = [page_links("d", "d", listed, page, entries_label())[0] for page in listed]
+    assert max(line.count("](") for line in links[:-1]) == 2 + 10  # 最新, the first, 1, 2, 4, … 512 back
+    assert links[-1].count("](") == 999  # the list's own page: every full page
+    assert links[9] == (
+        "分页：[最新](d.md) · **第 901–1000 篇** · [第 801–900 篇](d/p9.md) · [第 701–800 篇](d/p8.md) · … · "
+        "[第 501–600 篇](d/p6.md) · … · [第 101–200 篇](d/p2.md) · [第 1–100 篇](d/p1.md)"
+    )

@@ -445,3 +445,25 @@ def test_a_date_after_9999_is_one_warning_that_says_so(tmp_path, capfd, date):
     assert main(["build", "--root", str(repo), "--", "-q", "-b", "html", "-d", "_build/doctrees", ".", "_build/html"]) == 0
     assert buildtime.UNKNOWN in digest_pages(repo)[seed(DIGESTS[1])]
     assert {e.findtext(f"{ATOM}published") for e in feed_entries(repo)} == {DATES[0], DATES[2]}
+
+
+def test_a_digest_is_dated_by_its_authors_day_and_the_feed_by_the_instant(tmp_path):
+    """Decided (issue 45). A digest's date is the calendar day its author dated
+    it, in the author's own time zone: the day every page shows, and the day
+    今日 groups by. The feeds state each entry's instant with the author's
+    offset (RFC 3339), which feed readers order by, in UTC. Near midnight the two
+    orders differ: here the second digest is the later instant, the third the
+    later day, and 今日 is the third's day."""
+    from datetime import datetime
+
+    from prnotes.sphinxext.facts import stream
+
+    late_evening, next_morning = "2026-11-06T23:30:00-05:00", "2026-11-07T09:00:00+08:00"  # 04:30 and 01:00 UTC on the 7th
+    repo = origin(tmp_path, author_dates={DIGESTS[1]: late_evening, DIGESTS[2]: next_morning})
+    past = history.read(repo)
+    assert past.dates[seed(DIGESTS[1])] == late_evening and past.dates[seed(DIGESTS[2])] == next_morning
+    known = {"dates": dict(past.dates), "unknown": [], "in_git": True}
+    labels = {seed(d): buildtime.label(known, seed(d)) for d in DIGESTS}
+    assert labels[seed(DIGESTS[1])] == "2026-11-06" and labels[seed(DIGESTS[2])] == "2026-11-07"
+    assert stream.choose_day(labels, {seed(d): i + 1 for i, d in enumerate(DIGESTS)}) == ("2026-11-07", [seed(DIGESTS[2])])
+    assert datetime.fromisoformat(late_evening) > datetime.fromisoformat(next_morning)

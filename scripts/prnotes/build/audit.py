@@ -46,7 +46,6 @@ class Entry:
     path: str
     line: int
     repo: str
-    raw_title: str  # as the seed wrote it; names the page
     title: str  # as a reader sees it: code spans without their backticks
     body: str
     number: int | None
@@ -114,7 +113,6 @@ def seed_entries(root: Path) -> list[Entry]:
                     path=raw.path,
                     line=raw.line,
                     repo=raw.repo,
-                    raw_title=raw.title,
                     title=plain_text(segment(raw.title, raw.repo)),
                     body=plain_text(segment(raw.body, raw.repo)),
                     number=number,

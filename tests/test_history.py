@@ -290,3 +290,180 @@ def test_a_build_of_a_branch_links_its_sources_on_that_branch(tmp_path, monkeypa
     note = load(repo).notes[0]
     shown = page(repo, note.docname)
     assert f'href="https://github.com/example/notes/blob/release-1/{note.path}#L{note.line}"' in shown
+
+
+# -- hostile and odd histories (issue 45) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [("log.showRoot", "false"), ("color.ui", "always"), ("log.diffMerges", "combined"), ("diff.renames", "false"),
+     ("log.date", "relative"), ("core.quotePath", "true"), ("log.abbrevCommit", "true"), ("log.follow", "true")],
+    ids=lambda s: "=".join(s),
+)  # fmt: skip
+def test_a_readers_git_settings_change_no_date(tmp_path, setting):
+    """The first digest is in the repository's first commit: with log.showRoot
+    false, a plain `git log` shows no files for it."""
+    proj = copy_project(tmp_path / "p", {})
+    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
+    shutil.copy2(SEEDS / DIGESTS[0], proj / "seeds" / DIGESTS[0])
+    gitrepo.git(proj, "init", "-q", "-b", "main")
+    gitrepo.commit(proj, ["."], DATES[0])
+    for name, date in zip(DIGESTS[1:], DATES[1:]):
+        shutil.copy2(SEEDS / name, proj / "seeds" / name)
+        gitrepo.commit(proj, [seed(name)], date)
+    gitrepo.git(proj, "mv", seed(DIGESTS[2]), "seeds/002_重命名.txt")  # a rename keeps its date
+    gitrepo.commit(proj, ["seeds"], "2026-12-01T00:00:00+00:00")
+    gitrepo.git(proj, "config", *setting)  # the reader's own setting, in the repository
+    past = history.read(proj)
+    expected = {seed(DIGESTS[0]): DATES[0], seed(DIGESTS[1]): DATES[1], "seeds/002_重命名.txt": DATES[2]}
+    assert {s: d for s, d in past.dates.items() if s.endswith(".txt")} == expected
+    assert past.unknown == frozenset()
+
+
+def merge_project(tmp_path: Path) -> Path:
+    """A repository on main with the first digest; a branch ``side`` that adds the second."""
+    proj = copy_project(tmp_path / "p", {})
+    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
+    (proj / ".gitignore").write_text("/_build/\n/notes/\n/index.md\n/.prnotes-cache\n/.prnotes.lock\n", encoding="utf-8")
+    gitrepo.git(proj, "init", "-q", "-b", "main")
+    gitrepo.commit(proj, ["."], "2026-01-01T00:00:00+00:00")
+    shutil.copy2(SEEDS / DIGESTS[0], proj / "seeds" / DIGESTS[0])
+    gitrepo.commit(proj, [seed(DIGESTS[0])], DATES[0])
+    gitrepo.git(proj, "checkout", "-q", "-b", "side")
+    shutil.copy2(SEEDS / DIGESTS[1], proj / "seeds" / DIGESTS[1])
+    gitrepo.commit(proj, [seed(DIGESTS[1])], DATES[1])
+    gitrepo.git(proj, "checkout", "-q", "main")
+    return proj
+
+
+MERGE_DATE = "2026-11-20T12:00:00+09:00"
+
+
+def test_a_digest_added_by_a_merge_without_commit_is_dated_by_the_merge(tmp_path):
+    proj = merge_project(tmp_path)
+    gitrepo.git(proj, "merge", "-q", "--no-ff", "--no-commit", "side", date=MERGE_DATE)
+    shutil.copy2(SEEDS / DIGESTS[2], proj / "seeds" / DIGESTS[2])  # added while merging
+    gitrepo.git(proj, "add", "--", seed(DIGESTS[2]))
+    gitrepo.git(proj, "commit", "-q", "--no-edit", date=MERGE_DATE)
+    assert len(gitrepo.git(proj, "log", "-1", "--format=%P").split()) == 2  # a merge commit
+    past = history.read(proj)
+    # The branch's digest keeps its own commit's date; the merge's own digest has the merge's.
+    assert {s: past.dates.get(s) for s in map(seed, DIGESTS)} == dict(zip(map(seed, DIGESTS), [*DATES[:2], MERGE_DATE]))
+
+
+def test_a_digest_added_to_resolve_a_merge_conflict_is_dated_by_the_merge(tmp_path):
+    proj = merge_project(tmp_path)
+    # Both sides change prs.toml: the merge stops, and its resolution adds a digest.
+    (proj / "seeds/prs.toml").write_text("# main\n" + (SEEDS / "prs.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    gitrepo.commit(proj, ["seeds/prs.toml"], "2026-11-10T00:00:00+00:00")
+    gitrepo.git(proj, "checkout", "-q", "side")
+    (proj / "seeds/prs.toml").write_text("# side\n" + (SEEDS / "prs.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    gitrepo.commit(proj, ["seeds/prs.toml"], "2026-11-11T00:00:00+00:00")
+    gitrepo.git(proj, "checkout", "-q", "main")
+    failed = subprocess.run(["git", "merge", "-q", "side"], cwd=proj, capture_output=True, text=True)
+    assert failed.returncode != 0  # a conflict
+    shutil.copy2(SEEDS / "prs.toml", proj / "seeds/prs.toml")
+    shutil.copy2(SEEDS / DIGESTS[2], proj / "seeds" / DIGESTS[2])
+    gitrepo.git(proj, "add", "--", "seeds")
+    gitrepo.git(proj, "commit", "-q", "--no-edit", date=MERGE_DATE)
+    past = history.read(proj)
+    assert past.dates.get(seed(DIGESTS[2])) == MERGE_DATE
+    assert past.dates.get(seed(DIGESTS[1])) == DATES[1]
+
+
+def test_a_digest_added_by_a_merge_is_on_its_page_and_in_the_feed(tmp_path, capfd):
+    proj = merge_project(tmp_path)
+    gitrepo.git(proj, "merge", "-q", "--no-ff", "--no-commit", "side", date=MERGE_DATE)
+    shutil.copy2(SEEDS / DIGESTS[2], proj / "seeds" / DIGESTS[2])
+    gitrepo.git(proj, "add", "--", seed(DIGESTS[2]))
+    gitrepo.git(proj, "commit", "-q", "--no-edit", date=MERGE_DATE)
+    assert build(proj) == 0, capfd.readouterr().err
+    shown = digest_pages(proj)[seed(DIGESTS[2])]
+    assert MERGE_DATE[:10] in shown and buildtime.UNCOMMITTED not in shown
+    assert MERGE_DATE in {e.findtext(f"{ATOM}published") for e in feed_entries(proj)}
+
+
+@pytest.mark.parametrize(
+    "remote",
+    ["https://reader:ghp_S3CRET@github.com/example/notes.git", "https://ghp_S3CRET@github.com/example/notes",
+     "https://reader:ghp_S3CRET@github.com:443/example/notes.git/", "ssh://reader:ghp_S3CRET@github.com/example/notes.git",
+     "https://github.com/example/notes.git?token=ghp_S3CRET", "https://github.com/example/notes.git#ghp_S3CRET"],
+)  # fmt: skip
+def test_credentials_in_the_remote_are_never_published(tmp_path, monkeypatch, remote):
+    port = ":443" if ":443" in remote else ""
+    assert buildtime.web_url(remote) == f"https://github.com{port}/example/notes"
+    assert buildtime.web_url(" git@github.com:example/notes.git ") == "https://github.com/example/notes"
+    repo = origin(tmp_path)
+    gitrepo.git(repo, "remote", "add", "origin", remote)
+    for name in ("PRNOTES_SOURCE_URL", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "READTHEDOCS_GIT_CLONE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    assert build(repo) == 0
+    note = load(repo).notes[0]
+    assert f'href="https://github.com{port}/example/notes/blob/main/{note.path}#L{note.line}"' in page(repo, note.docname)
+    leaked = [p for p in (repo / "_build/html").rglob("*") if p.is_file() and b"S3CRET" in p.read_bytes()]
+    assert leaked == []
+
+
+def test_credentials_in_a_configured_source_url_are_never_published(tmp_path, monkeypatch):
+    repo = origin(tmp_path)
+    monkeypatch.setenv("PRNOTES_SOURCE_URL", "https://x-access-token:ghs_S3CRET@github.com/example/notes.git")
+    assert build(repo) == 0
+    leaked = [p for p in (repo / "_build/html").rglob("*") if p.is_file() and b"S3CRET" in p.read_bytes()]
+    assert leaked == []
+
+
+# Year 10000 and a later one: git stores and prints them; Python's datetime stops at 9999.
+AFTER_9999 = ("@253402300800 +0000", "10000-01-01T00:00:00+00:00")
+FAR_AFTER = ("@999999999999 +0530", "33658-09-27T07:16:39+05:30")
+
+
+def test_git_dates_are_printed_as_git_prints_them():
+    for raw, printed in (AFTER_9999, FAR_AFTER, ("@1767312000 +0000", "2026-01-02T00:00:00+00:00")):
+        assert history.git_time(raw.lstrip("@")) == printed
+    assert history.git_time("100 -0500") is None  # git: "Timestamp before Unix epoch"
+
+
+@pytest.mark.parametrize("date", [AFTER_9999, FAR_AFTER], ids=["year 10000", "year 33658"])
+def test_a_date_after_9999_is_one_warning_that_says_so(tmp_path, capfd, date):
+    raw, printed = date
+    repo = origin(tmp_path, author_dates={DIGESTS[1]: raw})
+    # git prints it; Python's datetime cannot hold it.
+    assert gitrepo.git(repo, "log", "-1", "--format=%aI", "--", seed(DIGESTS[1])).strip() == printed
+    past = history.read(repo)
+    assert past.unknown == {seed(DIGESTS[1])} and seed(DIGESTS[0]) in past.dates
+    bad_commit = gitrepo.git(repo, "log", "-1", "--format=%H", "--", seed(DIGESTS[1])).strip()
+    assert build(repo) != 0  # a warning: -W stops
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "1970" not in err, err
+    named = [line for line in err.splitlines() if bad_commit[:12] in line]
+    assert len(named) == 1, err
+    assert named[0].endswith(
+        f"{seed(DIGESTS[1])}: the commit that added it, {bad_commit[:12]}, has an author date after the year 9999 "
+        f"({printed}), which this site cannot show, so this digest's date is unknown ({buildtime.UNKNOWN}) [prnotes.dates]"
+    ), named
+    assert main(["build", "--root", str(repo), "--", "-q", "-b", "html", "-d", "_build/doctrees", ".", "_build/html"]) == 0
+    assert buildtime.UNKNOWN in digest_pages(repo)[seed(DIGESTS[1])]
+    assert {e.findtext(f"{ATOM}published") for e in feed_entries(repo)} == {DATES[0], DATES[2]}
+
+
+def test_a_digest_is_dated_by_its_authors_day_and_the_feed_by_the_instant(tmp_path):
+    """Decided (issue 45). A digest's date is the calendar day its author dated
+    it, in the author's own time zone: the day every page shows, and the day
+    今日 groups by. The feeds state each entry's instant with the author's
+    offset (RFC 3339), which feed readers order by, in UTC. Near midnight the two
+    orders differ: here the second digest is the later instant, the third the
+    later day, and 今日 is the third's day."""
+    from datetime import datetime
+
+    from prnotes.sphinxext.facts import stream
+
+    late_evening, next_morning = "2026-11-06T23:30:00-05:00", "2026-11-07T09:00:00+08:00"  # 04:30 and 01:00 UTC on the 7th
+    repo = origin(tmp_path, author_dates={DIGESTS[1]: late_evening, DIGESTS[2]: next_morning})
+    past = history.read(repo)
+    assert past.dates[seed(DIGESTS[1])] == late_evening and past.dates[seed(DIGESTS[2])] == next_morning
+    known = {"dates": dict(past.dates), "unknown": [], "in_git": True}
+    labels = {seed(d): buildtime.label(known, seed(d)) for d in DIGESTS}
+    assert labels[seed(DIGESTS[1])] == "2026-11-06" and labels[seed(DIGESTS[2])] == "2026-11-07"
+    assert stream.choose_day(labels, {seed(d): i + 1 for i, d in enumerate(DIGESTS)}) == ("2026-11-07", [seed(DIGESTS[2])])
+    assert datetime.fromisoformat(late_evening) > datetime.fromisoformat(next_morning)

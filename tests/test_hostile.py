@@ -1169,6 +1169,16 @@ def group_members(pgid: int) -> list[int]:
     return found
 
 
+def interruptible() -> None:
+    """In the command's process before it starts: SIGINT's default handling. A shell
+    that runs the suite as a background job (or nohup, or some CI runners) ignores
+    SIGINT, and a process inherits that: Python would then never raise
+    KeyboardInterrupt, and the test would test the shell, not the command."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("point", "command", "message"),
     [
@@ -1179,8 +1189,17 @@ def group_members(pgid: int) -> list[int]:
     ],
     ids=["Sphinx being imported", "converting", "Sphinx's workers running"],
 )  # fmt: skip
-def test_ctrl_c_is_one_line(tmp_path, point, command, message):
+@pytest.mark.parametrize("shell", ["interactive", "ignoring SIGINT"])
+def test_ctrl_c_is_one_line(tmp_path, point, command, message, shell):
     import signal
+
+    if shell != "interactive":
+        # As a background job's shell leaves it: the suite, and what it starts, ignore SIGINT.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return test_ctrl_c_is_one_line(tmp_path, point, command, message, "interactive")
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     proj = copy_project(tmp_path / "p")  # the fixture's 16 notes: enough pages for Sphinx to fork workers
     if point != "conversion":
@@ -1198,6 +1217,7 @@ def test_ctrl_c_is_one_line(tmp_path, point, command, message):
     proc = subprocess.Popen(
         [sys.executable, "-m", "prnotes.commands.cli", command[0], "--root", str(proj), *command[1:]],
         cwd=proj, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=interruptible,
     )  # fmt: skip
     try:
         for _ in range(6000):  # polls 0.05 s apart: the command reaches the point, or gives up
@@ -1382,3 +1402,324 @@ def test_mentioned_names_that_share_pages_are_refused(tmp_path, capsys):
         "the same names (notes/o/r/…): the site cannot hold both",
     ]
     assert not (proj / "notes").exists()
+
+
+# --- 17. fourth round (issue 45) ------------------------------------------------------
+#
+# 1. Special files where the project reads: a named pipe would block the open
+# or the read, a device (here a link to /dev/zero) would be read without end.
+# Each case runs with 2 GiB of address space, so a read without end fails
+# fast (a MemoryError) instead of filling the machine's memory.
+
+
+def _two_gib() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def cli_bounded(proj: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """:func:`cli` with bounded memory and time: a hang is a failure, not a stuck suite."""
+    env = dict(os.environ, TMPDIR=str(proj.parent))
+    return subprocess.run(
+        [sys.executable, "-m", "prnotes.commands.cli", args[0], "--root", str(proj), *args[1:]],
+        capture_output=True, text=True, env=env, timeout=timeout, preexec_fn=_two_gib,
+    )  # fmt: skip
+
+
+def special(path: Path, what: str) -> None:
+    """Put a named pipe, or a link to /dev/zero, where ``path`` is."""
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+    if what == "pipe":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+
+
+KIND = {"pipe": "a named pipe", "zero": "a character device"}
+SPECIAL_FILES = [
+    ("taxonomy.toml", "error: taxonomy.toml:1: is {kind}, not a regular file; replace it with the file"),
+    ("taxonomy/default.toml", "error: taxonomy/default.toml:1: is {kind}, not a regular file; replace it with the file"),
+    (".prnotes-cache", "prnotes notes: .prnotes-cache is {kind}, not a regular file; remove it: it is the conversion's cache, made again by the next run; nothing written"),
+    (".prnotes.lock", "prnotes notes: .prnotes.lock is {kind}, not a regular file; remove it: it is the conversion's lock, made again by the next run; nothing written"),
+    ("notes/o/r/pr-1.md", "error: notes/o/r/pr-1.md:1: is {kind}, not a regular file; prnotes replaces only the pages it wrote"),
+    ("notes/o/r/pr-9.md", "error: notes/o/r/pr-9.md:1: is {kind}, not a regular file; prnotes replaces only the pages it wrote"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("what", ["pipe", "zero"])
+@pytest.mark.parametrize(("name", "message"), SPECIAL_FILES, ids=[n for n, _ in SPECIAL_FILES])
+def test_a_special_file_where_the_conversion_reads_is_refused_at_once(tmp_path, name, message, what):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    if name.endswith("pr-9.md"):  # a page the next digest adds
+        (proj / "seeds/001.txt").write_text("o/r\n\nB CI (#9)\n\n值得精读。\n", encoding="utf-8")
+    special(proj / name, what)
+    before = tree(proj)
+    started = time.monotonic()
+    proc = cli_bounded(proj, "notes", timeout=30)
+    assert time.monotonic() - started < 60
+    lines = proc.stderr.splitlines()
+    expected = message.format(kind=KIND[what])
+    assert (proc.returncode, lines) == (1, [expected, *(["prnotes notes: 1 error(s); nothing written"] if expected.startswith("error:") else [])])
+    assert tree(proj) == before
+
+
+@pytest.mark.parametrize("what", ["pipe", "zero"])
+@pytest.mark.parametrize("name", ["notes/about.md", "index.md", "conf.py"])
+def test_a_special_file_where_sphinx_reads_is_refused_before_it_starts(tmp_path, name, what):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    commit_everything(proj)
+    assert cli_bounded(proj, *BUILD).returncode == 0
+    special(proj / name, what)
+    before = worktree(proj)
+    proc = cli_bounded(proj, *BUILD, timeout=90)
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        1, [f"prnotes build: {name} is {KIND[what]}, not a regular file; Sphinx reads only regular files; nothing built"]
+    )  # fmt: skip
+    assert worktree(proj) == before
+
+
+def worktree(proj: Path) -> dict:
+    """:func:`tree` but git's own files (`git status` refreshes its index)."""
+    return {rel: v for rel, v in tree(proj).items() if not rel.startswith(".git/")}
+
+
+@pytest.mark.parametrize("what", ["pipe", "zero"])
+def test_a_special_file_where_the_audit_reads_is_one_line(tmp_path, what):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    sphinx_build(proj)
+    special(proj / "_build/html/notes/o/r/pr-1.html", what)
+    proc = cli_bounded(proj, "audit", timeout=60)
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        1, [f"prnotes audit: {proj}/_build/html/notes/o/r/pr-1.html is {KIND[what]}, not a regular file; nothing checked"]
+    )  # fmt: skip
+
+
+def test_a_file_larger_than_prnotes_reads_is_refused_unread(tmp_path):
+    # Sparse files: their size is all a reader sees before it reads.
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    before = tree(proj)
+    with open(proj / "seeds/001.txt", "wb") as fh:
+        fh.truncate(65 << 20)
+    proc = cli_bounded(proj, "notes", timeout=30)
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [
+        "error: seeds/001.txt:1: holds 68,157,440 bytes, more than the 67,108,864 prnotes reads; split it",
+        "prnotes notes: 1 error(s); nothing written",
+    ])  # fmt: skip
+    (proj / "seeds/001.txt").unlink()
+    with open(proj / "taxonomy/default.toml", "r+b") as fh:
+        fh.truncate(65 << 20)
+    before = tree(proj)
+    proc = cli_bounded(proj, "notes", timeout=30)
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [
+        "error: taxonomy/default.toml:1: holds 68,157,440 bytes, more than the 67,108,864 prnotes reads; split it",
+        "prnotes notes: 1 error(s); nothing written",
+    ])  # fmt: skip
+    assert tree(proj) == before
+
+
+def test_a_cache_larger_than_prnotes_reads_is_not_read(tmp_path):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    with open(proj / ".prnotes-cache", "wb") as fh:
+        fh.truncate(1 << 40)
+    proc = cli_bounded(proj, "notes", "-q", timeout=60)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert (proj / "notes/o/r/pr-1.md").is_file()
+    assert (proj / ".prnotes-cache").stat().st_size < 1 << 20  # replaced by this run's
+
+
+# 6. A file where the build writes a folder: one line naming it, before Sphinx starts.
+OUTPUT_FOLDERS = ["_build/html/feeds", "_build/html/feeds/repo", "_build/html/_search", "_build/html/_static",
+                  "_build/html/_sources", "_build/html/notes/o", "_build/html/notes/o/r"]  # fmt: skip
+
+
+@pytest.mark.parametrize("folder", OUTPUT_FOLDERS)
+def test_a_file_where_the_build_writes_a_folder_is_one_line(tmp_path, folder):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    commit_everything(proj)
+    assert cli_bounded(proj, *BUILD).returncode == 0
+    (proj / "seeds/000.txt").write_text(GOOD.replace("CI 门禁", "CI 门禁改了"), encoding="utf-8")
+    assert convert(proj) == 0
+    shutil.rmtree(proj / folder)
+    (proj / folder).write_text("not a folder\n", encoding="utf-8")
+    before = worktree(proj)
+    proc = cli_bounded(proj, *BUILD, timeout=90)
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        1, [f"prnotes build: cannot create the build folder: {folder} is not a folder; nothing built"]
+    )  # fmt: skip
+    assert worktree(proj) == before
+
+
+# 7. SOURCE_DATE_EPOCH that is no time: refused with one line (the specification,
+# reproducible-builds.org/specs/source-date-epoch, asks a build to stop on a malformed value).
+BAD_EPOCHS = ["nan", "inf", "-inf", "abc", "", "1.5", "1e9", " 100", "-100", "1_000", "253402300800", "9" * 5000]
+
+
+@pytest.mark.parametrize(
+    ("command", "value"),
+    [*((BUILD, v) for v in BAD_EPOCHS), *((("pdf", "-j", "1"), v) for v in ("nan", "abc", ""))],
+    ids=lambda v: repr(v[:20]) if isinstance(v, str) else v[0],
+)
+def test_a_source_date_epoch_that_is_no_time_is_one_line(tmp_path, monkeypatch, value, command):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    commit_everything(proj)
+    before = worktree(proj)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    proc = cli_bounded(proj, *command, timeout=90)
+    shown = repr(value) if len(value) <= 40 else f"{value[:40]!r}… ({len(value)} characters)"
+    outcome = "nothing built" if command is BUILD else "nothing written"
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [
+        f"prnotes {command[0]}: SOURCE_DATE_EPOCH is {shown}, not a time: it must be a whole number of seconds "
+        f"since 1970 (0 to 253402300799), as `date +%s` prints it; {outcome}"
+    ])  # fmt: skip
+    assert worktree(proj) == before
+
+
+def test_a_source_date_epoch_dates_the_build(tmp_path, monkeypatch):
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01T00:00:00Z
+    proc = cli_bounded(proj, *BUILD, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+# 8. Page names: two notes without a PR number whose titles' hashes share
+# their first 48 bits (found in seconds by a collision search; the full
+# hashes differ from the 13th hex digit on).
+COLLIDING = ("撞 7143dcf99467", "撞 b081cf5cba6f")  # sha1("o/r\n" + title): ebcf7d0111fd4574…, ebcf7d0111fd634c…
+
+
+def test_notes_whose_page_names_collide_get_a_page_each(tmp_path, capsys):
+    import hashlib
+
+    assert len({hashlib.sha1(f"o/r\n{t}".encode()).hexdigest()[:12] for t in COLLIDING}) == 1
+    seeds = {
+        "000.txt": f"o/r\n\n{COLLIDING[0]}\n\n值得精读。CI 门禁一。\n",
+        "001.txt": f"o/r\n\n{COLLIDING[1]}\n\n值得精读。CI 门禁二。\n",
+    }
+    proj = copy_project(tmp_path / "p", seeds)
+    assert run(proj, capsys, "--strict") == (0, [])
+    pages = sorted(p.name for p in (proj / "notes/o/r").glob("t-*.md"))
+    # The earlier note (in seed order) keeps the usual name; the later one's is longer.
+    assert pages == ["t-ebcf7d0111fd.md", "t-ebcf7d0111fd634c.md"]
+    site = load(proj)
+    assert {n.title: n.docname for n in site.notes} == {
+        COLLIDING[0]: "notes/o/r/t-ebcf7d0111fd", COLLIDING[1]: "notes/o/r/t-ebcf7d0111fd634c"
+    }
+    assert len({n.label for n in site.notes}) == 2
+    commit_everything(proj)
+    app = sphinx_build(proj)
+    assert app.warning.getvalue() == ""
+    for title, docname in ((n.title, n.docname) for n in site.notes):
+        assert page_text((proj / "_build/html" / f"{docname}.html").read_text(encoding="utf-8"))[0].strip() == title
+    report = audit(proj)
+    assert (report.findings, report.summary) == ((), "2 entries, 2 pages, 0 missing")
+    # A new digest never renames a page: the names go by seed order.
+    (proj / "seeds/002.txt").write_text("o/r\n\n另一个 CI\n\n值得精读。\n", encoding="utf-8")
+    assert run(proj, capsys) == (0, [])
+    assert {n.title: n.docname for n in load(proj).notes if n.title in COLLIDING} == {
+        COLLIDING[0]: "notes/o/r/t-ebcf7d0111fd", COLLIDING[1]: "notes/o/r/t-ebcf7d0111fd634c"
+    }
+
+
+def test_the_audit_finds_two_entries_on_one_page(tmp_path, monkeypatch):
+    seeds = {
+        "000.txt": f"o/r\n\n{COLLIDING[0]}\n\n值得精读。CI 门禁一。\n",
+        "001.txt": f"o/r\n\n{COLLIDING[1]}\n\n值得精读。CI 门禁二。\n",
+    }
+    proj = copy_project(tmp_path / "p", seeds)
+    assert convert(proj) == 0
+    commit_everything(proj)
+    sphinx_build(proj)
+    assert audit(proj).findings == ()
+    # A naming that gives both entries one page (as the conversion once did):
+    # the audit names the second entry and the first.
+    monkeypatch.setattr(contract, "NOTE_HASH_DIGITS_MAX", contract.NOTE_HASH_DIGITS)
+    findings = [str(f) for f in audit(proj).findings]
+    assert findings == [
+        "seeds/001.txt:3: a page of its own (notes/o/r/t-ebcf7d0111fd is seeds/000.txt:3's) missing from HTML notes/o/r/t-ebcf7d0111fd.html",
+        "seeds/001.txt:3: advice text missing from HTML notes/o/r/t-ebcf7d0111fd.html",
+        f"seeds/001.txt:3: title {COLLIDING[1]!r} missing from HTML notes/o/r/t-ebcf7d0111fd.html",
+    ]
+
+
+# 10. One long title, one entry naming many code symbols: the work of each stage
+# grows linearly with their size. Counted, not timed, as in section 13: the
+# package's own lines run (tests/support/pywork.py) and its patterns' steps in
+# the conversion; the nodes Sphinx reads and writes in the build.
+
+from prnotes.render import render_pages, symbols as symbol_pages  # noqa: E402
+from tests.support import pywork  # noqa: E402
+
+TITLE_UNITS = ["CI ", "缓存 ", "前缀缓存命中", "MoE ", "`x` ", "#12 ", "o/r#1 ", "x.py ", "a-"]
+
+
+def conversion(monkeypatch, seed) -> regexwork.Work:
+    """The work of converting ``seed(n)`` in memory (parse, model, render), as a function of ``n``."""
+    work = counted(monkeypatch)
+    tax = taxonomy.load_taxonomy(ROOT)
+
+    def run(n: int) -> None:
+        with pywork.counting_lines(work):
+            render_pages(model.build_site([parse.parse_seed("seeds/000.txt", seed(n).encode())], {}, tax))
+
+    run(7)  # what a first run loads once
+    return work, run
+
+
+@pytest.mark.parametrize("unit", TITLE_UNITS)
+def test_a_long_title_costs_linear_work_to_convert(monkeypatch, unit):
+    work, run = conversion(monkeypatch, lambda n: f"o/r\n\n{unit * n}(#1)\n\n值得精读。CI 门禁。\n")
+    assert growth(work, run, sizes=(100, 200, 400)) < 2.5
+
+
+def many_symbols(n: int) -> str:
+    return "o/r\n\nA CI (#1)\n\n值得精读。" + "、".join(f"`mod_{i}.func_{i}()`" for i in range(n)) + "。\n"
+
+
+def test_many_code_symbols_cost_linear_work_to_convert(monkeypatch):
+    # Two symbols a page: the symbol index's pages are many at a size a test affords.
+    monkeypatch.setattr(symbol_pages, "SYMBOL_PAGE", 2)
+    work, run = conversion(monkeypatch, many_symbols)
+    assert growth(work, run, sizes=(100, 200, 400)) < 2.5
+
+
+def test_many_code_symbols_cost_linear_work_to_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(symbol_pages, "SYMBOL_PAGE", 2)
+    work = regexwork.Work()
+
+    def count(app, doctree, *args) -> None:
+        work.steps += sum(1 for _ in doctree.findall())
+
+    def run(n: int) -> None:
+        proj = copy_project(tmp_path / f"p{n}", {"000.txt": many_symbols(n)})
+        assert convert(proj) == 0
+        sphinx_build(proj, listeners=[("doctree-read", count), ("doctree-resolved", count)])
+
+    assert growth(work, run, sizes=(100, 200, 400)) < 2.5
+    pages = sorted((tmp_path / "p400/_build/html/notes/symbols/function-m").glob("p*.html"))
+    assert len(pages) == 199  # and the newest, function-m.html
+
+
+def test_a_full_page_of_a_long_list_links_to_few_pages():
+    """A full page links to the newest page, the first, and the pages 1, 2, 4, … before it."""
+    from prnotes.render.paging import entries_label, page_links, pages as cut
+
+    listed = cut([(i,) for i in range(1, 100_001)], 100)
+    links = [page_links("d", "d", listed, page, entries_label())[0] for page in listed]
+    assert max(line.count("](") for line in links[:-1]) == 2 + 10  # 最新, the first, 1, 2, 4, … 512 back
+    assert links[-1].count("](") == 999  # the list's own page: every full page
+    assert links[9] == (
+        "分页：[最新](d.md) · **第 901–1000 篇** · [第 801–900 篇](d/p9.md) · [第 701–800 篇](d/p8.md) · … · "
+        "[第 501–600 篇](d/p6.md) · … · [第 101–200 篇](d/p2.md) · [第 1–100 篇](d/p1.md)"
+    )

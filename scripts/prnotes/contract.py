@@ -102,21 +102,57 @@ def repo_dir(repo: str) -> str:
     return f"{NOTES_DIR}/{repo_key(repo)}"
 
 
-def note_docname(repo: str, number: int | None, title: str) -> str:
+# A note without a PR number is named by the first 12 hex digits (48 bits) of a
+# hash of its repository and title; a later note whose name an earlier one has
+# takes more digits (NotePages), up to the whole hash.
+NOTE_HASH_DIGITS = 12
+NOTE_HASH_DIGITS_MAX = 40
+
+
+def note_docname(repo: str, number: int | None, title: str, digits: int = NOTE_HASH_DIGITS) -> str:
     """Docname of a note: stable under reordering and new digests.
 
-    Notes with a PR number are named by it; the rest by a hash of their title.
+    Notes with a PR number are named by it; the rest by a hash of their title,
+    cut to ``digits`` hex digits (:class:`NotePages` says how many).
     """
     if number is not None:
         return f"{repo_dir(repo)}/pr-{number}"
-    digest = hashlib.sha1(f"{repo}\n{title}".encode()).hexdigest()[:12]
+    digest = hashlib.sha1(f"{repo}\n{title}".encode()).hexdigest()[:digits]
     return f"{repo_dir(repo)}/t-{digest}"
+
+
+class NotePages:
+    """Page names for the notes of an archive, given in arrival order (seed file
+    name order, then position in the file), no two alike.
+
+    Two titles whose hashes share their first 48 bits are cheap to find; the
+    later of two such notes takes four more digits, and so on, so a note's
+    page name never changes when a digest is added after it. The conversion
+    (:func:`prnotes.model.site.build_site`) and the audit name notes with it.
+    """
+
+    def __init__(self) -> None:
+        self.taken: dict[str, object] = {}
+
+    def name(self, repo: str, number: int | None, title: str, owner: object = None) -> tuple[str, int]:
+        """The docname of the next note, and its hash digits; ``owner`` is kept as who took the name."""
+        digits = NOTE_HASH_DIGITS
+        docname = note_docname(repo, number, title, digits)
+        while number is None and docname in self.taken and digits < NOTE_HASH_DIGITS_MAX:
+            digits = min(digits + 4, NOTE_HASH_DIGITS_MAX)
+            docname = note_docname(repo, number, title, digits)
+        self.taken.setdefault(docname, owner)
+        return docname, digits
+
+    def owner(self, docname: str) -> object:
+        """Who took ``docname`` first (None if no one did)."""
+        return self.taken.get(docname)
 
 
 def note_key(repo: str, number: int | None, docname: str) -> str:
     """How a note is named to the reader's browser (read marks) and to user
     styles and tests (``data-pr``): ``owner/repo#N``; a note without a PR
-    number is ``owner/repo#t-<12 hex>``, after its page (:func:`note_docname`)."""
+    number is ``owner/repo#t-<12 hex>`` (or more digits: :class:`NotePages`), after its page."""
     return f"{repo}#{number}" if number is not None else f"{repo}#{docname.rsplit('/', 1)[-1]}"
 
 
@@ -135,14 +171,14 @@ def _label_repo(repo: str) -> str:
     return f"{slug(owner)}{'--' if '-' in name_slug else '-'}{name_slug}"
 
 
-def note_label(repo: str, number: int | None, title: str) -> str:
+def note_label(repo: str, number: int | None, title: str, digits: int = NOTE_HASH_DIGITS) -> str:
     """Cross-reference label of a note, e.g. ``pr-vllm-project-vllm-51368``.
 
-    Distinct notes get distinct labels (see :func:`_label_repo`).
+    Distinct notes get distinct labels (see :func:`_label_repo`), as their pages are.
     """
     if number is not None:
         return f"pr-{_label_repo(repo)}-{number}"
-    return f"note-{_label_repo(repo)}-{note_docname(repo, None, title).rsplit('-', 1)[1]}"
+    return f"note-{_label_repo(repo)}-{note_docname(repo, None, title, digits).rsplit('-', 1)[1]}"
 
 
 DIGESTS_DIR = f"{NOTES_DIR}/digests"
@@ -275,7 +311,7 @@ TAGS_DIR = f"{NOTES_DIR}/tags"
 TAGS_INDEX = f"{TAGS_DIR}/index"
 # Also the search script's (JavaScript) test for note pages: keep it to the
 # syntax both languages share.
-NOTE_DOCNAME_PATTERN = rf"{NOTES_DIR}/[a-z0-9-]+/[a-z0-9-]+/(?:pr-[0-9]+|t-[0-9a-f]{{12}})"
+NOTE_DOCNAME_PATTERN = rf"{NOTES_DIR}/[a-z0-9-]+/[a-z0-9-]+/(?:pr-[0-9]+|t-[0-9a-f]{{12,40}})"
 _NOTE_DOCNAME_RE = re.compile(NOTE_DOCNAME_PATTERN)
 
 

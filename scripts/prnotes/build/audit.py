@@ -1,7 +1,7 @@
 """Check a built site against the seeds: no entry may be lost on the way.
 
 For every entry of every seed file the audit looks, in the HTML build, for its
-page, its title, its whole advice text (markup stripped, whitespace ignored),
+page (one of its own: no two entries may share one), its title, its whole advice text (markup stripped, whitespace ignored),
 its PR number and its place in exactly one subsystem toctree; and, when a PDF
 was built, for the title, advice text and PR number in the PDF's text: in the
 whole book (``prnotes.pdf``), and in the volumes' books taken together.
@@ -26,6 +26,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from .. import contract
+from ..parse import regular
 from ..parse.chars import for_print
 from ..parse.seeds import read_seeds
 from ..parse.refs import plain_text, segment
@@ -45,14 +46,10 @@ class Entry:
     path: str
     line: int
     repo: str
-    raw_title: str  # as the seed wrote it; names the page
     title: str  # as a reader sees it: code spans without their backticks
     body: str
     number: int | None
-
-    @property
-    def docname(self) -> str:
-        return contract.note_docname(self.repo, self.number, self.raw_title)
+    docname: str  # named as the conversion names it (contract.NotePages)
 
 
 @dataclass(frozen=True, order=True)
@@ -98,10 +95,16 @@ class Report:
 
 
 def seed_entries(root: Path) -> list[Entry]:
-    """Every entry of every seed, in file order; raises ``InputError`` on bad seeds."""
+    """Every entry of every seed, in file order; raises ``InputError`` on bad seeds.
+
+    A repository is spelled as its first seed spells it, and pages are named
+    in this order, as the conversion names them."""
     seeds, prs = read_seeds(root / "seeds", root)
     entries = []
+    spelled: dict[str, str] = {}
+    pages = contract.NotePages()
     for seed in seeds:
+        repo = spelled.setdefault(contract.repo_key(seed.repo), seed.repo)
         for raw in seed.entries:
             info = prs.get((raw.repo.lower(), raw.title))
             number = raw.number if raw.number is not None or info is None else info.number
@@ -110,10 +113,10 @@ def seed_entries(root: Path) -> list[Entry]:
                     path=raw.path,
                     line=raw.line,
                     repo=raw.repo,
-                    raw_title=raw.title,
                     title=plain_text(segment(raw.title, raw.repo)),
                     body=plain_text(segment(raw.body, raw.repo)),
                     number=number,
+                    docname=pages.name(repo, number, raw.title)[0],
                 )
             )
     return entries
@@ -147,6 +150,8 @@ def toctree_parents(doctree_dir: Path) -> dict[str, list[str]]:
         env = _internals.saved_environment(doctree_dir)
     except FileNotFoundError:
         raise
+    except regular.NotRegularFile as exc:
+        raise BuildUnreadable(f"{_internals.environment_file(doctree_dir)} {exc.strerror}; nothing checked") from None
     except Exception as exc:  # a truncated or foreign pickle fails in many ways
         raise BuildUnreadable(
             f"{_internals.environment_file(doctree_dir)}: cannot read Sphinx's saved environment "
@@ -164,6 +169,7 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
     findings: list[Finding] = []
     pages = 0
     subsystem_dir = contract.subsystem_docname("")
+    owners: dict[str, Entry] = {}
     for entry in entries:
         docname = entry.docname
         rel = f"{docname}.html"
@@ -172,11 +178,16 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
         def lost(what: str) -> None:
             findings.append(Finding(entry.path, entry.line, what, where))
 
+        if (first := owners.setdefault(docname, entry)) is not entry:
+            lost(f"a page of its own ({docname} is {first.path}:{first.line}'s)")
+
         try:
-            html = (html_dir / rel).read_text(encoding="utf-8")
+            html = regular.read_regular(html_dir / rel).decode("utf-8")
         except FileNotFoundError:
             lost("page")
             continue
+        except (regular.NotRegularFile, regular.FileTooLarge) as exc:
+            raise BuildUnreadable(f"{html_dir / rel} {exc.strerror}; nothing checked") from None
         pages += 1
         title, text = page_text(html)
         if squash(title) != squash(entry.title):
@@ -332,6 +343,14 @@ def find_doctrees(build: Path) -> Path:
     return max(existing, key=lambda c: _internals.environment_file(c).stat().st_mtime_ns)
 
 
+def _kind(path: Path) -> str | None:
+    """What ``path`` is when it is no regular file (pdftotext would wait on a pipe)."""
+    try:
+        return regular.kind(path.stat().st_mode)
+    except OSError:
+        return None
+
+
 def audit(root: Path, build: Path | None = None) -> Report:
     """Audit the build under ``build`` (default ``root/_build``) against ``root/seeds``."""
     build = build or root / "_build"
@@ -343,6 +362,9 @@ def audit(root: Path, build: Path | None = None) -> Report:
     # The whole book holds every entry, and so do the volumes' books together;
     # a book of some notes (make pdf VERDICT=…) is not checked.
     pdfs = sorted((build / "latex").glob("*.pdf"))
+    for pdf in pdfs:
+        if (what := _kind(pdf)) is not None:
+            raise BuildUnreadable(f"{pdf} is {what}, not a regular file; nothing checked")
     wholes = [pdf for pdf in pdfs if pdf.stem == BOOK_NAME]
     volumes = [pdf for pdf in pdfs if VOLUME_BOOK.match(pdf.stem)]
     for pdf in wholes:

@@ -227,7 +227,8 @@ def build_book(
         work.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BuildError(f"cannot create {work}: {exc.strerror or exc}") from None
-    with locked(work / LOCK_NAME, (lambda: waiting(selection.name)) if waiting else None):
+    whose = f"the lock of the book's work folder _build/pdf/{selection.name}"
+    with locked(work / LOCK_NAME, (lambda: waiting(selection.name)) if waiting else None, whose):
         return _build(root, selection, parallel, work, whole, dates)
 
 

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import CommandError
+from ..parse import regular
 from ..write.files import write_file
 
 STAMP_PREFIX = ".prnotes-build-"
@@ -66,6 +67,7 @@ FORCING = frozenset({"-a", "-E", "--write-all", "--fresh-env"})
 SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 GIT_TIMEOUT = 60
 PACKAGE = Path(__file__).parents[1]  # prnotes: the extension's code, templates and styles
+MAX_STAMP_BYTES = 1 << 20  # a stamp is two hashes; anything larger is not one
 
 
 @dataclass(frozen=True)
@@ -217,7 +219,7 @@ def outputs(layout: Layout) -> str:
 def matches(stamp: Path, inputs_now: str, outputs_now: Callable[[], str]) -> bool:
     """Whether ``stamp`` records these inputs and, then, these outputs (worked out only if the inputs match)."""
     try:
-        saved = json.loads(stamp.read_text(encoding="utf-8"))
+        saved = json.loads(regular.read_regular(stamp, MAX_STAMP_BYTES).decode("utf-8"))
     except (OSError, ValueError):
         return False
     if not isinstance(saved, dict) or saved.get("inputs") != inputs_now:

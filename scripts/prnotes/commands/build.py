@@ -28,7 +28,9 @@ import os
 import sys
 from pathlib import Path
 
-from ..build import stamp as buildstamp, sphinx_build
+from ..build import folders, stamp as buildstamp, sphinx_build
+from ..diagnostics import CommandError
+from ..parse import history
 from .reporting import reporting
 from . import notes
 
@@ -83,6 +85,8 @@ def with_defaults(argv: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if (problem := history.epoch_problem()) is not None:
+        raise CommandError(f"{problem}; nothing built")
     argv = list(args.sphinx_args)
     if argv[:1] == ["--"]:
         argv = argv[1:]
@@ -162,6 +166,8 @@ def _build(argv: list[str], tool: str, quiet: bool = False) -> int:
             if not quiet:
                 print(f"{tool}: nothing changed since the last build of {layout.output}; left as it is")
             return 0
+        folders.check_sources(layout.source)
+        folders.check_output(layout.source, layout.output)
         buildstamp.forget(layout)
     status = sphinx_build.run(argv)
     if status == 0 and layout is not None:

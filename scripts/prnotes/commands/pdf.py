@@ -36,8 +36,11 @@ def run(args: argparse.Namespace) -> int:
     from ..build.pdf import BuildError, build_book, build_volumes
     from ..project import load
     from ..build.subset import parse_selection
+    from ..parse import history
 
     root = args.root
+    if (problem := history.epoch_problem()) is not None:
+        raise CommandError(f"{problem}; nothing written")
     try:
         selection = parse_selection(args.verdict, args.subsystem, load(root).taxonomy)
     except ValueError as exc:

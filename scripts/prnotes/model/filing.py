@@ -291,12 +291,24 @@ def _title_evidence(heading: str, title_words: tuple, cap: int) -> dict[str, tup
             found.setdefault(sub, []).append((m.start(), m.end(), weight, word))
     out = {}
     for sub, matches in found.items():
-        kept = [m for m in matches if not any(o[0] <= m[0] and m[1] <= o[1] and o[1] - o[0] > m[1] - m[0] for o in matches)]
+        kept = _outermost(matches)
         best: dict[str, float] = {}
         for _, _, weight, key in kept:
             best[key] = max(best.get(key, 0.0), weight)
         out[sub] = (sum(sorted(best.values(), reverse=True)[:cap]), min(m[0] for m in kept))
     return out
+
+
+def _outermost(matches: list[tuple[int, int, float, str]]) -> list[tuple[int, int, float, str]]:
+    """The matches no longer match holds: one sweep in order of start, longest
+    first (each match against every other was quadratic in a long title's words)."""
+    reach = -1  # the furthest end of the spans before the current one
+    inside = set()
+    for start, end in sorted({(m[0], m[1]) for m in matches}, key=lambda span: (span[0], -span[1])):
+        if reach >= end:
+            inside.add((start, end))
+        reach = max(reach, end)
+    return [m for m in matches if (m[0], m[1]) not in inside]
 
 
 def _deepest_claim(claims: list[tuple[str, int, int]]) -> str:

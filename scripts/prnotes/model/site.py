@@ -50,6 +50,9 @@ class Note:
     symbols: tuple[Symbol, ...] = ()
     summary: str = ""  # the first sentence that says more than the verdict
     secondary: tuple[str, ...] = ()  # subsystem slugs (of its set) the filing weighed and lost: tags
+    # Hex digits of its page name's hash, without a PR number (contract.NotePages): more
+    # than 12 when an earlier note's name is what 12 would give.
+    page_digits: int = contract.NOTE_HASH_DIGITS
 
     @property
     def subsystem_slug(self) -> str:
@@ -58,11 +61,11 @@ class Note:
 
     @cached_property
     def docname(self) -> str:
-        return contract.note_docname(self.repo, self.number, self.title)
+        return contract.note_docname(self.repo, self.number, self.title, self.page_digits)
 
     @cached_property
     def label(self) -> str:
-        return contract.note_label(self.repo, self.number, self.title)
+        return contract.note_label(self.repo, self.number, self.title, self.page_digits)
 
     @cached_property
     def mentions(self) -> tuple[Ref, ...]:
@@ -380,6 +383,7 @@ def build_site(
     unmatched: list[tuple[RawEntry, str]] = []  # warned about unless the layout files them
     cites: dict[str, Cited] = {}  # docname -> what it cites, for repositories without a set
     names = RepoNames()
+    pages = contract.NotePages()
     refused: set[str] = set()
     for seed in seeds:
         if (problem := names.claim(seed.repo, f"{seed.path}:1")) is not None:
@@ -445,7 +449,10 @@ def build_site(
                     problems.append(Diagnostic.at(entry, f"PR #{number} of {entry.repo} is claimed twice (first by {place(first)}){source}"))
                     continue
                 numbers[nkey] = entry
-            docname = contract.note_docname(entry.repo, number, entry.title)
+            docname, digits = pages.name(entry.repo, number, entry.title, entry)
+            if (first := pages.owner(docname)) is not entry:  # the whole hash alike: SHA-1 collided
+                problems.append(Diagnostic.at(entry, f"{entry.title!r} would share the page {docname}.md with {place(first)}; change one title"))
+                continue
             upstream = info.upstream_title if info else ""
             akey = analysis_key(entry.repo, entry.title, upstream, entry.body, alias_words)
             found = memo.get(akey) if memo is not None else None
@@ -485,6 +492,7 @@ def build_site(
                     symbols=found.symbols,
                     summary=found.summary,
                     secondary=found.secondary,
+                    page_digits=digits,
                 )
             )
         digests.append(Digest(seed.path, len(digests) + 1, repo, digest_doc, tuple(members)))

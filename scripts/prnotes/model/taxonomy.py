@@ -27,6 +27,7 @@ import re2
 from .. import contract
 from ..diagnostics import Diagnostic, InputError
 from ..parse.seeds import load_toml, read_file
+from ..parse import regular
 
 SHARED_FILE = "taxonomy.toml"
 SETS_DIR = "taxonomy"
@@ -635,7 +636,7 @@ def source_bytes(root: Path) -> bytes:
     parts = []
     for path, rel in taxonomy_files(root):
         try:
-            parts.append(rel.encode() + b"\0" + path.read_bytes())
+            parts.append(rel.encode() + b"\0" + regular.read_regular(path))
         except OSError:
             parts.append(rel.encode() + b"\0")  # load_taxonomy reports it
     return b"\1".join(parts)

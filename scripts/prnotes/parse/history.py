@@ -31,8 +31,10 @@ import os
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
+
+from . import regular
 
 GIT_TIMEOUT = 120
 # Fetching the rest of a shallow clone's history goes over the network.
@@ -85,8 +87,19 @@ def is_digest(path: str) -> bool:
     return path.count("/") == 1 and name.endswith(".txt") and not name.startswith(".")
 
 
+# What the reading of git's output relies on, whatever a reader's own
+# configuration says: the root commit's files are listed (log.showRoot), no
+# colour, signature check or rename following is mixed into the output, and
+# paths are printed as they are (core.quotePath). The log's options
+# (--diff-merges, --date, --format, -M) are given on its command line.
+PINNED = (
+    "-c", "log.showRoot=true", "-c", "color.ui=never", "-c", "log.showSignature=false", "-c", "log.follow=false",
+    "-c", "core.quotePath=false", "-c", "diff.noprefix=false", "-c", "diff.relative=false",
+)  # fmt: skip
+
+
 def _git(root: Path, *args: str, timeout: float = GIT_TIMEOUT, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, timeout=timeout, check=False, env=env)
+    return subprocess.run(["git", *PINNED, *args], cwd=root, capture_output=True, timeout=timeout, check=False, env=env)
 
 
 def _text(data: bytes) -> str:
@@ -100,23 +113,77 @@ def _complaint(stderr: bytes) -> str:
     return fatal[0] if fatal else (lines[-1] if lines else "")
 
 
-def iso_time(raw: str) -> str | None:
-    """``"<seconds> <+hhmm>"`` (git's raw date) as ISO 8601 in its own zone, as ``%aI`` prints it.
+# The last second Python's datetime holds, in UTC and in any zone: 9999-12-31T23:59:59.
+_LAST_SECOND = 253402300799
 
-    None when git cannot print it: a time before 1970 in its own zone, or not a date at all.
-    """
+
+def _raw_parts(raw: str) -> tuple[int, int] | None:
+    """``"<seconds> <+hhmm>"`` (git's raw date) as (seconds since 1970 UTC, the zone's offset in seconds)."""
     try:
         seconds_text, zone = raw.split()
         seconds = int(seconds_text)
-        if len(zone) != 5 or zone[0] not in "+-" or not zone[1:].isdigit():
-            return None
-        minutes = int(zone[1:3]) * 60 + int(zone[3:])
-        offset = timedelta(minutes=-minutes if zone[0] == "-" else minutes)
-        if seconds + offset.total_seconds() < 0:
-            return None  # git: "Timestamp before Unix epoch"
-        return datetime.fromtimestamp(seconds, timezone(offset)).isoformat()
-    except (ValueError, OverflowError, OSError):
+    except ValueError:
         return None
+    if len(zone) != 5 or zone[0] not in "+-" or not zone[1:].isdigit():
+        return None
+    minutes = int(zone[1:3]) * 60 + int(zone[3:])
+    return seconds, (-minutes if zone[0] == "-" else minutes) * 60
+
+
+def _civil(days: int) -> tuple[int, int, int]:
+    """Year, month, day of ``days`` after 1970-01-01, any year (H. Hinnant's civil_from_days)."""
+    days += 719468
+    era = days // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (month <= 2), month, day
+
+
+def git_time(raw: str) -> str | None:
+    """A raw date as ``git log --format=%aI`` prints it, whatever its year (git prints
+    year 10000 and later; Python's datetime cannot hold them). None when git
+    cannot print it: before 1970 in its own zone ("Timestamp before Unix epoch"),
+    or not a date at all."""
+    parts = _raw_parts(raw)
+    if parts is None:
+        return None
+    local = parts[0] + parts[1]
+    if local < 0:
+        return None
+    days, rest = divmod(local, 86400)
+    year, month, day = _civil(days)
+    sign, offset = ("-" if parts[1] < 0 else "+"), abs(parts[1]) // 60
+    return (
+        f"{year:04d}-{month:02d}-{day:02d}T{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
+        f"{sign}{offset // 60:02d}:{offset % 60:02d}"
+    )
+
+
+def iso_time(raw: str) -> str | None:
+    """``"<seconds> <+hhmm>"`` (git's raw date) as ISO 8601 in its own zone, as ``%aI`` prints it.
+
+    None when the site cannot use it: git cannot print it (:func:`git_time`),
+    or its year is after 9999 in UTC or in its own zone (the feeds and the
+    pages compute with Python's datetime).
+    """
+    parts = _raw_parts(raw)
+    if parts is None or parts[0] > _LAST_SECOND or parts[0] + parts[1] > _LAST_SECOND:
+        return None
+    return git_time(raw)
+
+
+def date_problem(raw: str) -> str:
+    """Why :func:`iso_time` has no date for ``raw``, in words for a warning."""
+    printed = git_time(raw)
+    if printed is not None:
+        return f"after the year 9999 ({printed}), which this site cannot show"
+    if _raw_parts(raw) is None:
+        return f"git cannot read ({raw})"
+    return f"git cannot print ({raw}: before 1970 in its own time zone)"
 
 
 @dataclass(frozen=True)
@@ -154,7 +221,11 @@ def parse_log(out: str) -> dict[str, _Arrival]:
 
 def _arrivals(root: Path, folder: str) -> dict[str, _Arrival]:
     cmd = [
-        "-c", "core.quotePath=false", "log", "--reverse", "-M", "--diff-filter=ADR", "--name-status", "-z",
+        "log", "--reverse", "-M", "--diff-filter=ADR", "--name-status", "-z", "--no-color",
+        # A merge commit's files too, against its first parent: a digest added
+        # while merging (a conflict resolved by adding it, or `merge --no-commit`)
+        # arrives with the merge; one from the merged branch has arrived before it.
+        "--diff-merges=first-parent",
         # Raw dates: git prints every stored date this way, even one %aI refuses.
         "--topo-order", "--date=raw", "--format=%x01%H %ad", "--relative", "--", folder,
     ]  # fmt: skip
@@ -171,8 +242,8 @@ def _boundaries(root: Path) -> set[str]:
         return set()
     path = root / _text(proc.stdout).strip()
     try:
-        return set(path.read_text(encoding="ascii").split())
-    except OSError:
+        return set(regular.read_regular(path).decode("ascii").split())
+    except (OSError, ValueError):
         return set()
 
 
@@ -251,16 +322,44 @@ def read(root: Path, folder: str = "seeds", *, deepen: bool = True) -> History:
     )
 
 
-def _epoch_limit() -> float | None:
-    """``SOURCE_DATE_EPOCH`` (reproducible builds: no time written later than it), or None."""
-    try:
-        return float(os.environ["SOURCE_DATE_EPOCH"])
-    except (KeyError, ValueError):
+EPOCH_VARIABLE = "SOURCE_DATE_EPOCH"
+
+
+def epoch_problem() -> str | None:
+    """What is wrong with ``SOURCE_DATE_EPOCH``, or None when it is unset or a time.
+
+    The specification (reproducible-builds.org/specs/source-date-epoch) asks
+    for the output of ``date +%s``, an integer, and for a build to stop on a
+    malformed value; Sphinx itself fails on one with a traceback (as it loads,
+    before any extension: a plain sphinx-build cannot be helped). So
+    ``prnotes build`` and ``prnotes pdf`` check it first (``nan``, ``inf``,
+    ``abc``, an empty value, a fraction, a negative number, or a time after
+    the year 9999).
+    """
+    value = os.environ.get(EPOCH_VARIABLE)
+    if value is None or (value.isascii() and value.isdigit() and len(value) <= 12 and int(value) <= _LAST_SECOND):
         return None
+    shown = repr(value) if len(value) <= 40 else f"{value[:40]!r}… ({len(value)} characters)"
+    return (
+        f"{EPOCH_VARIABLE} is {shown}, not a time: it must be a whole number of seconds since 1970 "
+        f"(0 to {_LAST_SECOND}), as `date +%s` prints it"
+    )
+
+
+def _epoch_limit() -> int | None:
+    """``SOURCE_DATE_EPOCH`` (reproducible builds: no time written later than it), or None.
+
+    A value that is no time raises ValueError (the commands refuse it before they start:
+    :func:`epoch_problem`)."""
+    if (problem := epoch_problem()) is not None:
+        raise ValueError(problem)
+    value = os.environ.get(EPOCH_VARIABLE)
+    return None if value is None else int(value)
 
 
 def _utc(seconds: float) -> str:
-    return datetime.fromtimestamp(int(seconds), timezone.utc).isoformat()
+    # A file time after 9999 (a file system may store one) is no time datetime holds.
+    return datetime.fromtimestamp(min(int(seconds), _LAST_SECOND), timezone.utc).isoformat()
 
 
 def file_times(root: Path, folder: str = "seeds") -> dict[str, str]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import chars
+from . import chars, regular
 from ..diagnostics import Diagnostic, InputError
 
 REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
@@ -469,9 +469,17 @@ def load_toml(path: str, data: bytes) -> tuple[str, dict]:
 
 
 def read_file(path: Path, rel: str) -> bytes:
-    """The bytes of an input file; an unreadable file is an input error."""
+    """The bytes of an input file; an unreadable file is an input error.
+
+    Only a regular file is read, and at most :data:`~prnotes.parse.regular.MAX_INPUT_BYTES`
+    of it: a named pipe or a device in its place is refused without waiting on it.
+    """
     try:
-        return path.read_bytes()
+        return regular.read_regular(path)
+    except regular.NotRegularFile as exc:
+        raise InputError([Diagnostic(rel, 1, f"{exc.strerror}; replace it with the file")]) from None
+    except regular.FileTooLarge as exc:
+        raise InputError([Diagnostic(rel, 1, f"{exc.strerror}; split it")]) from None
     except OSError as exc:
         raise InputError([Diagnostic(rel, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
 

@@ -143,16 +143,27 @@ def entries_label(unit: str = "篇") -> Label:
 def page_links(here: str, docname: str, listed: list[Page], current: Page, label: Label) -> list[str]:
     """``分页：`` links to the pages of a list, newest first, the current one in bold.
 
-    A full page links only to the pages up to its own (full, so their labels
-    are fixed) and to the list's own page (最新), so it never changes. The
-    list's own page links to every page.
+    A full page links to the list's own page (最新), to the pages 1, 2, 4, 8, …
+    before it and to the first page: all full, so their labels are fixed and
+    the page never changes, and a page holds a number of links logarithmic in
+    the list's length (every page before it made the pages of a long list,
+    a symbol initial's, say, quadratic in its length to write and to build).
+    Skipped pages show as …; the list's own page links to every page.
     """
     if len(listed) < 2:
         return []
+    shown = listed
+    if current.full:
+        back = {current.number - step for step in _steps(current.number)} | {1, current.number}
+        shown = [page for page in listed if page.number in back]
     parts = []
-    for page in reversed(listed):
+    previous = None
+    for page in reversed(shown):
         if page.number > current.number:
             continue
+        if previous is not None and page.number < previous - 1:
+            parts.append("…")
+        previous = page.number
         text = label(page) + ("" if page.full else "（最新）")
         if page is current:
             parts.append(f"**{text}**")
@@ -161,6 +172,15 @@ def page_links(here: str, docname: str, listed: list[Page], current: Page, label
     if current.full:
         parts.insert(0, doc_link("最新", here, docname))
     return ["分页：" + " · ".join(parts), ""]
+
+
+def _steps(number: int) -> list[int]:
+    """1, 2, 4, 8, … below ``number``."""
+    steps, step = [], 1
+    while step < number:
+        steps.append(step)
+        step *= 2
+    return steps
 
 
 Body = Callable[[Page, str], list[str]]

@@ -10,6 +10,7 @@ time: an upgrade that breaks one of these fails that test, not every build.
 from __future__ import annotations
 
 import functools
+import os
 import pickle
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -227,7 +228,9 @@ def environment_file(doctree_dir: Path) -> Path:
 
 def saved_environment(doctree_dir: Path) -> Any:
     """The build environment Sphinx saved in ``doctree_dir`` (read with the same Sphinx)."""
-    with open(environment_file(doctree_dir), "rb") as fh:
+    from ..parse import regular  # a named pipe in its place is refused, not waited on
+
+    with os.fdopen(regular.open_regular(environment_file(doctree_dir)), "rb") as fh:
         return pickle.load(fh)
 
 

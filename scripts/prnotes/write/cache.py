@@ -27,9 +27,13 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .files import write_file
+from ..parse import regular
+from .files import WriteError, write_file
 
 CACHE_NAME = ".prnotes-cache"
+# A cache larger than this is not read (the next run starts afresh): about
+# 2 kB a note, it holds half a million notes.
+MAX_CACHE_BYTES = 1 << 30
 _PACKAGE = Path(__file__).resolve().parents[1]  # prnotes
 
 
@@ -112,9 +116,17 @@ def load(root: Path, version: str) -> Cache:
 
 def _read(root: Path, version: str) -> Cache:
     try:
-        with open(root / CACHE_NAME, "rb") as fh:
-            cache = pickle.load(fh)  # our own file, written by save() below
-    except Exception:  # missing, damaged or from other code: start afresh
+        data = regular.read_regular(root / CACHE_NAME, MAX_CACHE_BYTES)
+    except regular.NotRegularFile as exc:
+        # Not ours to remove, and never to be waited on or read without end.
+        raise WriteError(
+            f"{CACHE_NAME} {exc.strerror}; remove it: it is the conversion's cache, made again by the next run; nothing written"
+        ) from None
+    except OSError:  # missing, unreadable or too large: start afresh
+        return Cache(version)
+    try:
+        cache = pickle.loads(data)  # our own file, written by save() below
+    except Exception:  # damaged or from other code: start afresh
         return Cache(version)
     if not isinstance(cache, Cache) or cache.version != version:
         return Cache(version)

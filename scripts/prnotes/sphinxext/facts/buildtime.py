@@ -28,6 +28,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -70,17 +71,36 @@ def source_role(name, rawtext, text, lineno, inliner, options=None, content=None
     return [source_link(rawtext, seed=contract.unquote_path(path), line=int(line) if line.isdigit() else 1)], []
 
 
-_SCP_RE = re.compile(r"^[\w.-]+@([\w.-]+):(.+?)(?:\.git)?/?$")
-_HTTPS_RE = re.compile(r"^https://([^/\s]+)/(.+?)(?:\.git)?/?$")
+_SCP_RE = re.compile(r"^[\w.-]+@([\w.-]+):(?!/)(.+)$")
+_HOST_RE = re.compile(r"[A-Za-z0-9.-]+")
+_PATH_RE = re.compile(r"[^\s?#@]+")
 
 
 def web_url(remote: str) -> str:
-    """A git remote as the web address of the repository ('' if it is not one)."""
+    """A git remote (``https://``, ``ssh://`` or ``user@host:path``) as the web
+    address of the repository; '' if it is not one.
+
+    Only the host (with an https port) and the path are kept: a user name,
+    a password or token (``https://user:token@host/…``), a query and a
+    fragment never reach a page.
+    """
     remote = remote.strip()
-    for pattern in (_SCP_RE, _HTTPS_RE):
-        if match := pattern.match(remote):
-            return f"https://{match.group(1)}/{match.group(2)}"
-    return ""
+    if match := _SCP_RE.match(remote):
+        host, path = match.group(1), match.group(2)
+    else:
+        try:
+            parts = urlsplit(remote)
+            port = parts.port
+        except ValueError:
+            return ""
+        if parts.scheme not in ("https", "ssh") or not parts.hostname:
+            return ""
+        host = parts.hostname + (f":{port}" if port and parts.scheme == "https" else "")
+        path = parts.path
+    path = path.strip("/").removesuffix(".git").strip("/")
+    if not _HOST_RE.fullmatch(host.split(":")[0]) or not _PATH_RE.fullmatch(path):
+        return ""
+    return f"https://{host}/{path}"
 
 
 def _git_out(root: Path, *args: str) -> str:
@@ -149,9 +169,8 @@ def _report(root: Path, past: history.History) -> None:
         )  # fmt: skip
     for bad in past.bad_dates:
         logger.warning(
-            "%s: the commit that added it, %s, has an author date git cannot print (%s: before 1970 in its own "
-            "time zone), so this digest's date is unknown (%s)",
-            bad.seed, bad.commit[:12], bad.raw, UNKNOWN,
+            "%s: the commit that added it, %s, has an author date %s, so this digest's date is unknown (%s)",
+            bad.seed, bad.commit[:12], history.date_problem(bad.raw), UNKNOWN,
             type="prnotes", subtype="dates",
         )  # fmt: skip
 

@@ -13,16 +13,19 @@ notes (:mod:`.lists`) are built from here, never from the seeds.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.errors import SphinxError
 from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective
 
 from ... import contract
+from ...parse import regular
 from . import state
 from .docdata import DocData
 from .frozen import Frozen, freeze
@@ -216,7 +219,21 @@ class PageLocalFollowUpAnchors(SphinxTransform):
             node["names"] = [n for n in node["names"] if n != name]
 
 
+def refuse_special_pages(app: Sphinx, env, docnames: list[str]) -> None:
+    """Before Sphinx reads: a page that is a named pipe or a device would block
+    it or be read without end (``prnotes build`` checks first, with one line;
+    this is for a plain sphinx-build)."""
+    for docname in docnames:
+        try:
+            what = regular.kind(os.stat(env.doc2path(docname)).st_mode)
+        except OSError:
+            continue
+        if what is not None:
+            raise SphinxError(f"{env.doc2path(docname, False)} is {what}, not a regular file; Sphinx reads only regular files")
+
+
 def setup(app: Sphinx) -> dict:
+    app.connect("env-before-read-docs", refuse_special_pages)
     app.add_directive(contract.NOTE_DIRECTIVE, NoteDirective)
     app.add_transform(PageLocalFollowUpAnchors)
     app.connect("doctree-read", collect)

@@ -54,8 +54,8 @@ attributes of its note, with the class ``prnotes-followup-entry``.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from docutils import nodes
@@ -161,10 +161,9 @@ class ListQuery:
         (``index``: the build's, for the arrival keys of PR numbers and symbols;
         without it, a page of such a list counts as affected by every note it might show)."""
         if self.kind == "symbols":
-            found = self.symbols_of(facts)
             if self.arrival is not None and index is not None:
-                found = [s for s in found if self.arrives(index.symbol_first.get(s, ()))]
-            return bool(found)
+                return index.names_arriving(facts, self)
+            return bool(self.symbols_of(facts))
         if self.kind == "prs":
             if self.arrival is not None:
                 where = self.conditions.get("repo", "").lower()
@@ -281,12 +280,17 @@ class FactsIndex:
 
     notes: dict[str, NoteFacts]  # docname -> facts, every note of the site
     by_condition: dict[tuple[str, str], tuple[str, ...]]  # (key, value) of a ``:where:`` -> docnames
-    by_symbol_kind: dict[str, tuple[str, ...]]  # kind -> docnames that name a symbol of it
     prs: dict[str, tuple[tuple[int, str, str, bool], ...]]  # repo, lower case -> (number, docname, kind, own), by number
     # repo, lower case -> number -> its arrival key: the first note's that has or mentions it, then the number
     pr_first: dict[str, dict[int, Key]]
     pr_order: dict[str, tuple[tuple[Key, int], ...]]  # repo, lower case -> (arrival key, number), sorted
     symbol_first: dict[tuple[str, str], Key]  # (kind, name) -> the first note's key that names it, then its place there
+    # (kind, initial) -> the symbols of that part of the index and their arrival keys, in arrival order:
+    # a page of the part bisects its range (scanning every symbol for each page was quadratic)
+    symbol_parts: dict[tuple[str, str], tuple[tuple[Key, ...], tuple[tuple[str, str], ...]]]
+    symbol_notes: dict[tuple[str, str], tuple[str, ...]]  # (kind, name) -> the docnames that name it
+    # id of a note's facts -> (the facts, its symbols' arrival keys by part, sorted): see names_arriving
+    _by_note: dict[int, tuple[NoteFacts, dict[tuple[str, str], list[Key]]]] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> FactsIndex:
@@ -297,16 +301,18 @@ class FactsIndex:
     def make(cls, env: BuildEnvironment) -> FactsIndex:
         notes = {d: f for d, f in sorted(FACTS.of(env).items()) if d in env.all_docs}
         by_condition: dict[tuple[str, str], list[str]] = {}
-        by_kind: dict[str, list[str]] = {}
         prs: dict[str, list[tuple[int, str, str, bool]]] = {}
         pr_first: dict[str, dict[int, Key]] = {}
         symbol_first: dict[tuple[str, str], Key] = {}
+        symbol_notes: dict[tuple[str, str], list[str]] = {}
         for docname, f in notes.items():
             note_key = (f.digest_number, f.position)
             for place, symbol in enumerate(f.symbols):
                 key = (*note_key, place)
                 if symbol not in symbol_first or key < symbol_first[symbol]:
                     symbol_first[symbol] = key
+            for symbol in dict.fromkeys(f.symbols):
+                symbol_notes.setdefault(symbol, []).append(docname)
             numbers = ([(f.repo, f.number)] if f.number is not None else []) + [(r, n) for r, n, _ in f.mentions]
             for repo, number in numbers:
                 first = pr_first.setdefault(repo.lower(), {})
@@ -318,8 +324,6 @@ class FactsIndex:
                     *(("topic", t) for t in (*f.tags, contract.subsystem_slug(f.subsystem)))]  # fmt: skip
             for key in dict.fromkeys(keys):
                 by_condition.setdefault(key, []).append(docname)
-            for kind in dict.fromkeys(k for k, _ in f.symbols):
-                by_kind.setdefault(kind, []).append(docname)
             # By repository name case-insensitively, as GitHub reads it.
             if f.number is not None:
                 prs.setdefault(f.repo.lower(), []).append((f.number, docname, "pull", True))
@@ -328,12 +332,47 @@ class FactsIndex:
         return cls(
             notes,
             {k: tuple(v) for k, v in by_condition.items()},
-            {k: tuple(v) for k, v in by_kind.items()},
             {k: tuple(sorted(v)) for k, v in prs.items()},
             pr_first,
             {repo: tuple(sorted((key, number) for number, key in first.items())) for repo, first in pr_first.items()},
             symbol_first,
+            _symbol_parts(symbol_first),
+            {k: tuple(v) for k, v in symbol_notes.items()},
         )
+
+    def symbols_arriving(self, query: ListQuery) -> list[tuple[str, str]]:
+        """The symbols of the query's part of the index (kind and initial) in its ``arrival`` range."""
+        keys, symbols = self._part(query)
+        if query.arrival is None:
+            return list(symbols)
+        first, last = query.arrival
+        return list(symbols[bisect_left(keys, first) : len(keys) if last is None else bisect_right(keys, last)])
+
+    def names_arriving(self, facts: NoteFacts, query: ListQuery) -> bool:
+        """Whether the note names a symbol of the query's part in its ``arrival`` range:
+        its symbols are grouped and sorted once, and each page bisects them."""
+        kept = self._by_note.get(id(facts))
+        if kept is None or kept[0] is not facts:
+            grouped: dict[tuple[str, str], list[Key]] = {}
+            for kind, name in dict.fromkeys(facts.symbols):
+                grouped.setdefault((kind, initial(name)), []).append(self.symbol_first.get((kind, name), ()))
+            kept = self._by_note[id(facts)] = (facts, {part: sorted(keys) for part, keys in grouped.items()})
+        kind, first = query.conditions.get("kind", ""), query.conditions.get("initial")
+        keys = kept[1].get((kind, first), []) if first is not None else sorted(k for (c, _), ks in kept[1].items() if c == kind for k in ks)
+        if query.arrival is None:
+            return bool(keys)
+        low, high = query.arrival
+        at = bisect_left(keys, low)
+        return at < len(keys) and (high is None or keys[at] <= high)
+
+    def _part(self, query: ListQuery) -> tuple[tuple[Key, ...], tuple[tuple[str, str], ...]]:
+        kind, first = query.conditions.get("kind", ""), query.conditions.get("initial")
+        if first is not None:
+            return self.symbol_parts.get((kind, first), ((), ()))
+        entries = sorted(
+            (key, symbol) for (c, _), (keys, symbols) in self.symbol_parts.items() if c == kind for key, symbol in zip(keys, symbols)
+        )
+        return tuple(k for k, _ in entries), tuple(s for _, s in entries)
 
     def candidates(self, query: ListQuery) -> list[str]:
         """Docnames that may match ``query``'s conditions: the fewest of any one condition."""
@@ -572,12 +611,10 @@ class Builder:
         return [when]
 
     def build_symbols(self, query: ListQuery) -> list[nodes.list_item]:
-        by_symbol: dict[tuple[str, str], list[tuple[str, NoteFacts]]] = {}
-        for docname in self.index.by_symbol_kind.get(query.conditions.get("kind", ""), ()):
-            facts = self.facts[docname]
-            for symbol in query.symbols_of(facts):
-                if query.arrives(self.index.symbol_first.get(symbol, ())):
-                    by_symbol.setdefault(symbol, []).append((docname, facts))
+        by_symbol = {
+            symbol: [(docname, self.facts[docname]) for docname in self.index.symbol_notes[symbol]]
+            for symbol in self.index.symbols_arriving(query)
+        }
         items = []
         for kind, name in sorted(by_symbol, key=lambda s: symbol_sort_key(Symbol(*s))):
             notes = sorted(by_symbol[(kind, name)], key=self.note_order)
@@ -663,6 +700,14 @@ def fill_lists(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     builder = Builder(app, docname)
     splice.replace_selves([(node, builder.build(node["query"])) for node in placeholders])
+
+
+def _symbol_parts(first: dict[tuple[str, str], Key]) -> dict[tuple[str, str], tuple[tuple[Key, ...], tuple[tuple[str, str], ...]]]:
+    """The symbols by part of the index (kind, initial), in arrival order: (their keys, the symbols)."""
+    parts: dict[tuple[str, str], list[tuple[Key, tuple[str, str]]]] = {}
+    for symbol, key in first.items():
+        parts.setdefault((symbol[0], initial(symbol[1])), []).append((key, symbol))
+    return {part: (tuple(k for k, _ in sorted(e)), tuple(s for _, s in sorted(e))) for part, e in parts.items()}
 
 
 # --- which pages to write again ----------------------------------------------

@@ -62,6 +62,7 @@ from sphinx.util.nodes import split_explicit_title
 
 from ... import contract
 from ...model.classify import VERDICT_BY_SLUG
+from ...parse import regular
 from ...write.files import write_file
 from ..facts import state
 from ..facts.buildtime import added_at, feed_time, sources_time
@@ -301,7 +302,7 @@ def write_feeds(app: Sphinx, exception: Exception | None) -> None:
     outdir = Path(app.outdir)
     record = Path(app.doctreedir) / MADE
     try:
-        made = json.loads(record.read_text(encoding="utf-8"))
+        made = json.loads(regular.read_regular(record).decode("utf-8"))  # a pipe in its place is not waited on
     except (OSError, ValueError):
         made = {}
     now: dict[str, str] = {}

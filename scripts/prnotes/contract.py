@@ -205,6 +205,23 @@ def subsystem_labels(titles: dict[str, str]) -> dict[str, str]:
     }
 
 
+def repository_order(counts: dict[str, int]) -> list[str]:
+    """Repositories as every list of them goes: most notes first, ties by name
+    (case-insensitively, as GitHub reads names). ``counts``: notes per repository."""
+    return sorted(counts, key=lambda repo: (-counts[repo], repo.lower(), repo))
+
+
+def qualified_titles(subsystems: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """Subsystem key -> its title where it names the subsystem on its own (its
+    page's title, the navigation, a feed, a chapter of the book): the title, and
+    its repository beside a title that two repositories share
+    (``量化（vllm-project/vllm）``). ``subsystems``: key -> (repository, title)."""
+    repos: dict[str, set[str]] = {}
+    for repo, title in subsystems.values():
+        repos.setdefault(title, set()).add(repo.lower())
+    return {key: f"{title}（{repo}）" if len(repos[title]) > 1 else title for key, (repo, title) in subsystems.items()}
+
+
 def subsystem_slug(key: str) -> str:
     """The slug within its set of a subsystem named by :func:`subsystem_key`."""
     return key.rsplit("/", 1)[-1]

@@ -370,7 +370,9 @@ class Builder:
         self.app, self.env, self.page = app, app.env, page
         self.index = FactsIndex.of(app.env)
         self.facts = self.index.notes
-        self.one_repo = len(site_repositories(app.env)) == 1
+        repos = site_repositories(app.env)
+        self.one_repo = len(repos) == 1
+        self.repo_rank = {repo: index for index, repo in enumerate(repos)}
 
     def notes(self, query: ListQuery) -> list[tuple[str, NoteFacts]]:
         found = [(d, self.facts[d]) for d in self.index.candidates(query) if query.note_matches(self.facts[d])]
@@ -385,9 +387,10 @@ class Builder:
         return found
 
     def note_order(self, note: tuple[str, NoteFacts]) -> tuple:
-        """The model's order (:attr:`prnotes.model.site.Note.sort_key`): repository, newest number, title."""
+        """The model's order (:meth:`prnotes.model.site.Site.note_order`): repository
+        (most notes first), newest number, title."""
         docname, facts = note
-        return (*facts.sort_key, self.title_text(docname, facts), facts.repo, docname)
+        return (self.repo_rank.get(facts.repo, len(self.repo_rank)), *facts.sort_key, self.title_text(docname, facts), facts.repo, docname)
 
     def title_text(self, docname: str, facts: NoteFacts) -> str:
         return "".join(thaw(n).astext() for n in facts.title) or docname

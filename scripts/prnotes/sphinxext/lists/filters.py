@@ -32,6 +32,7 @@ from sphinx.environment import BuildEnvironment
 from ... import contract
 from ...model.classify import VERDICTS
 from ..facts import state
+from ..facts.notes import site_repositories
 from .fill import note_entry
 from .readmarks import on_the_site
 
@@ -76,7 +77,9 @@ def choices(env: BuildEnvironment, entries: list[note_entry]) -> tuple[tuple[str
             ranked = sorted(found, key=lambda v: (verdicts.index(v) if v in verdicts else len(verdicts), v))
             out.append((name, tuple((v, v) for v in ranked)))
         elif name == "repo":
-            out.append((name, tuple((r, r) for r in sorted(found, key=lambda r: (r.lower(), r)))))
+            # The site's order: most notes first (prnotes.contract.repository_order).
+            rank = {repo: index for index, repo in enumerate(site_repositories(env))}
+            out.append((name, tuple((r, r) for r in sorted(found, key=lambda r: (rank.get(r, len(rank)), r.lower(), r)))))
         else:
             titles = env.titles
             ranked = sorted(found, key=lambda s: (order.get(s, len(order)), s))

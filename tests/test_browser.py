@@ -299,7 +299,7 @@ HEADER_JS = """
 }
 """
 
-TOOLS = ["摘要归档", "阅读清单", "跟进清单", "代码符号索引", "标签", "PR 索引"]
+TOOLS = ["摘要归档", "本周", "阅读清单", "跟进清单", "代码符号索引", "标签", "PR 索引"]
 def test_header_shows_the_reader_tools_and_a_subsystem_menu(served, browser, site):
     outdir, base = served
     context = _new_context(browser, "desktop", "light")

@@ -320,6 +320,21 @@ def pr_list_docname(repo: str) -> str:
     return f"{PR_INDEX}/{slug(owner)}--{slug(name)}"
 
 
+# 本周 and the weeks before it: ``notes/week/index``, ``notes/week/before-<k>``.
+WEEK_DIR = f"{NOTES_DIR}/week"
+WEEK_INDEX = f"{WEEK_DIR}/index"
+WEEKS_BACK = 8  # the weeks before 本周 that have pages (older digests: the archive)
+
+
+def week_docname(back: int) -> str:
+    """The page of the week ``back`` weeks before 本周 (0: 本周 itself)."""
+    return WEEK_INDEX if back == 0 else f"{WEEK_DIR}/before-{back}"
+
+
+def week_title(back: int) -> str:
+    return {0: "本周", 1: "上周"}.get(back, f"{back} 周前")
+
+
 # Atom feeds, under the HTML output (sphinxext/site/feeds.py), and the page that lists them.
 FEED = "feed.xml"
 FEEDS_DIR = "feeds"

@@ -1,6 +1,7 @@
 """The daily reader's pages as built (issue 44): 本周 and the weeks before it,
-and the archive's repositories; on the follow fixture (tests/roots/follow)
-committed at dates that span ISO weeks.
+未读 and the archive's repositories; on the follow fixture (tests/roots/follow)
+committed at dates that span ISO weeks. The browser side is
+tests/test_follow_browser.py.
 """
 
 from __future__ import annotations
@@ -69,9 +70,10 @@ def test_this_week_is_the_notes_of_the_newest_iso_week_monday_to_sunday(weekly):
     # Digest 3 (Monday 07:00 in UTC+8) is of this week, though it was Sunday in UTC.
     assert lead == "2026-W49 · 2026-11-30 至 2026-12-06 · 第 3 期、第 4 期 · 7 篇（精读 3 篇，速读 1 篇，按需 3 篇）"
     assert listed(page, "week") == reading(model, [3, 4])
-    # Each entry as on 今日: verdict, title, PR and subsystem, first sentence.
+    # Each entry as on 今日: verdict, title, PR and subsystem, first sentence; and the filters with 只看未读.
     first = page.select_one("article ul.prnotes-list-week > li")
     assert first.select_one(".sd-badge").get_text() == "精读" and first.select_one(".prnotes-summary")
+    assert page.select_one("article form.prnotes-filters input[name=unread]")
     assert weeks.startswith("按周：本周（W49，7 篇） · 上周（W48，4 篇） · 2 周前（W47，4 篇） · 3 周前（W46，0 篇）")
     assert weeks.endswith("8 周前（W41，0 篇）")
 
@@ -125,6 +127,28 @@ def test_a_digest_not_committed_yet_joins_this_week_and_without_git_there_is_no_
     page = soup(bare, contract.WEEK_INDEX)
     assert squash(page.select_one("article p.prnotes-today-lead")).startswith("摘要没有日期")
     assert page.select("article li.prnotes-note") == []
+
+
+def test_unread_lists_every_note_of_the_digests_the_count_covers_newest_first(weekly):
+    """未读 holds the notes of the digests the landing page counts, newest digest
+    first, each in reading order; the browser shows those new and unread. It
+    has the count's line (but no link to itself), no filters, and says what
+    it shows without JavaScript."""
+    proj, model = weekly
+    page = soup(proj, contract.UNREAD)
+    walk = [d for number in (4, 3, 2, 1) for d in reading(model, [number])]
+    assert [li["data-pr"] for li in page.select("article ul.prnotes-list-unread > li.prnotes-note")] == [
+        contract.note_key(model.by_docname[d].repo, model.by_docname[d].number, d) for d in walk
+    ]
+    (box,) = page.select("article div.prnotes-since")
+    landing = soup(proj, "index").select_one("article div.prnotes-since")
+    assert box["data-digests"] == landing["data-digests"] == "4:4 3:3 2:4 1:4"
+    assert box["data-today"] == landing["data-today"] == "4"  # 今日: 2026-12-03, digest 4 alone
+    assert not box.has_attr("data-unread") and landing["data-unread"] == "notes/unread.html"
+    assert page.select("form.prnotes-filters") == []
+    assert "最近各期摘要的全部笔记" in page.select_one("article noscript").get_text()
+    # Reached from the count, not from the navigation.
+    assert "未读笔记" not in squash(page.select_one(".bd-header"))
 
 
 def test_the_archive_names_each_digests_repository(weekly):

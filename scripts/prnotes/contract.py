@@ -320,6 +320,8 @@ def pr_list_docname(repo: str) -> str:
     return f"{PR_INDEX}/{slug(owner)}--{slug(name)}"
 
 
+# The notes new since the reader's last visit and still unread (filled in the browser).
+UNREAD = f"{NOTES_DIR}/unread"
 # 本周 and the weeks before it: ``notes/week/index``, ``notes/week/before-<k>``.
 WEEK_DIR = f"{NOTES_DIR}/week"
 WEEK_INDEX = f"{WEEK_DIR}/index"

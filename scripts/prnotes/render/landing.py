@@ -1,5 +1,5 @@
 """The landing page, ``index.md``: 今日 first, then a short way into the rest; the
-reader's other view of what arrived (本周); and the 订阅 page.
+reader's other views of what arrived (未读, 本周); and the 订阅 page.
 
 A reader comes most mornings to see what arrived: the page opens, after a
 line that says what the site is, with 今日,
@@ -13,7 +13,11 @@ archive, the reading lists, the indexes, the subsystems with their counts
 (:mod:`prnotes.sphinxext.book.pdflinks`). The 精读 notes of the whole archive are
 on 精读清单.
 
-本周 (``notes/week/index``) lists the notes of the newest ISO week, and a page for
+未读 (``notes/unread``) lists the notes the landing page counts as new since
+the last visit and still unread: the page holds every note of the digests the
+count covers (:data:`prnotes.sphinxext.lists.readmarks.SINCE_DIGESTS`), and the
+browser shows only those (:mod:`prnotes.sphinxext.lists.readmarks`). 本周
+(``notes/week/index``) lists the notes of the newest ISO week, and a page for
 each of the :data:`prnotes.contract.WEEKS_BACK` weeks before it (上周, 2 周前 …)
 lists that week's: the weeks are the build's, from the digests' dates
 (:func:`prnotes.sphinxext.facts.stream.weeks`), so these pages hold only the
@@ -112,6 +116,34 @@ def _more(site: Site) -> list[str]:
         f"- {{{contract.PDF_ROLE}}}`PDF`",
         "",
     ]
+
+
+UNREAD_INTRO = (
+    "上次访问以来新到、还没打开过的笔记，最新的一期在前；打开一篇，它就离开这里。"
+    "已读记号只存在这台设备的浏览器里。"
+)
+
+
+def render_unread(site: Site) -> dict[str, str]:
+    """``notes/unread.md``: the notes of the newest digests, which the browser
+    narrows to those new since the last visit and unread (module docstring)."""
+    if not site.notes:
+        return {}
+    lines = [
+        marker("seeds/"),
+        "",
+        "(unread)=",
+        "# 未读笔记",
+        "",
+        *orphan(),
+        escape(UNREAD_INTRO),
+        "",
+        f":::{{{contract.SINCE_DIRECTIVE}}}",
+        ":::",
+        "",
+        *list_directive("unread", {}, show=("verdict", "subsystem")),
+    ]
+    return {f"{contract.UNREAD}.md": "\n".join(lines)}
 
 
 WEEK_INTRO = "按摘要的日期（提交的那一天）分周，每周从周一到周日；一周里各期摘要的笔记，精读在前。"

@@ -30,6 +30,10 @@ The directive's argument is the kind of list; ``:where:`` holds
   reading order (:func:`.stream.weeks`), after a line that gives the ISO
   week, its days, digests and counts, and a line that links every week's
   page; written again, as 今日, whenever a note or a date changes;
+- ``unread``: every note of the digests the landing page's count covers
+  (:func:`.readmarks.digest_counts`), newest digest first, each in reading
+  order (:func:`.stream.walk`); the browser shows only those new since the
+  reader's last visit and unread (:mod:`.readmarks`);
 - ``followups``: the items of the 待跟进 boxes of the notes as for ``notes``
   (``:order: newest``: newest digest first, then in digest order), each with
   its label, the PR or issue it names, the note (linked to the marked
@@ -74,6 +78,7 @@ from ...model.classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
 from ...model.symbols import initial, sort_key as symbol_sort_key, Symbol
 from .. import _internals
 from ..facts import buildtime, rewrites, state, stream
+from . import readmarks
 from ..links import splice
 from ..facts.docdata import DocData
 from ..facts.frozen import thaw
@@ -81,7 +86,7 @@ from ..facts.notes import FACTS, NoteFacts, site_repositories
 from ..links.prlinks import link, resolve
 from ..facts.summaries import summary_of
 
-KINDS = ("notes", "today", "week", "followups", "symbols", "prs")
+KINDS = ("notes", "today", "week", "unread", "followups", "symbols", "prs")
 # A symbol lists this many notes (the newest); the rest are counted.
 SYMBOL_NOTES = 12
 # A PR number lists this many notes that mention it (the newest); the rest are counted.
@@ -181,8 +186,8 @@ class ListQuery:
             return bool(self.prs_of(facts))
         if self.kind == "followups":
             return bool(facts.follow_ups) and self.note_matches(facts)
-        if self.kind in ("today", "week"):
-            return True  # any note may join, leave or reorder the newest day or a week
+        if self.kind in ("today", "week", "unread"):
+            return True  # any note may join, leave or reorder the newest day, a week or the newest digests
         return self.note_matches(facts)
 
     def shows_date_of(self, facts: NoteFacts) -> bool:
@@ -587,6 +592,10 @@ class Builder:
         para += nodes.reference("", "摘要归档", internal=True, refuri=uri)
         para += nodes.Text("）。")
         return [para]
+
+    def build_unread(self, query: ListQuery) -> list[nodes.list_item]:
+        window = {number for number, _ in readmarks.digest_counts(self.env)}
+        return [self.note_item(d, self.facts[d], query.show) for d in stream.walk(self.env) if self.facts[d].digest_number in window]
 
     def today_rest(self) -> list[nodes.Node]:
         """On a day of more notes than 今日 shows: how many more, and where they are."""

@@ -1,7 +1,7 @@
 """The daily reader's pages as built (issue 44): 本周 and the weeks before it,
-未读 and the archive's repositories; on the follow fixture (tests/roots/follow)
-committed at dates that span ISO weeks. The browser side is
-tests/test_follow_browser.py.
+未读, the archive's repositories, and the end of a digest; on the follow
+fixture (tests/roots/follow) committed at dates that span ISO weeks. The
+browser side is tests/test_follow_browser.py.
 """
 
 from __future__ import annotations
@@ -158,3 +158,36 @@ def test_the_archive_names_each_digests_repository(weekly):
         f"第 {d.number} 期 · {DATES[d.number - 1][:10]} · {d.repo} · {len(d.notes)} 篇（{counts}）"
         for d, counts in zip(reversed(model.digests), ("精读 1 篇，速读 1 篇，按需 2 篇", "精读 2 篇，按需 1 篇", "精读 2 篇，速读 2 篇", "精读 2 篇，速读 1 篇，按需 1 篇"))
     ]  # fmt: skip
+
+
+def test_a_digests_last_note_says_the_digest_ends_and_where_next_leads(weekly):
+    """下一篇 from the last note of 第 4 期 names 第 3 期 and its date; the notes before it say nothing more."""
+    proj, model = weekly
+    order = reading(model, [4])
+    last, before = soup(proj, order[-1]), soup(proj, order[-2])
+    assert squash(last.select_one("p.prnotes-digest-end")) == "第 4 期到此读完"
+    assert squash(last.select_one("a.right-next .prev-next-subtitle")) == "下一篇 · 上一期：第 3 期 · 2026-11-30"
+    assert last.select_one("a.right-next")["href"].endswith(f"{reading(model, [3])[0].rsplit('/', 1)[1]}.html")
+    assert before.select_one("p.prnotes-digest-end") is None
+    assert squash(before.select_one("a.right-next .prev-next-subtitle")) == "下一篇"
+    # The oldest digest's last note has no 下一篇, and so no end line.
+    assert soup(proj, reading(model, [1])[-1]).select_one("p.prnotes-digest-end") is None
+
+
+def test_the_end_of_a_digest_gets_the_date_of_the_one_before_when_it_is_committed(tmp_path):
+    """未提交, then the commit's day: the last note of the newer digest is written again, not read again."""
+    proj = follow_project(tmp_path / "p", digests=2, dates=DATES)
+    shutil.copy2(SEEDS / DIGESTS[2], proj / "seeds" / DIGESTS[2])
+    shutil.copy2(SEEDS / DIGESTS[3], proj / "seeds" / DIGESTS[3])
+    build(proj)
+    model = load(proj)
+    last = reading(model, [4])[-1]
+    subtitle = lambda: squash(soup(proj, last).select_one("a.right-next .prev-next-subtitle"))  # noqa: E731
+    assert subtitle() == "下一篇 · 上一期：第 3 期 · 未提交"
+    gitrepo.commit(proj, [f"seeds/{DIGESTS[2]}"], DATES[2])
+    read, written = [], []
+    app = sphinx_build(proj, listeners=[("env-before-read-docs", lambda app, env, docs: read.extend(docs)),
+                                        ("html-page-context", lambda app, name, *rest: written.append(name))])  # fmt: skip
+    assert app.warning.getvalue() == ""
+    assert last in written and last not in read
+    assert subtitle() == "下一篇 · 上一期：第 3 期 · 2026-11-30"

@@ -321,7 +321,7 @@ def test_a_note_lists_the_note_of_the_other_repository_under_similar_notes(tab, 
     assert tab.locator("#similar-notes h2").inner_text().startswith("相似笔记")
 
 
-# --- issue 44: the unread list and hiding read notes ---
+# --- issue 44: the unread list, hiding read notes, the end of a digest ---
 
 UNREAD_PAGE = "notes/unread.html"  # contract.UNREAD
 # The notes of each digest in reading order (tests/test_daily_reader.py works it out from the model).
@@ -441,3 +441,17 @@ def test_nothing_is_marked_read_until_a_note_is_opened(tab, served):
     tab.goto(served + "notes/sgl-project/sglang/pr-40205.html")
     tab.wait_for_load_state("load")
     assert stored(tab, served)["read"] == {"sgl-project/sglang#40205": 4}
+
+
+def test_the_end_of_a_digest_is_visible(browser, served, screenshots):
+    context, guard = guarded_context(browser, viewport={"width": 390, "height": 844}, locale="zh-CN", reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(served + "notes/sgl-project/sglang/pr-40207.html")
+    page.wait_for_load_state("load")
+    end = page.locator(".prnotes-digest-end")
+    end.scroll_into_view_if_needed()
+    assert end.is_visible() and end.inner_text() == "第 4 期到此读完"
+    assert page.locator("a.right-next .prev-next-subtitle").inner_text() == "下一篇 · 上一期：第 3 期 · 2026-12-03"
+    page.screenshot(path=str(screenshots / "follow-digest-end-390-light.png"), full_page=True)
+    context.close()
+    guard.check()

@@ -483,9 +483,17 @@ def test_next_walks_the_newest_digest_then_the_older_ones_without_a_dead_end(mor
     expected = expected_walk(model)
     assert expected[0] == "notes/sgl-project/sglang/pr-3011"  # the 精读 of the newest digest
     visited = [expected[0]]
+    # The end of each digest shows: its last note says so, and 下一篇 names the digest before, dated.
+    dates = {1: "2026-11-02", 2: "2026-11-05", 3: "2026-11-09"}
+    digest_of = {n.docname: model.digest_of(n).number for n in model.notes}
     while "next" in (links := neighbours(proj, visited[-1])):
         target, label = links["next"]
-        assert label == "下一篇"
+        here, there = digest_of[visited[-1]], digest_of[target]
+        end = re.findall(r'<p class="prnotes-digest-end">([^<]*)</p>', html(proj, visited[-1]))
+        if here == there:
+            assert (label, end) == ("下一篇", []), visited[-1]
+        else:
+            assert (label, end) == (f"下一篇 · 上一期：第 {there} 期 · {dates[there]}", [f"第 {here} 期到此读完"]), visited[-1]
         visited.append(target)
         assert len(visited) <= len(expected)
     assert visited == expected  # every note, once, and the walk ends at the oldest digest's last note

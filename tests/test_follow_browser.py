@@ -321,7 +321,7 @@ def test_a_note_lists_the_note_of_the_other_repository_under_similar_notes(tab, 
     assert tab.locator("#similar-notes h2").inner_text().startswith("相似笔记")
 
 
-# --- issue 44: the unread list, hiding read notes, the end of a digest ---
+# --- issue 44: the unread list, hiding read notes, the end of a digest, the phone ---
 
 UNREAD_PAGE = "notes/unread.html"  # contract.UNREAD
 # The notes of each digest in reading order (tests/test_daily_reader.py works it out from the model).
@@ -455,3 +455,81 @@ def test_the_end_of_a_digest_is_visible(browser, served, screenshots):
     page.screenshot(path=str(screenshots / "follow-digest-end-390-light.png"), full_page=True)
     context.close()
     guard.check()
+
+
+FIRST_ENTRY = """() => {
+  const li = document.querySelector('ul.prnotes-list-today > li');
+  return {title: li.querySelector('.prnotes-entry-title').getBoundingClientRect().top, bottom: li.getBoundingClientRect().bottom};
+}"""
+
+
+def test_a_phone_shows_the_first_note_first_reaches_the_colour_mode_and_searches_across_the_screen(browser, served, screenshots):
+    w, h = WIDTHS["phone"]
+    context, guard = guarded_context(browser, viewport={"width": w, "height": h}, locale="zh-CN", reduced_motion="reduce", has_touch=True)
+    page = context.new_page()
+    page.guard = guard
+    returning(page, served)
+    landing(page, served)
+    first = page.evaluate(FIRST_ENTRY)
+    # The first note of 今日, its title and first sentence, on the first screen; the count's line above it.
+    assert 0 < first["title"] and first["bottom"] <= h, first
+    page.screenshot(path=str(screenshots / f"follow-landing-first-screen-{w}-light.png"))
+    # The colour mode is in the header, not at the end of the drawer.
+    toggle = page.locator(".bd-header .theme-switch-button:visible")
+    box = toggle.bounding_box()
+    assert box and box["y"] + box["height"] <= 80 and box["x"] + box["width"] <= w and box["width"] >= 24 and box["height"] >= 24
+    toggle.click()
+    page.locator(".bd-header .theme-change-button[data-mode=dark]:visible").click()
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+    # Search opens across the screen.
+    page.locator(".bd-header .search-button__button:visible").click()
+    page.wait_for_selector("#pst-search-dialog[open]")
+    sizes = page.evaluate("""() => ({dialog: document.querySelector('#pst-search-dialog').getBoundingClientRect().width,
+      field: document.querySelector('#pst-search-dialog form.bd-search').getBoundingClientRect().width})""")
+    page.screenshot(path=str(screenshots / f"follow-search-{w}-dark.png"))
+    context.close()
+    guard.check()
+    # The field (the form's box, the close button at its end) 95 % of the width, not 79 %.
+    assert sizes["dialog"] >= w - 1 and sizes["field"] >= 0.95 * w, sizes
+
+
+# Layout shift as Lighthouse's phone sees it, more or less: a slow CPU and a
+# slow network, so that the page is drawn before its scripts have run.
+CLS_INIT = """
+window.__cls = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; })
+  .observe({type: 'layout-shift', buffered: true});
+"""
+CLS_PAGES = {
+    "landing": "index.html",
+    "landing-unread": "index.html?unread=1",
+    "unread": UNREAD_PAGE,
+    "week": "notes/week/index.html",
+    "digest": "notes/digests/003_s2.html",
+    "subsystem": f"{MEM_CACHE}.html?verdict={quote('精读')}",
+    "note": "notes/sgl-project/sglang/pr-40207.html",
+}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_pages_do_not_move_as_their_scripts_run(browser, served, width):
+    w, h = WIDTHS[width]
+    context, guard = guarded_context(browser, viewport={"width": w, "height": h}, locale="zh-CN")
+    context.add_init_script(CLS_INIT)
+    page = context.new_page()
+    page.guard = guard
+    returning(page, served)
+    page.goto(served + "notes/sgl-project/sglang/pr-40204.html")  # read, so ?unread=1 hides it
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 150, "downloadThroughput": 200_000, "uploadThroughput": 90_000})
+    shifts = {}
+    for name, path in CLS_PAGES.items():
+        page.goto(served + path)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(500)
+        shifts[name] = round(page.evaluate("() => window.__cls"), 4)
+    context.close()
+    guard.check()
+    assert {name: cls for name, cls in shifts.items() if cls > 0.1} == {}, shifts

@@ -191,3 +191,15 @@ def test_the_end_of_a_digest_gets_the_date_of_the_one_before_when_it_is_committe
     assert app.warning.getvalue() == ""
     assert last in written and last not in read
     assert subtitle() == "下一篇 · 上一期：第 3 期 · 2026-11-30"
+
+
+def test_the_new_pages_are_valid_html(weekly):
+    """The Nu HTML checker on 未读 (its noscript line), 本周, the landing page (the
+    count's line, the filters with 只看未读) and a digest's last note (its end line,
+    the j/k switch)."""
+    from tests.support.pagechecks import nu_errors
+
+    proj, model = weekly
+    out = proj / "_build/html"
+    pages = [contract.UNREAD, contract.WEEK_INDEX, contract.week_docname(3), "index", reading(model, [4])[-1]]
+    assert [str(e) for e in nu_errors([out / f"{d}.html" for d in pages])] == []

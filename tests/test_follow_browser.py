@@ -321,7 +321,7 @@ def test_a_note_lists_the_note_of_the_other_repository_under_similar_notes(tab, 
     assert tab.locator("#similar-notes h2").inner_text().startswith("相似笔记")
 
 
-# --- issue 44: the unread list, hiding read notes, the end of a digest, the phone ---
+# --- issue 44: the unread list, hiding read notes, the end of a digest, j/k, the phone ---
 
 UNREAD_PAGE = "notes/unread.html"  # contract.UNREAD
 # The notes of each digest in reading order (tests/test_daily_reader.py works it out from the model).
@@ -441,6 +441,57 @@ def test_nothing_is_marked_read_until_a_note_is_opened(tab, served):
     tab.goto(served + "notes/sgl-project/sglang/pr-40205.html")
     tab.wait_for_load_state("load")
     assert stored(tab, served)["read"] == {"sgl-project/sglang#40205": 4}
+
+
+CURRENT = "() => [document.querySelector('.prnotes-current')?.dataset.pr, document.activeElement.closest('li.prnotes-note')?.dataset.pr]"
+
+
+def test_j_and_k_move_between_notes_on_list_pages_and_note_pages(tab, served):
+    open_page(tab, served, "notes/digests/003_s2.html")
+    for key, expected in (("j", 0), ("j", 1), ("j", 2), ("k", 1), ("k", 0), ("k", 0)):
+        tab.keyboard.press(key)
+        assert tab.evaluate(CURRENT) == [READING[4][expected]] * 2, (key, expected)
+    # Not while typing in a field: the control keeps the key.
+    tab.get_by_label("阅读结论", exact=True).focus()
+    tab.keyboard.press("j")
+    assert tab.evaluate("() => document.querySelector('.prnotes-current').dataset.pr") == READING[4][0]
+    assert tab.evaluate("() => document.activeElement.name") == "verdict"
+    # Entries the filters hide are passed over.
+    open_page(tab, served, f"notes/digests/003_s2.html?verdict={quote('按需')}")
+    tab.keyboard.press("j")
+    tab.keyboard.press("j")
+    assert tab.evaluate(CURRENT) == [READING[4][3]] * 2
+    # On a note page: 下一篇 and 上一篇, across the end of a digest.
+    open_page(tab, served, "notes/sgl-project/sglang/pr-40207.html")
+    with tab.expect_navigation(wait_until="load"):
+        tab.keyboard.press("j")
+    assert tab.url == served + "notes/vllm-project/vllm/pr-70105.html"
+    with tab.expect_navigation(wait_until="load"):
+        tab.keyboard.press("k")
+    assert tab.url == served + "notes/sgl-project/sglang/pr-40207.html"
+    with tab.expect_navigation(wait_until="load"):
+        tab.keyboard.press("k")
+    assert tab.url == served + "notes/sgl-project/sglang/pr-40206.html"
+    # Turned off in the footer (WCAG 2.1.4), for the next page too; and on again.
+    toggle = tab.get_by_role("button", name="j/k 快捷键：开")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.click()
+    open_page(tab, served, "notes/digests/003_s2.html")
+    assert tab.get_by_role("button", name="j/k 快捷键：关").get_attribute("aria-pressed") == "false"
+    tab.keyboard.press("j")
+    assert tab.evaluate("() => document.querySelector('.prnotes-current')") is None
+    tab.get_by_role("button", name="j/k 快捷键：关").click()
+    tab.locator("body").focus()
+    tab.keyboard.press("j")
+    assert tab.evaluate(CURRENT) == [READING[4][0]] * 2
+    open_page(tab, served, "notes/sgl-project/sglang/pr-40206.html")
+    # Not with a modifier, nor in the search dialog.
+    tab.keyboard.press("Control+j")
+    tab.keyboard.press("Control+k")
+    tab.wait_for_selector("#pst-search-dialog[open]")
+    tab.keyboard.type("jk")
+    tab.wait_for_timeout(300)
+    assert tab.url == served + "notes/sgl-project/sglang/pr-40206.html"
 
 
 def test_the_end_of_a_digest_is_visible(browser, served, screenshots):

@@ -112,7 +112,8 @@ html_theme_options = {
     # their metadata (scripts/prnotes/sphinxext/page/pagetoc.py).
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
-    "footer_end": [],
+    # The switch of the j/k shortcuts, on the pages that have them (templates/prnotes-keys.html).
+    "footer_end": ["prnotes-keys.html"],
     # Templates that never render empty: the theme need not render each of them
     # a second time per page to find out (a documented theme option).
     "templates_skip_empty_check": [

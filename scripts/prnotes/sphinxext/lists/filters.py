@@ -1,5 +1,5 @@
 """List pages' controls: narrow a page's notes by verdict, repository and
-subsystem, and hide the notes read.
+subsystem, hide the notes read, and move between notes with j and k.
 
 A page whose lists hold entries of notes (:mod:`.lists`: every entry has
 ``data-verdict``, ``data-repo`` and ``data-subsystem``) gets, before its
@@ -23,6 +23,14 @@ subsystem) is added to its control, so it can be seen and cleared. The form
 is on the page from the start (the list does not move when the script
 runs); without JavaScript the theme hides it (``pst-js-only``) and every
 entry shows. 未读 (``notes/unread``), whose list the read marks narrow, has none.
+
+``static/prnotes-keys.js`` (``defer``, on these pages and on note pages):
+j and k move to the next and the previous note: on a list page, focus goes
+to the next or previous entry shown; on a note page, to 下一篇 and 上一篇.
+Not while the reader types in a field, nor with a modifier key. A switch in
+the footer of those pages turns them off (and on), kept in the browser
+(``templates/prnotes-keys.html``): a shortcut of one letter must be one a
+reader can turn off (WCAG 2.1.4).
 """
 
 from __future__ import annotations
@@ -36,11 +44,12 @@ from sphinx.environment import BuildEnvironment
 from ... import contract
 from ...model.classify import VERDICTS
 from ..facts import state
-from ..facts.notes import site_repositories
+from ..facts.notes import FACTS, site_repositories
 from .fill import note_entry
 from .readmarks import on_the_site
 
 SCRIPT = "prnotes-filters.js"
+KEYS_SCRIPT = "prnotes-keys.js"
 FORM_CLASS = "prnotes-filters"
 # The checkbox that hides the notes read: its URL parameter and its label.
 UNREAD_PARAM, UNREAD_LABEL = "unread", "只看未读"
@@ -150,8 +159,14 @@ def visit_form_html(self, node: filter_form) -> None:
 
 
 def load_script(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    if doctree is not None and next(iter(doctree.findall(filter_form)), None) is not None:
+    if doctree is None or not on_the_site(app):
+        return
+    listed = next(iter(doctree.findall(filter_form)), None) is not None
+    if listed:
         app.add_js_file(SCRIPT, loading_method="defer")
+    if listed or pagename in FACTS.of(app.env) or next(iter(doctree.findall(note_entry)), None) is not None:
+        app.add_js_file(KEYS_SCRIPT, loading_method="defer")
+        context["prnotes_keys"] = True  # the footer's switch (templates/prnotes-keys.html)
 
 
 def setup(app: Sphinx) -> dict:

@@ -250,7 +250,7 @@ def test_a_value_the_page_does_not_offer_is_shown_and_can_be_cleared(tab, served
 
 
 TARGETS_JS = """
-() => [...document.querySelectorAll('.prnotes-since button, form.prnotes-filters select, form.prnotes-filters button')]
+() => [...document.querySelectorAll('.prnotes-since button, form.prnotes-filters select, form.prnotes-filters button, .prnotes-filter-unread label')]
   .filter(el => el.getClientRects().length)
   .map(el => { const r = el.getBoundingClientRect(); return [el.outerHTML.slice(0, 40), Math.round(r.width), Math.round(r.height)]; })
 """
@@ -267,7 +267,8 @@ def test_axe_finds_nothing_and_the_controls_are_large_enough_to_tap(browser, ser
     # A note read, then the landing page with its line, the filtered subsystem page and a note with 相似笔记.
     page.goto(served + "notes/sgl-project/sglang/pr-40204.html")
     pages = (("landing", "index.html"), ("subsystem", f"{MEM_CACHE}.html?verdict={quote('精读')}"),
-             ("note", "notes/sgl-project/sglang/pr-40201.html"))  # fmt: skip
+             ("note", "notes/sgl-project/sglang/pr-40201.html"), ("unread", UNREAD_PAGE),
+             ("week", "notes/week/index.html?unread=1"))  # fmt: skip
     for name, path in pages:
         open_page(page, served, path)
         if name == "landing":
@@ -275,6 +276,11 @@ def test_axe_finds_nothing_and_the_controls_are_large_enough_to_tap(browser, ser
             assert page.locator(".prnotes-read").count() == 1
         elif name == "subsystem":
             assert page.locator("form.prnotes-filters").is_visible()
+        elif name == "unread":
+            guard.wait_for(page, SHOWN)
+            assert page.locator("li.prnotes-new").count() == 6  # 今日's seven, one read
+        elif name == "week":
+            assert page.get_by_label("只看未读").is_checked()
         else:  # a note with 相似笔记, one of them read
             assert page.locator("#similar-notes li.prnotes-note").count() >= 1
         problems += [f"{name}: {v}" for v in axe_violations(page)]
@@ -313,3 +319,268 @@ def test_a_note_lists_the_note_of_the_other_repository_under_similar_notes(tab, 
     # Read, so quieter, like any list entry of a read note.
     assert tab.locator('#similar-notes li.prnotes-read[data-pr="vllm-project/vllm#70101"]').count() == 1
     assert tab.locator("#similar-notes h2").inner_text().startswith("相似笔记")
+
+
+# --- issue 44: the unread list, hiding read notes, the end of a digest, j/k, the phone ---
+
+UNREAD_PAGE = "notes/unread.html"  # contract.UNREAD
+# The notes of each digest in reading order (tests/test_daily_reader.py works it out from the model).
+READING = {
+    4: ["sgl-project/sglang#40204", "sgl-project/sglang#40205", "sgl-project/sglang#40206", "sgl-project/sglang#40207"],
+    3: ["vllm-project/vllm#70105", "vllm-project/vllm#70106", "vllm-project/vllm#70107"],
+    2: ["sgl-project/sglang#40201", "sgl-project/sglang#40203", "sgl-project/sglang#40202", "sgl-project/sglang#t-98215799c22d"],
+}
+SHOWN_ENTRIES = """() => [...document.querySelectorAll('article li.prnotes-note')]
+  .filter(li => li.getClientRects().length > 0).map(li => li.dataset.pr)"""
+
+
+def returning(page, base: str, since: int = 1) -> None:
+    """A reader whose last visit, two hours ago, saw digests up to ``since`` on the landing page."""
+    open_page(page, base, "index.html")
+    key = f"prnotes-readmarks:{urlsplit(base).path}"
+    page.evaluate(
+        "([key, since]) => localStorage.setItem(key, JSON.stringify({read: {}, cleared: [], visit: {since, shown: since, at: Date.now() - 7200e3}}))",
+        [key, since],
+    )
+
+
+def unread_page(page, base: str) -> dict:
+    page.guard.wait_for(page, SHOWN)
+    return {"count": int(page.locator(".prnotes-since").get_attribute("data-new")), "shown": page.evaluate(SHOWN_ENTRIES)}
+
+
+def test_the_count_leads_to_a_list_of_exactly_those_notes_and_both_shrink_as_notes_are_read(tab, served):
+    returning(tab, served)
+    assert landing(tab, served)["count"] == 11  # digests 2, 3 and 4
+    link = tab.locator("a.prnotes-since-link")
+    assert link.inner_text() == "11 篇未读笔记"
+    with tab.expect_navigation(wait_until="load"):
+        link.click()
+    assert tab.url == served + UNREAD_PAGE
+    got = unread_page(tab, served)
+    assert got == {"count": 11, "shown": READING[4] + READING[3] + READING[2]}
+    # Open one from the list and come back: the list and the count lose it.
+    with tab.expect_navigation(wait_until="load"):
+        tab.locator("article li.prnotes-new .prnotes-entry-title a.reference.internal").nth(1).click()
+    assert tab.url == served + "notes/sgl-project/sglang/pr-40205.html"
+    tab.go_back(wait_until="load")
+    tab.guard.wait_for(tab, "() => document.querySelector('.prnotes-since').dataset.new === '10'")
+    got = unread_page(tab, served)
+    assert got == {"count": 10, "shown": [READING[4][0], *READING[4][2:], *READING[3], *READING[2]]}
+    assert landing(tab, served)["count"] == 10
+    # A note opened in another tab leaves at once.
+    with tab.expect_navigation(wait_until="load"):
+        tab.locator("a.prnotes-since-link").click()
+    other = tab.context.new_page()
+    other.goto(served + "notes/vllm-project/vllm/pr-70107.html")
+    other.wait_for_load_state("load")
+    tab.guard.wait_for(tab, "() => document.querySelector('.prnotes-since').dataset.new === '9'")
+    assert "vllm-project/vllm#70107" not in unread_page(tab, served)["shown"] and len(unread_page(tab, served)["shown"]) == 9
+    other.close()
+    # 全部标为已读 on 未读 empties it.
+    tab.get_by_role("button", name="全部标为已读").click()
+    assert unread_page(tab, served) == {"count": 0, "shown": []}
+    assert "没有新的未读笔记" in tab.locator(".prnotes-since").inner_text()
+
+
+def test_a_first_visit_counts_todays_notes_and_lists_them(tab, served):
+    count = landing(tab, served)["count"]
+    open_page(tab, served, UNREAD_PAGE)
+    assert unread_page(tab, served) == {"count": count, "shown": READING[4] + READING[3]}  # 今日: digests 3 and 4
+
+
+def test_without_storage_unread_shows_every_note_it_has(browser, served):
+    context, guard = guarded_context(browser, locale="zh-CN")
+    context.add_init_script(STORAGE["disabled"])
+    page = context.new_page()
+    page.goto(served + UNREAD_PAGE)
+    page.wait_for_load_state("load")
+    assert len(page.evaluate(SHOWN_ENTRIES)) == 15 and page.locator(".prnotes-since").is_hidden()
+    context.close()
+    guard.check()
+
+
+def test_read_notes_hide_and_the_choice_survives_a_reload(tab, served):
+    entries = landing(tab, served)["entries"]
+    for entry in entries[:2]:
+        tab.goto(entry["href"])
+        tab.wait_for_load_state("load")
+    open_page(tab, served, "index.html")
+    tab.get_by_label("只看未读").check()
+    assert query(tab) == {"unread": ["1"]}
+    unread = [e["pr"] for e in entries[2:]]
+    assert [e["pr"] for e in visible_entries(tab)] == unread
+    assert tab.locator(".prnotes-filter-status").inner_text() == "显示 5 / 7 篇"
+    tab.reload(wait_until="load")
+    assert tab.get_by_label("只看未读").is_checked()
+    assert [e["pr"] for e in visible_entries(tab)] == unread
+    # A note read in another tab goes at once.
+    other = tab.context.new_page()
+    other.goto(served + "notes/sgl-project/sglang/pr-40206.html")
+    other.wait_for_load_state("load")
+    tab.guard.wait_for(tab, "() => document.querySelector('li[data-pr=\"sgl-project/sglang#40206\"]').hidden")
+    other.close()
+    assert tab.locator(".prnotes-filter-status").inner_text() == "显示 4 / 7 篇"
+    # The same on a list page, with another filter, from a shared address; and cleared.
+    open_page(tab, served, f"notes/digests/003_s2.html?unread=1&verdict={quote('按需')}")
+    assert [e["pr"] for e in visible_entries(tab)] == ["sgl-project/sglang#40207"]
+    tab.get_by_label("只看未读").uncheck()
+    assert query(tab) == {"verdict": ["按需"]}
+    assert [e["pr"] for e in visible_entries(tab)] == ["sgl-project/sglang#40206", "sgl-project/sglang#40207"]
+
+
+def test_nothing_is_marked_read_until_a_note_is_opened(tab, served):
+    count = landing(tab, served)["count"]
+    for key in "jjjk":
+        tab.keyboard.press(key)
+    for path in (UNREAD_PAGE, "notes/week/index.html", "notes/digests/003_s2.html", f"{MEM_CACHE}.html", "notes/reading/close.html"):
+        open_page(tab, served, path)
+        tab.keyboard.press("j")
+    assert stored(tab, served)["read"] == {}
+    assert landing(tab, served)["count"] == count
+    tab.goto(served + "notes/sgl-project/sglang/pr-40205.html")
+    tab.wait_for_load_state("load")
+    assert stored(tab, served)["read"] == {"sgl-project/sglang#40205": 4}
+
+
+CURRENT = "() => [document.querySelector('.prnotes-current')?.dataset.pr, document.activeElement.closest('li.prnotes-note')?.dataset.pr]"
+
+
+def test_j_and_k_move_between_notes_on_list_pages_and_note_pages(tab, served):
+    open_page(tab, served, "notes/digests/003_s2.html")
+    for key, expected in (("j", 0), ("j", 1), ("j", 2), ("k", 1), ("k", 0), ("k", 0)):
+        tab.keyboard.press(key)
+        assert tab.evaluate(CURRENT) == [READING[4][expected]] * 2, (key, expected)
+    # Not while typing in a field: the control keeps the key.
+    tab.get_by_label("阅读结论", exact=True).focus()
+    tab.keyboard.press("j")
+    assert tab.evaluate("() => document.querySelector('.prnotes-current').dataset.pr") == READING[4][0]
+    assert tab.evaluate("() => document.activeElement.name") == "verdict"
+    # Entries the filters hide are passed over.
+    open_page(tab, served, f"notes/digests/003_s2.html?verdict={quote('按需')}")
+    tab.keyboard.press("j")
+    tab.keyboard.press("j")
+    assert tab.evaluate(CURRENT) == [READING[4][3]] * 2
+    # On a note page: 下一篇 and 上一篇, across the end of a digest.
+    open_page(tab, served, "notes/sgl-project/sglang/pr-40207.html")
+    with tab.expect_navigation(wait_until="load"):
+        tab.keyboard.press("j")
+    assert tab.url == served + "notes/vllm-project/vllm/pr-70105.html"
+    with tab.expect_navigation(wait_until="load"):
+        tab.keyboard.press("k")
+    assert tab.url == served + "notes/sgl-project/sglang/pr-40207.html"
+    with tab.expect_navigation(wait_until="load"):
+        tab.keyboard.press("k")
+    assert tab.url == served + "notes/sgl-project/sglang/pr-40206.html"
+    # Turned off in the footer (WCAG 2.1.4), for the next page too; and on again.
+    toggle = tab.get_by_role("button", name="j/k 快捷键：开")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.click()
+    open_page(tab, served, "notes/digests/003_s2.html")
+    assert tab.get_by_role("button", name="j/k 快捷键：关").get_attribute("aria-pressed") == "false"
+    tab.keyboard.press("j")
+    assert tab.evaluate("() => document.querySelector('.prnotes-current')") is None
+    tab.get_by_role("button", name="j/k 快捷键：关").click()
+    tab.locator("body").focus()
+    tab.keyboard.press("j")
+    assert tab.evaluate(CURRENT) == [READING[4][0]] * 2
+    open_page(tab, served, "notes/sgl-project/sglang/pr-40206.html")
+    # Not with a modifier, nor in the search dialog.
+    tab.keyboard.press("Control+j")
+    tab.keyboard.press("Control+k")
+    tab.wait_for_selector("#pst-search-dialog[open]")
+    tab.keyboard.type("jk")
+    tab.wait_for_timeout(300)
+    assert tab.url == served + "notes/sgl-project/sglang/pr-40206.html"
+
+
+def test_the_end_of_a_digest_is_visible(browser, served, screenshots):
+    context, guard = guarded_context(browser, viewport={"width": 390, "height": 844}, locale="zh-CN", reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(served + "notes/sgl-project/sglang/pr-40207.html")
+    page.wait_for_load_state("load")
+    end = page.locator(".prnotes-digest-end")
+    end.scroll_into_view_if_needed()
+    assert end.is_visible() and end.inner_text() == "第 4 期到此读完"
+    assert page.locator("a.right-next .prev-next-subtitle").inner_text() == "下一篇 · 上一期：第 3 期 · 2026-12-03"
+    page.screenshot(path=str(screenshots / "follow-digest-end-390-light.png"), full_page=True)
+    context.close()
+    guard.check()
+
+
+FIRST_ENTRY = """() => {
+  const li = document.querySelector('ul.prnotes-list-today > li');
+  return {title: li.querySelector('.prnotes-entry-title').getBoundingClientRect().top, bottom: li.getBoundingClientRect().bottom};
+}"""
+
+
+def test_a_phone_shows_the_first_note_first_reaches_the_colour_mode_and_searches_across_the_screen(browser, served, screenshots):
+    w, h = WIDTHS["phone"]
+    context, guard = guarded_context(browser, viewport={"width": w, "height": h}, locale="zh-CN", reduced_motion="reduce", has_touch=True)
+    page = context.new_page()
+    page.guard = guard
+    returning(page, served)
+    landing(page, served)
+    first = page.evaluate(FIRST_ENTRY)
+    # The first note of 今日, its title and first sentence, on the first screen; the count's line above it.
+    assert 0 < first["title"] and first["bottom"] <= h, first
+    page.screenshot(path=str(screenshots / f"follow-landing-first-screen-{w}-light.png"))
+    # The colour mode is in the header, not at the end of the drawer.
+    toggle = page.locator(".bd-header .theme-switch-button:visible")
+    box = toggle.bounding_box()
+    assert box and box["y"] + box["height"] <= 80 and box["x"] + box["width"] <= w and box["width"] >= 24 and box["height"] >= 24
+    toggle.click()
+    page.locator(".bd-header .theme-change-button[data-mode=dark]:visible").click()
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+    # Search opens across the screen.
+    page.locator(".bd-header .search-button__button:visible").click()
+    page.wait_for_selector("#pst-search-dialog[open]")
+    sizes = page.evaluate("""() => ({dialog: document.querySelector('#pst-search-dialog').getBoundingClientRect().width,
+      field: document.querySelector('#pst-search-dialog form.bd-search').getBoundingClientRect().width})""")
+    page.screenshot(path=str(screenshots / f"follow-search-{w}-dark.png"))
+    context.close()
+    guard.check()
+    # The field (the form's box, the close button at its end) 95 % of the width, not 79 %.
+    assert sizes["dialog"] >= w - 1 and sizes["field"] >= 0.95 * w, sizes
+
+
+# Layout shift as Lighthouse's phone sees it, more or less: a slow CPU and a
+# slow network, so that the page is drawn before its scripts have run.
+CLS_INIT = """
+window.__cls = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; })
+  .observe({type: 'layout-shift', buffered: true});
+"""
+CLS_PAGES = {
+    "landing": "index.html",
+    "landing-unread": "index.html?unread=1",
+    "unread": UNREAD_PAGE,
+    "week": "notes/week/index.html",
+    "digest": "notes/digests/003_s2.html",
+    "subsystem": f"{MEM_CACHE}.html?verdict={quote('精读')}",
+    "note": "notes/sgl-project/sglang/pr-40207.html",
+}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_pages_do_not_move_as_their_scripts_run(browser, served, width):
+    w, h = WIDTHS[width]
+    context, guard = guarded_context(browser, viewport={"width": w, "height": h}, locale="zh-CN")
+    context.add_init_script(CLS_INIT)
+    page = context.new_page()
+    page.guard = guard
+    returning(page, served)
+    page.goto(served + "notes/sgl-project/sglang/pr-40204.html")  # read, so ?unread=1 hides it
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 150, "downloadThroughput": 200_000, "uploadThroughput": 90_000})
+    shifts = {}
+    for name, path in CLS_PAGES.items():
+        page.goto(served + path)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(500)
+        shifts[name] = round(page.evaluate("() => window.__cls"), 4)
+    context.close()
+    guard.check()
+    assert {name: cls for name, cls in shifts.items() if cls > 0.1} == {}, shifts

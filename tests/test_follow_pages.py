@@ -97,9 +97,12 @@ def test_each_note_page_names_its_note_and_digest(follow_site, model):
 def test_the_landing_page_has_the_counts_of_the_newest_digests_hidden(follow_site, model):
     proj, _ = follow_site
     (box,) = soup(proj, "index").select("article div.prnotes-since")
-    assert box.has_attr("hidden") and box.get_text() == ""
+    # Empty, for the script to fill; the theme hides it without JavaScript.
+    assert "pst-js-only" in box["class"] and not box.has_attr("hidden") and box.get_text() == ""
     counts = [(d.number, len(d.notes)) for d in reversed(model.digests)]
     assert box["data-digests"] == " ".join(f"{n}:{c}" for n, c in counts) == "4:4 3:3 2:4 1:4"
+    # A first visit counts 今日 (digests 3 and 4, the newest day); the count links to 未读.
+    assert box["data-today"] == "3" and box["data-unread"] == "notes/unread.html"
 
 
 def test_the_read_marks_script_is_deferred_on_every_page(follow_site):
@@ -112,7 +115,9 @@ def test_the_read_marks_script_is_deferred_on_every_page(follow_site):
 
 def controls(page: BeautifulSoup) -> dict[str, list[tuple[str, str]]]:
     (form,) = page.select("article form.prnotes-filters")
-    assert form.has_attr("hidden")
+    # On the page from the start, the theme hides it without JavaScript; 只看未读 always.
+    assert "pst-js-only" in form["class"] and not form.has_attr("hidden")
+    assert [(i["name"], i["value"], i["type"]) for i in form.find_all("input")] == [("unread", "1", "checkbox")]
     return {s["name"]: [(o["value"], o.get_text()) for o in s.find_all("option")] for s in form.find_all("select")}
 
 

@@ -383,7 +383,7 @@ def test_check_and_summary_lines(tmp_path, capsys):
     proj = copy_project(tmp_path / "p", {"a.txt": "o/r\n\nA (#1)\n\n值得精读。CI 门禁。\n\nB (#2)\n\n值得精读。CI。\n"})
     assert main_output(proj, capsys) == (
         0,
-        "prnotes notes: 2 notes, 14 pages: 14 written, 0 unchanged, 0 removed\n",
+        "prnotes notes: 2 notes, 24 pages: 24 written, 0 unchanged, 0 removed\n",
     )
     (proj / "seeds/a.txt").write_text("o/r\n\nA (#1)\n\n值得精读。CI 门禁，改了。\n", encoding="utf-8")
     assert run(proj, capsys, "--check") == (

@@ -67,7 +67,8 @@ def _sidebar_parts(page: BeautifulSoup) -> list[str]:
 
 def test_each_repository_has_its_own_subsystem_pages(several):
     proj, site = several
-    assert [r for r in site.repos] == sorted(REPOS, key=str.lower)
+    # Most notes first (vLLM's sixteen), ties by name (nine each).
+    assert list(site.repos) == [VLLM, *sorted(set(REPOS) - {VLLM}, key=str.lower)]
     for repo in REPOS:
         chosen = site.taxonomy.set_for(repo)
         for sub in site.subsystems_of(repo):
@@ -86,7 +87,7 @@ def test_a_reader_of_one_repository_sees_only_its_areas(several):
         page = _html(proj, docname)
         menu = _menu(page)
         assert [heading for heading, _ in menu] == ["pytorch/pytorch"]
-        assert menu[0][1] == [s.title for s in site.subsystems_of("pytorch/pytorch")]
+        assert menu[0][1] == [s.heading for s in site.subsystems_of("pytorch/pytorch")]
         assert _sidebar_parts(page) == ["pytorch/pytorch"]
         text = page.select_one(".bd-sidebar-primary .prnotes-sidenav").get_text(" ")
         for vllm_only in ("Model Runner", "KV Connector", "投机解码"):
@@ -94,7 +95,7 @@ def test_a_reader_of_one_repository_sees_only_its_areas(several):
     # A vLLM note: vLLM's areas only.
     vllm_note = next(n for n in site.notes if n.repo == VLLM)
     menu = _menu(_html(proj, vllm_note.docname))
-    assert menu == [(VLLM, [s.title for s in site.subsystems_of(VLLM)])]
+    assert menu == [(VLLM, [s.heading for s in site.subsystems_of(VLLM)])]
 
 
 def test_pages_of_no_one_repository_list_every_repository_s_areas_grouped(several):
@@ -102,7 +103,7 @@ def test_pages_of_no_one_repository_list_every_repository_s_areas_grouped(severa
     for docname in ("index", contract.TAGS_INDEX, site.digests[0].docname):
         page = _html(proj, docname)
         assert [heading for heading, _ in _menu(page)] == list(site.repos)
-        assert _menu(page) == [(r, [s.title for s in site.subsystems_of(r)]) for r in site.repos]
+        assert _menu(page) == [(r, [s.heading for s in site.subsystems_of(r)]) for r in site.repos]
         assert _sidebar_parts(page) == list(site.repos)
     # The landing page's 子系统 section: a heading per repository, its cards under it.
     landing = _html(proj, "index")
@@ -177,3 +178,70 @@ def test_the_grouped_navigation_passes_the_page_checks(several):
         finally:
             browser.close()
     assert problems == []
+
+
+# --- issue 44: repositories by note count, and a shared title names its repository ---
+
+
+def _text(node) -> str:
+    return " ".join(node.get_text().split()).rstrip("#").strip()
+
+
+def test_repositories_go_by_note_count_wherever_they_are_listed(several):
+    """vLLM has the most notes (sixteen), the others nine each: vLLM first,
+    then by name, on the landing page, in the filters, the sidebar, the
+    header's list of repositories, the 订阅 page, the PR index and the book."""
+    proj, site = several
+    order = list(site.repos)
+    assert order == [VLLM, "huggingface/transformers", "NVIDIA/TensorRT-LLM", "pytorch/pytorch", "sgl-project/sglang"]
+    landing = _html(proj, "index")
+    assert f"来自 5 个仓库（{'、'.join(order)}）" in _text(landing.select_one("article"))
+    assert _sidebar_parts(landing) == order
+    assert [_text(a) for a in landing.select(".bd-header .prnotes-repos .dropdown-item")] == order
+    # A list of several repositories' notes: its filter offers them in that order.
+    options = [o["value"] for o in _html(proj, contract.verdict_docname("close")).select('form.prnotes-filters select[name="repo"] option')]
+    assert options[0] == "" and options[1:] == [r for r in order if r in options]
+    assert len(options) > 3
+    feeds = _html(proj, contract.FEEDS_PAGE)
+    assert [_text(h) for h in feeds.select("article h2")] == ["全部笔记", *order]
+    prindex = [_text(h) for h in _html(proj, contract.PR_INDEX).select("article h2")]
+    assert [h for h in prindex if h in order] == order
+    # The book: a chapter per subsystem, by repository in that order.
+    book = (proj / f"{contract.BOOK_ROOT}.md").read_text(encoding="utf-8")
+    chapters = re.findall(r"^subsystem/(\S+)$", book, re.M)
+    assert chapters == [s.key for s in site.subsystems]
+    ranks = [order.index(site.subsystem(key).repo) for key in chapters]
+    assert ranks == sorted(ranks) and ranks[0] == 0
+
+
+def test_a_subsystem_title_two_repositories_share_names_its_repository(several):
+    """量化 and CI 与构建 are titles of vLLM's and of TensorRT-LLM's subsystems: the
+    pages' titles, the tabs, the navigation, the feeds and the book's chapters
+    say whose; a title no other repository has stays as it is."""
+    proj, site = several
+    vllm, trt = site.subsystem("quantization"), site.subsystem("nvidia/tensorrt-llm/quantization")
+    assert (vllm.heading, trt.heading) == ("量化（vllm-project/vllm）", "量化（NVIDIA/TensorRT-LLM）")
+    assert site.subsystem("pytorch/pytorch/inductor").heading == site.subsystem("pytorch/pytorch/inductor").title
+    for sub in (vllm, trt):
+        page = _html(proj, sub.docname)
+        assert _text(page.select_one("article h1")) == sub.heading
+        assert page.title.get_text().startswith(sub.heading)
+    note = next(n for n in site.notes if n.subsystem == vllm.key)
+    sidebar = [_text(a) for a in _html(proj, note.docname).select(".bd-sidebar-primary .prnotes-sidenav a")]
+    assert vllm.heading in sidebar and "量化" not in sidebar
+    feed = (proj / "_build/html" / contract.subsystem_feed(trt.key)).read_text(encoding="utf-8")
+    assert re.search(r"<title>[^<]*量化（NVIDIA/TensorRT-LLM）</title>", feed)
+    # The filters of a list of both name them so too (contract.subsystem_labels keeps them apart).
+    labels = [_text(o) for o in _html(proj, contract.verdict_docname("close")).select('select[name="subsystem"] option')]
+    assert not any(label == "量化" for label in labels)
+
+
+def test_the_books_chapters_name_the_repository_of_a_shared_title(several):
+    """The LaTeX of the whole book: its chapters are the subsystem pages, their titles as the site has them."""
+    proj, site = several
+    app = sphinx_build(proj, "latex")
+    tex = (proj / "_build/latex/prnotes.tex").read_text(encoding="utf-8")
+    chapters = [c.replace("\\sphinxhyphen{}", "-") for c in re.findall(r"^\\chapter\{(.*)\}$", tex, re.M)]
+    assert chapters == [s.heading for s in site.subsystems]  # vLLM's first: it has the most notes
+    assert {"量化（vllm-project/vllm）", "量化（NVIDIA/TensorRT-LLM）", "CI 与构建（vllm-project/vllm）"} <= set(chapters)
+    assert app.warning.getvalue() == ""

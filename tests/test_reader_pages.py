@@ -275,7 +275,7 @@ def test_every_page_is_in_the_header_or_its_menu_once(built_site, site):
     # The current subsystem links to its own page's top; the others to their pages.
     assert re.findall(r'href="([^"]+)"', menu) == ["#" if slug == "ci" else f"{slug}.html" for slug in used]
     links = re.findall(r'<a class="nav-link nav-internal" href="[^"]+">([^<]+)</a>', header)
-    assert links == ["摘要归档", "阅读清单", "跟进清单", "代码符号索引", "标签", "PR 索引"]
+    assert links == ["摘要归档", "本周", "阅读清单", "跟进清单", "代码符号索引", "标签", "PR 索引"]
     assert "genindex" not in html and not (proj / "_build/html/genindex.html").exists()
 
 

@@ -26,6 +26,9 @@ from prnotes.model.taxonomy import load_taxonomy
         f"{contract.audience_docname('ci-maintainers')}.md",
         f"{contract.tag_docname('deepseek')}.md",
         "notes/vllm-project/vllm/pr-52400.md",
+        f"{contract.UNREAD}.md",
+        f"{contract.WEEK_INDEX}.md",
+        f"{contract.week_docname(1)}.md",
     ],
 )
 def test_reader_page_snapshot(pages, page, file_regression):

@@ -185,9 +185,10 @@ def test_header_links_each_upstream_repository(stream_site):
     assert len(menus) == 2
     for menu in menus:
         assert len(re.findall(r'<svg [^>]*class="sd-octicon sd-octicon-mark-github prnotes-icon fa-lg"', menu)) == 1
+        # Most notes first: vLLM's five, SGLang's two.
         assert re.findall(r'<a class="dropdown-item" href="(https://github.com/[^"]+)" rel="noopener">([^<]+)</a>', menu) == [
-            ("https://github.com/sgl-project/sglang", "sgl-project/sglang"),
             ("https://github.com/vllm-project/vllm", "vllm-project/vllm"),
+            ("https://github.com/sgl-project/sglang", "sgl-project/sglang"),
         ]
     if shutil.which("java"):
         assert [str(e) for e in nu_errors([proj / "_build/html/index.html"])] == []
@@ -482,9 +483,17 @@ def test_next_walks_the_newest_digest_then_the_older_ones_without_a_dead_end(mor
     expected = expected_walk(model)
     assert expected[0] == "notes/sgl-project/sglang/pr-3011"  # the 精读 of the newest digest
     visited = [expected[0]]
+    # The end of each digest shows: its last note says so, and 下一篇 names the digest before, dated.
+    dates = {1: "2026-11-02", 2: "2026-11-05", 3: "2026-11-09"}
+    digest_of = {n.docname: model.digest_of(n).number for n in model.notes}
     while "next" in (links := neighbours(proj, visited[-1])):
         target, label = links["next"]
-        assert label == "下一篇"
+        here, there = digest_of[visited[-1]], digest_of[target]
+        end = re.findall(r'<p class="prnotes-digest-end">([^<]*)</p>', html(proj, visited[-1]))
+        if here == there:
+            assert (label, end) == ("下一篇", []), visited[-1]
+        else:
+            assert (label, end) == (f"下一篇 · 上一期：第 {there} 期 · {dates[there]}", [f"第 {here} 期到此读完"]), visited[-1]
         visited.append(target)
         assert len(visited) <= len(expected)
     assert visited == expected  # every note, once, and the walk ends at the oldest digest's last note
@@ -523,8 +532,13 @@ def test_subsystem_pages_lead_to_subsystem_pages_not_into_their_notes(morning_si
 def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
     """Counted, not timed: a new digest is read; of the old notes only the one
     that now follows it (the newest digest's first) is written again, and the
-    digest before it gains its 下一期."""
+    digest before it gains its 下一期. An older vLLM digest of one note about
+    nothing else comes first, so that vLLM leads (six notes to SGLang's five)
+    and a vLLM digest leaves the repositories' order, and with it the
+    navigation, as it was."""
     proj = morning.morning_project(tmp_path / "p")
+    (proj / "seeds/000_0older.txt").write_text("vllm-project/vllm\n\n更新 README 徽章的图片地址 (#60999)\n\n值得快速浏览，只改了徽章。\n", encoding="utf-8")
+    gitrepo.commit(proj, ["seeds/000_0older.txt"], "2026-10-01T09:00:00+08:00")
     build(proj, freshenv=True)
     (proj / "seeds/004_new.txt").write_text(
         # Filed under subsystems that have notes already: the navigation stays as it was.
@@ -544,7 +558,7 @@ def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
     similar = set(state.of(app.env).get(similarnotes.STATS)[2]) & old_notes
     assert similar == {"notes/vllm-project/vllm/pr-61001", "notes/vllm-project/vllm/pr-61005"}
     assert rewritten & old_notes == {"notes/sgl-project/sglang/pr-3011"} | similar
-    assert "notes/digests/003_9c0ffe" in written  # read again: its line names 第 5 期
+    assert "notes/digests/003_9c0ffe" in written  # read again: its line names 第 6 期
     assert neighbours(proj, "notes/sgl-project/sglang/pr-3011")["prev"] == ("notes/vllm-project/vllm/pr-61021", "上一篇")
     assert neighbours(proj, "notes/digests/003_9c0ffe")["next"] == ("notes/digests/004_new", "下一期")
     # Nothing changed: no page is written (Sphinx writes its search page and the 404 page every time).

@@ -241,6 +241,23 @@ def subsystem_labels(titles: dict[str, str]) -> dict[str, str]:
     }
 
 
+def repository_order(counts: dict[str, int]) -> list[str]:
+    """Repositories as every list of them goes: most notes first, ties by name
+    (case-insensitively, as GitHub reads names). ``counts``: notes per repository."""
+    return sorted(counts, key=lambda repo: (-counts[repo], repo.lower(), repo))
+
+
+def qualified_titles(subsystems: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """Subsystem key -> its title where it names the subsystem on its own (its
+    page's title, the navigation, a feed, a chapter of the book): the title, and
+    its repository beside a title that two repositories share
+    (``量化（vllm-project/vllm）``). ``subsystems``: key -> (repository, title)."""
+    repos: dict[str, set[str]] = {}
+    for repo, title in subsystems.values():
+        repos.setdefault(title, set()).add(repo.lower())
+    return {key: f"{title}（{repo}）" if len(repos[title]) > 1 else title for key, (repo, title) in subsystems.items()}
+
+
 def subsystem_slug(key: str) -> str:
     """The slug within its set of a subsystem named by :func:`subsystem_key`."""
     return key.rsplit("/", 1)[-1]
@@ -337,6 +354,23 @@ def pr_list_docname(repo: str) -> str:
     """A repository's part of the PR index (its newest numbers; earlier pages below it)."""
     owner, name = repo.split("/", 1)
     return f"{PR_INDEX}/{slug(owner)}--{slug(name)}"
+
+
+# The notes new since the reader's last visit and still unread (filled in the browser).
+UNREAD = f"{NOTES_DIR}/unread"
+# 本周 and the weeks before it: ``notes/week/index``, ``notes/week/before-<k>``.
+WEEK_DIR = f"{NOTES_DIR}/week"
+WEEK_INDEX = f"{WEEK_DIR}/index"
+WEEKS_BACK = 8  # the weeks before 本周 that have pages (older digests: the archive)
+
+
+def week_docname(back: int) -> str:
+    """The page of the week ``back`` weeks before 本周 (0: 本周 itself)."""
+    return WEEK_INDEX if back == 0 else f"{WEEK_DIR}/before-{back}"
+
+
+def week_title(back: int) -> str:
+    return {0: "本周", 1: "上周"}.get(back, f"{back} 周前")
 
 
 # Atom feeds, under the HTML output (sphinxext/site/feeds.py), and the page that lists them.

@@ -143,6 +143,10 @@ class RepoSubsystem:
     slug: str
     title: str
     intro: str
+    # Its title where it names the subsystem on its own (its page, the
+    # navigation, feeds, the book): with its repository when another
+    # repository has a subsystem of that title (contract.qualified_titles).
+    heading: str = ""
 
     @property
     def docname(self) -> str:
@@ -178,8 +182,18 @@ class Site:
 
     @cached_property
     def repos(self) -> tuple[str, ...]:
-        """Repositories of the notes, sorted case-insensitively."""
-        return tuple(sorted({n.repo for n in self.notes}, key=lambda r: (r.lower(), r)))
+        """Repositories of the notes, most notes first, ties by name
+        (:func:`prnotes.contract.repository_order`): every list of them goes so."""
+        return tuple(contract.repository_order(Counter(n.repo for n in self.notes)))
+
+    @cached_property
+    def _repo_rank(self) -> dict[str, int]:
+        return {repo: index for index, repo in enumerate(self.repos)}
+
+    def note_order(self, note: Note) -> tuple:
+        """A note's place in a list of several repositories' notes (a tag's):
+        its repository in :attr:`repos` order, then :attr:`Note.sort_key`."""
+        return (self._repo_rank.get(note.repo, len(self._repo_rank)), *note.sort_key)
 
     @cached_property
     def digest_by_docname(self) -> dict[str, Digest]:
@@ -210,14 +224,15 @@ class Site:
     def subsystems(self) -> tuple[RepoSubsystem, ...]:
         """Every subsystem that has notes: by repository (:attr:`repos`), each
         repository's in its set's order. Each is one page."""
-        out = []
+        out: list[RepoSubsystem] = []
         for repo in self.repos:
             chosen = self.taxonomy.set_for(repo)
             for sub in (*self.groups.get(repo, ()), *chosen.subsystems):
                 key = self.taxonomy.subsystem_key(repo, sub.slug)
                 if key in self._by_subsystem and all(o.key != key for o in out):
                     out.append(RepoSubsystem(key, repo, sub.slug, sub.title, sub.intro))
-        return tuple(out)
+        headings = contract.qualified_titles({s.key: (s.repo, s.title) for s in out})
+        return tuple(replace(s, heading=headings[s.key]) for s in out)
 
     def grouped_by_layout(self, key: str) -> bool:
         """Whether a subsystem is one of a repository's groups (its own layout), not of a set."""

@@ -52,4 +52,4 @@ def tag_index(site: Site) -> dict[str, tuple[Note, ...]]:
         for tag in tags_of_note(note, site.taxonomy):
             index.setdefault(tag.slug, []).append(note)
     order = [t.slug for t in all_tags(site.taxonomy)]
-    return {slug: tuple(sorted(index[slug], key=lambda n: n.sort_key)) for slug in order if slug in index}
+    return {slug: tuple(sorted(index[slug], key=site.note_order)) for slug in order if slug in index}

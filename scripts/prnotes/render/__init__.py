@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .. import contract
 from ..model.site import Site
 from .digests import render_digests
-from .landing import render_feeds_page, render_landing
+from .landing import render_feeds_page, render_landing, render_unread, render_weeks
 from .note import page_key, render_note
 from .prindex import render_prindex
 from .readinglists import render_reading_lists
@@ -61,5 +61,7 @@ def _hub_pages(site: Site) -> dict[str, str]:
     pages.update(render_tags(site))
     pages.update(render_digests(site))
     pages.update(render_feeds_page(site))
+    pages.update(render_unread(site))
+    pages.update(render_weeks(site))
     pages[f"{contract.BOOK_ROOT}.md"] = render_book_root(site)
     return pages

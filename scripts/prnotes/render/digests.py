@@ -58,12 +58,14 @@ def render_digest(site: Site, digest: Digest) -> str:
 
 
 def _archive_lines(site: Site, here: str, digests: list[Digest]) -> list[str]:
-    """One line per digest, newest first."""
+    """One line per digest, newest first: its date, its repository (on an
+    archive of several) and its counts."""
     lines = []
     for digest in reversed(digests):
         notes = [site.by_docname[d] for d in digest.notes]
         link = doc_link(digest.title, here, digest.docname)
-        lines.append(f"- {link} · {digest_date(digest.path)} · {len(notes)} 篇（{verdict_counts(notes)}）")
+        repo = f" · {escape(digest.repo)}" if site.by_repository else ""
+        lines.append(f"- {link} · {digest_date(digest.path)}{repo} · {len(notes)} 篇（{verdict_counts(notes)}）")
     return lines
 
 

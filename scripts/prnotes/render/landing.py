@@ -1,6 +1,8 @@
-"""The landing page, ``index.md``: 今日 first, then a short way into the rest; and the 订阅 page.
+"""The landing page, ``index.md``: 今日 first, then a short way into the rest; the
+reader's other views of what arrived (未读, 本周); and the 订阅 page.
 
-A reader comes most mornings to see what arrived: the page opens with 今日,
+A reader comes most mornings to see what arrived: the page opens, after a
+line that says what the site is, with 今日,
 how many notes are new since the last visit (read marks, in the browser),
 then every note of the newest day's digests, 精读 first
 (:mod:`prnotes.sphinxext.facts.stream` decides the day from this build's dates and
@@ -10,6 +12,16 @@ archive, the reading lists, the indexes, the subsystems with their counts
 (:func:`subsystem_listing`) and the PDF books that are there
 (:mod:`prnotes.sphinxext.book.pdflinks`). The 精读 notes of the whole archive are
 on 精读清单.
+
+未读 (``notes/unread``) lists the notes the landing page counts as new since
+the last visit and still unread: the page holds every note of the digests the
+count covers (:data:`prnotes.sphinxext.lists.readmarks.SINCE_DIGESTS`), and the
+browser shows only those (:mod:`prnotes.sphinxext.lists.readmarks`). 本周
+(``notes/week/index``) lists the notes of the newest ISO week, and a page for
+each of the :data:`prnotes.contract.WEEKS_BACK` weeks before it (上周, 2 周前 …)
+lists that week's: the weeks are the build's, from the digests' dates
+(:func:`prnotes.sphinxext.facts.stream.weeks`), so these pages hold only the
+directive that names which week they show.
 
 The 订阅 page lists every Atom feed of the site, for a reader to pick what
 they follow. The feeds themselves are made by the Sphinx side
@@ -25,7 +37,7 @@ from __future__ import annotations
 from .. import contract
 from ..model.classify import VERDICT_BY_SLUG
 from ..model.site import Site
-from .myst import doc_link, escape, hidden_toctree, marker
+from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .paging import list_directive, orphan, verdict_counts
 from .readinglists import audience_heading, audiences_used, verdicts_used
 
@@ -97,12 +109,66 @@ def _more(site: Site) -> list[str]:
         f"共 {len(site.notes)} 篇笔记（{verdict_counts(site.notes)}），"
         f"来自 {len(site.repos)} 个仓库（{escape('、'.join(site.repos))}）的 {len(site.digests)} 期摘要。",
         "",
-        f"- {doc_link('摘要归档', HERE, contract.DIGESTS_INDEX)}：往期摘要，最新的在前",
+        f"- {doc_link('摘要归档', HERE, contract.DIGESTS_INDEX)}：往期摘要，最新的在前；"
+        f"{doc_link('本周', HERE, contract.WEEK_INDEX)}：这一周各期摘要的笔记，也可往前翻 {contract.WEEKS_BACK} 周",
         f"- 阅读清单：{' · '.join(lists)}",
         f"- 索引：{' · '.join(indexes)}",
         f"- {{{contract.PDF_ROLE}}}`PDF`",
         "",
     ]
+
+
+UNREAD_INTRO = (
+    "上次访问以来新到、还没打开过的笔记，最新的一期在前；打开一篇，它就离开这里。"
+    "已读记号只存在这台设备的浏览器里。"
+)
+
+
+def render_unread(site: Site) -> dict[str, str]:
+    """``notes/unread.md``: the notes of the newest digests, which the browser
+    narrows to those new since the last visit and unread (module docstring)."""
+    if not site.notes:
+        return {}
+    lines = [
+        marker("seeds/"),
+        "",
+        "(unread)=",
+        "# 未读笔记",
+        "",
+        *orphan(),
+        escape(UNREAD_INTRO),
+        "",
+        f":::{{{contract.SINCE_DIRECTIVE}}}",
+        ":::",
+        "",
+        *list_directive("unread", {}, show=("verdict", "subsystem")),
+    ]
+    return {f"{contract.UNREAD}.md": "\n".join(lines)}
+
+
+WEEK_INTRO = "按摘要的日期（提交的那一天）分周，每周从周一到周日；一周里各期摘要的笔记，精读在前。"
+
+
+def render_weeks(site: Site) -> dict[str, str]:
+    """本周 and a page for each of the weeks before it (module docstring)."""
+    if not site.notes:
+        return {}
+    pages = {}
+    for back in range(contract.WEEKS_BACK + 1):
+        docname = contract.week_docname(back)
+        lines = [
+            marker("seeds/"),
+            "",
+            f"# {contract.week_title(back)}",
+            "",
+            WEEK_INTRO,
+            "",
+            *list_directive("week", {"back": back}, show=("verdict", "summary", "subsystem")),
+        ]
+        if back == 0:
+            lines += hidden_toctree(relative(docname, contract.week_docname(k)) for k in range(1, contract.WEEKS_BACK + 1))
+        pages[f"{docname}.md"] = "\n".join(lines)
+    return pages
 
 
 def render_landing(site: Site) -> str:
@@ -117,7 +183,7 @@ def render_landing(site: Site) -> str:
         *_more(site),
         *subsystem_listing(site),
         *subsystem_toctrees(site),
-        *hidden_toctree((contract.DIGESTS_INDEX, contract.READING_INDEX, contract.WATCHLIST), "阅读与跟进"),
+        *hidden_toctree((contract.DIGESTS_INDEX, contract.WEEK_INDEX, contract.READING_INDEX, contract.WATCHLIST), "阅读与跟进"),
         *hidden_toctree((contract.SYMBOLS, contract.TAGS_INDEX, contract.PR_INDEX), "索引"),
     ]
     return "\n".join(lines)

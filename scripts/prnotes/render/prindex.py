@@ -54,7 +54,9 @@ def _range_redirects(repo: str, docname: str, first: dict[int, Key], listed: lis
 def render_prindex(site: Site) -> dict[str, str]:
     docname = contract.PR_INDEX
     repos = arrival_keys(site)
-    order = sorted(repos, key=lambda r: (repos[r][0].lower(), repos[r][0]))
+    # The site's repositories in its order (most notes first); those its notes only mention after, by name.
+    rank = {repo.lower(): index for index, repo in enumerate(site.repos)}
+    order = sorted(repos, key=lambda r: (rank.get(r, len(rank)), repos[r][0].lower(), repos[r][0]))
     total = sum(len(first) for _, first in repos.values())
     lines = [
         marker("seeds/"),

@@ -3,7 +3,10 @@ and the PDF book, whose chapters the subsystems are.
 
 Each repository has its own subsystems (:mod:`prnotes.model.taxonomy`), so a page
 is one repository's subsystem; on an archive of several repositories it says
-which, and links to the other repositories' subsystems of the same name.
+which, and links to the other repositories' subsystems of the same name. A
+title two repositories share carries the repository in the page's title
+(``量化（vllm-project/vllm）``, :attr:`prnotes.model.site.RepoSubsystem.heading`),
+so the tab, the navigation, the feed and the book's chapter name it too.
 
 Earlier notes of the list have pages of their own (:mod:`.paging`); the
 toctree stays on the subsystem page, so every note has that page as its one
@@ -52,7 +55,7 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
         marker(source),
         "",
         f"({sub.label})=",
-        f"# {escape(sub.title)}",
+        f"# {escape(sub.heading)}",
         "",
         escape(sub.intro),
         "",
@@ -66,7 +69,7 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
     def body(page: Page, here: str) -> list[str]:
         return list_directive("notes", {"subsystem": sub.key, **page.where()}, show=("verdict", "summary"))
 
-    return note_pages(site, docname, notes, head, sub.title, body, source=source, moved=site.moved.get(sub.key, ()))
+    return note_pages(site, docname, notes, head, sub.heading, body, source=source, moved=site.moved.get(sub.key, ()))
 
 
 # --- the PDF book's root page, and the pages of a book of some notes -------

@@ -47,7 +47,7 @@ def members(site: Site, tag: Tag, tagged: tuple[Note, ...]) -> tuple[Note, ...]:
     if tag.subsystem is None:
         return tagged
     filed = [n for n in site.notes if n.subsystem_slug == tag.slug]
-    return tuple(sorted({n.docname: n for n in (*tagged, *filed)}.values(), key=lambda n: n.sort_key))
+    return tuple(sorted({n.docname: n for n in (*tagged, *filed)}.values(), key=site.note_order))
 
 
 def render_tag_page(site: Site, tag: Tag, notes: tuple[Note, ...]) -> dict[str, str]:

@@ -96,6 +96,12 @@ html_theme_options = {
     # The header: a 子系统 menu and the reader tools (templates/prnotes-header.html);
     # the theme renders the same template in the phone's drawer.
     "navbar_center": ["prnotes-header.html"],
+    # Search and the colour mode stay in the header at every width: on a
+    # phone the theme would put the colour mode at the end of the drawer,
+    # below the whole navigation, out of reach. The header's end keeps the
+    # upstream repositories (the drawer's end, on a phone).
+    "navbar_persistent": ["search-button-field", "theme-switcher"],
+    "navbar_end": ["navbar-icon-links"],
     "search_bar_text": "搜索笔记、PR 编号、代码符号…",
     # Off: the search script lists results in the dialog as the reader types
     # (scripts/prnotes/sphinxext/search/ui.js). The theme's own needs the
@@ -106,7 +112,8 @@ html_theme_options = {
     # their metadata (scripts/prnotes/sphinxext/page/pagetoc.py).
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
-    "footer_end": [],
+    # The switch of the j/k shortcuts, on the pages that have them (templates/prnotes-keys.html).
+    "footer_end": ["prnotes-keys.html"],
     # Templates that never render empty: the theme need not render each of them
     # a second time per page to find out (a documented theme option).
     "templates_skip_empty_check": [

@@ -14,6 +14,7 @@ notes (:mod:`.lists`) are built from here, never from the seeds.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from docutils import nodes
@@ -186,8 +187,9 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def repositories(env) -> list[str]:
-    """``owner/repo`` of every note on the site, sorted."""
-    return sorted({f.repo for f in FACTS.of(env).values() if f.repo}, key=lambda r: (r.lower(), r))
+    """``owner/repo`` of every note on the site, most notes first, ties by name
+    (:func:`prnotes.contract.repository_order`, as the converter orders them)."""
+    return contract.repository_order(Counter(f.repo for d, f in FACTS.of(env).items() if f.repo and d in env.all_docs))
 
 
 def site_repositories(env) -> list[str]:

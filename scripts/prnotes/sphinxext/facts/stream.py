@@ -24,6 +24,15 @@ rest are a line that points to the day's digest pages) and names at most
 :data:`TODAY_DIGESTS_NAMED` digests (else the day's first and last): the
 landing page stays as small as any page of a list.
 
+**本周** (:func:`weeks`) is every note of the digests dated in the newest ISO
+week (Monday to Sunday, by the digests' dates: a digest's date is the day of
+its commit in the author's time zone), in the same order; digests not
+committed yet join it, as they are 今日 (with none committed at all, 本周 is
+the week of the build). The weeks before it go back
+:data:`WEEKS_BACK` calendar weeks, a week without digests included (its page
+says so); older digests are in the archive. Without any dated or uncommitted
+digest (no git) there is no week.
+
 The walk (:func:`walk`) goes from the newest digest to the oldest, each in
 reading order, so that a reader who missed a day goes on into the day before.
 Everything comes from the notes' facts (:mod:`..facts.notes`), computed once per
@@ -33,10 +42,12 @@ build (:mod:`.state`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from ... import contract
 from ...model.classify import verdict_rank
 from . import buildtime, state
 from .notes import FACTS, NoteFacts
@@ -45,6 +56,8 @@ from .notes import FACTS, NoteFacts
 # As many notes as a page of a list holds (render/paging.py's NOTE_PAGE).
 TODAY_SHOWN = 150
 TODAY_DIGESTS_NAMED = 10
+# 本周 and this many weeks before it have pages (contract.week_docname).
+WEEKS_BACK = contract.WEEKS_BACK
 
 
 def reading_key(facts: NoteFacts) -> tuple[int, int, int]:
@@ -101,6 +114,61 @@ def _newest_day(env: BuildEnvironment) -> Day | None:
 def newest_day(env: BuildEnvironment) -> Day | None:
     """今日 of this build (module docstring); None for a site without notes."""
     return state.of(env).once("stream.newest-day", lambda: _newest_day(env))
+
+
+@dataclass(frozen=True)
+class Week:
+    """An ISO week of the archive (Monday to Sunday) and the digests dated in it."""
+
+    monday: date
+    digests: tuple[tuple[int, str], ...]  # (number, seed path), oldest first
+    notes: tuple[str, ...]  # docnames, in reading order
+
+    @property
+    def label(self) -> str:
+        """``2026-W49``, the ISO year and week."""
+        year, week, _ = self.monday.isocalendar()
+        return f"{year}-W{week:02d}"
+
+    @property
+    def span(self) -> str:
+        """``2026-11-30 至 2026-12-06``."""
+        return f"{self.monday.isoformat()} 至 {(self.monday + timedelta(days=6)).isoformat()}"
+
+
+def _monday(label: str) -> date | None:
+    """The Monday of the week of a date label (``YYYY-MM-DD``); None for 未提交 and 日期未知."""
+    try:
+        day = date.fromisoformat(label)
+    except ValueError:
+        return None
+    return day - timedelta(days=day.weekday())
+
+
+def _weeks(env: BuildEnvironment) -> tuple[Week, ...]:
+    notes = notes_of_site(env)
+    numbers = {f.digest: f.digest_number for f in notes.values()}
+    known = buildtime.facts(env)
+    mondays = {seed: _monday(buildtime.label(known, seed)) for seed in numbers}
+    dated = [m for m in mondays.values() if m is not None]
+    fresh = {seed for seed in numbers if buildtime.label(known, seed) == buildtime.UNCOMMITTED}
+    if not dated and not fresh:
+        return ()
+    # Nothing committed yet (a new site's preview): the week of the build.
+    newest = max(dated) if dated else _monday(date.today().isoformat())
+    out = []
+    for back in range(WEEKS_BACK + 1):
+        monday = newest - timedelta(weeks=back)
+        seeds = {seed for seed, m in mondays.items() if m == monday} | (fresh if back == 0 else set())
+        members = sorted((reading_key(f), d) for d, f in notes.items() if f.digest in seeds)
+        out.append(Week(monday, tuple(sorted((numbers[s], s) for s in seeds)), tuple(d for _, d in members)))
+    return tuple(out)
+
+
+def weeks(env: BuildEnvironment) -> tuple[Week, ...]:
+    """本周 and the :data:`WEEKS_BACK` weeks before it, newest first (module
+    docstring); empty for an archive without dates."""
+    return state.of(env).once("stream.weeks", lambda: _weeks(env))
 
 
 def walk(env: BuildEnvironment) -> tuple[str, ...]:

@@ -18,11 +18,16 @@ facts, not from the toctree:
 The buttons name what they lead to: 上一篇/下一篇 for a note, 上一期/下一期
 for a digest, 上一页/下一页 for any other page (``prnotes_prev_label`` and
 ``prnotes_next_label``, shown by ``templates/components/prev-next.html``).
+The end of a digest shows: on its last note, 下一篇 says that it leads into
+the digest before (``下一篇 · 上一期：第 3 期 · 2026-12-02``, the date this
+build's), and a line over the buttons that the digest ends there
+(``prnotes_digest_end``: ``第 4 期到此读完``).
 
 A page whose neighbours changed is written again though its source did not
 change (:func:`neighbours_changed`, through :mod:`.rewrites`): when a digest
 arrives, the newest digest before it (its 下一期) and that digest's first
-note (its 上一篇), and the pages beside a page whose title changed.
+note (its 上一篇), the pages beside a page whose title changed, and a
+digest's last note when the date of the digest before changes.
 """
 
 from __future__ import annotations
@@ -34,11 +39,13 @@ from sphinx.environment import BuildEnvironment
 
 from ... import contract
 from .. import _internals
-from ..facts import rewrites, state, stream
+from ..facts import buildtime, rewrites, state, stream
 
 LABELS = {"note": ("上一篇", "下一篇"), "digest": ("上一期", "下一期"), "page": ("上一页", "下一页")}
 # The neighbours as the last build left them: {docname: (previous, next)}.
 SAVED = "prnotes_neighbours"
+# What the last notes of digests said as the last build left them: {docname: (end line, 下一篇's label)}.
+SAVED_ENDS = "prnotes_digest_ends"
 
 Neighbours = dict[str, tuple[str | None, str | None]]
 
@@ -85,6 +92,28 @@ def neighbours(env: BuildEnvironment) -> Neighbours:
     return state.of(env).once("prevnext.neighbours", lambda: compute(env))
 
 
+Ends = dict[str, tuple[str, str]]
+
+
+def digest_ends(env: BuildEnvironment) -> Ends:
+    """The last note of each digest (but the oldest) that leads into the digest
+    before it: ``(第 4 期到此读完, 下一篇 · 上一期：第 3 期 · 2026-12-02)``, once per build."""
+
+    def make() -> Ends:
+        notes = stream.notes_of_site(env)
+        known = buildtime.facts(env)
+        out: Ends = {}
+        for docname, (_, after) in neighbours(env).items():
+            here, there = notes.get(docname), notes.get(after or "")
+            if here is None or there is None or here.digest == there.digest:
+                continue
+            date = buildtime.label(known, there.digest)
+            out[docname] = (f"第 {here.digest_number} 期到此读完", f"下一篇 · 上一期：第 {there.digest_number} 期 · {date}")
+        return out
+
+    return state.of(env).once("prevnext.ends", make)
+
+
 def _link(context: dict, env: BuildEnvironment, docname: str | None) -> dict | None:
     if not docname or docname not in env.titles:
         return None
@@ -100,6 +129,9 @@ def set_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, 
     for key, docname, index in (("prev", found[0], 0), ("next", found[1], 1)):
         context[key] = _link(context, env, docname)
         context[f"prnotes_{key}_label"] = LABELS[_kind(docname or "")][index]
+    end = digest_ends(env).get(pagename)
+    if end is not None and context["next"] is not None:
+        context["prnotes_digest_end"], context["prnotes_next_label"] = end
 
 
 def _title(env, docname: str) -> str | None:
@@ -118,13 +150,16 @@ def neighbours_changed(app: Sphinx, env, outdated: rewrites.Outdated, read: dict
     whose previous or next page was read again with another title (the
     button shows it). A page read again under the same title (a list page,
     read again with most digests) leaves its neighbours alone."""
-    now = neighbours(env)
-    old = getattr(env, SAVED, None)
+    now, ends = neighbours(env), digest_ends(env)
+    old, old_ends = getattr(env, SAVED, None), getattr(env, SAVED_ENDS, None) or {}
     setattr(env, SAVED, now)
+    setattr(env, SAVED_ENDS, ends)
     if old is None:
         return []
     retitled = {docname for docname, title in read.items() if _title(env, docname) != title}
-    return [docname for docname, links in now.items() if old.get(docname) != links or any(link in retitled for link in links)]
+    changed = [docname for docname, links in now.items() if old.get(docname) != links or any(link in retitled for link in links)]
+    # The end of a digest names the date of the digest before it.
+    return changed + [docname for docname in ends.keys() | old_ends.keys() if ends.get(docname) != old_ends.get(docname)]
 
 
 def setup(app: Sphinx) -> dict:

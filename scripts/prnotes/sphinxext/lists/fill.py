@@ -26,6 +26,14 @@ The directive's argument is the kind of list; ``:where:`` holds
   (:func:`.stream.newest_day`), after a line that gives the day, its digests
   and their counts; ``:show:`` as for ``notes``. The day is this build's, so
   the page is written again whenever a note or a digest date changes;
+- ``week``: ``back`` (0 for 本周): every note of that week's digests in
+  reading order (:func:`.stream.weeks`), after a line that gives the ISO
+  week, its days, digests and counts, and a line that links every week's
+  page; written again, as 今日, whenever a note or a date changes;
+- ``unread``: every note of the digests the landing page's count covers
+  (:func:`.readmarks.digest_counts`), newest digest first, each in reading
+  order (:func:`.stream.walk`); the browser shows only those new since the
+  reader's last visit and unread (:mod:`.readmarks`);
 - ``followups``: the items of the 待跟进 boxes of the notes as for ``notes``
   (``:order: newest``: newest digest first, then in digest order), each with
   its label, the PR or issue it names, the note (linked to the marked
@@ -70,6 +78,7 @@ from ...model.classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
 from ...model.symbols import initial, sort_key as symbol_sort_key, Symbol
 from .. import _internals
 from ..facts import buildtime, rewrites, state, stream
+from . import readmarks
 from ..links import splice
 from ..facts.docdata import DocData
 from ..facts.frozen import thaw
@@ -77,7 +86,7 @@ from ..facts.notes import FACTS, NoteFacts, site_repositories
 from ..links.prlinks import link, resolve
 from ..facts.summaries import summary_of
 
-KINDS = ("notes", "today", "followups", "symbols", "prs")
+KINDS = ("notes", "today", "week", "unread", "followups", "symbols", "prs")
 # A symbol lists this many notes (the newest); the rest are counted.
 SYMBOL_NOTES = 12
 # A PR number lists this many notes that mention it (the newest); the rest are counted.
@@ -176,13 +185,13 @@ class ListQuery:
             return bool(self.prs_of(facts))
         if self.kind == "followups":
             return bool(facts.follow_ups) and self.note_matches(facts)
-        if self.kind == "today":
-            return True  # any note may join, leave or reorder the newest day
+        if self.kind in ("today", "week", "unread"):
+            return True  # any note may join, leave or reorder the newest day, a week or the newest digests
         return self.note_matches(facts)
 
     def shows_date_of(self, facts: NoteFacts) -> bool:
         """Whether the list shows the date of the note's digest (or, for 今日, depends on it)."""
-        return self.kind == "today" or (self.kind == "followups" and self.affects(facts))
+        return self.kind in ("today", "week") or (self.kind == "followups" and self.affects(facts))
 
 
 Key = tuple[int, ...]
@@ -409,7 +418,9 @@ class Builder:
         self.app, self.env, self.page = app, app.env, page
         self.index = FactsIndex.of(app.env)
         self.facts = self.index.notes
-        self.one_repo = len(site_repositories(app.env)) == 1
+        repos = site_repositories(app.env)
+        self.one_repo = len(repos) == 1
+        self.repo_rank = {repo: index for index, repo in enumerate(repos)}
 
     def notes(self, query: ListQuery) -> list[tuple[str, NoteFacts]]:
         found = [(d, self.facts[d]) for d in self.index.candidates(query) if query.note_matches(self.facts[d])]
@@ -424,9 +435,10 @@ class Builder:
         return found
 
     def note_order(self, note: tuple[str, NoteFacts]) -> tuple:
-        """The model's order (:attr:`prnotes.model.site.Note.sort_key`): repository, newest number, title."""
+        """The model's order (:meth:`prnotes.model.site.Site.note_order`): repository
+        (most notes first), newest number, title."""
         docname, facts = note
-        return (*facts.sort_key, self.title_text(docname, facts), facts.repo, docname)
+        return (self.repo_rank.get(facts.repo, len(self.repo_rank)), *facts.sort_key, self.title_text(docname, facts), facts.repo, docname)
 
     def title_text(self, docname: str, facts: NoteFacts) -> str:
         return "".join(thaw(n).astext() for n in facts.title) or docname
@@ -480,9 +492,14 @@ class Builder:
     def build(self, query: ListQuery) -> list[nodes.Node]:
         method = getattr(self, f"build_{query.kind}")
         items = method(query)
-        lead, rest = (self.today_lead(), self.today_rest()) if query.kind == "today" else ([], [])
+        if query.kind == "today":
+            lead, rest = self.today_lead(), self.today_rest()
+        elif query.kind == "week":
+            lead, rest = self.week_lead(query), self.week_rest(query)
+        else:
+            lead, rest = [], []
         if not items:
-            return [*lead, nodes.paragraph("", "（暂无）", classes=["prnotes-empty"])]
+            return [*lead, nodes.paragraph("", "（暂无）", classes=["prnotes-empty"]), *rest]
         bullets = nodes.bullet_list(classes=["prnotes-list", f"prnotes-list-{query.kind}"])
         bullets.extend(items)
         return [*lead, bullets, *rest]
@@ -542,17 +559,82 @@ class Builder:
         para = nodes.paragraph(classes=["prnotes-today-lead"])
         para += nodes.inline("", day.label, classes=["prnotes-date"])
         para += nodes.Text(" · ")
-        named = day.digests if len(day.digests) <= stream.TODAY_DIGESTS_NAMED else (day.digests[0], day.digests[-1])
+        para.extend(self.digests_and_counts(day.digests, day.notes))
+        return [para]
+
+    def digests_and_counts(self, digests: tuple[tuple[int, str], ...], notes: tuple[str, ...]) -> list[nodes.Node]:
+        """``第 4 期、第 5 期 · 5 篇（精读 2 篇，速读 3 篇）``, the digests linked; the first
+        and the last of more than :data:`.stream.TODAY_DIGESTS_NAMED`."""
+        out: list[nodes.Node] = []
+        named = digests if len(digests) <= stream.TODAY_DIGESTS_NAMED else (digests[0], digests[-1])
         for index, (number, seed) in enumerate(named):
             if index:
-                para += nodes.Text("、" if named is day.digests else " 至 ")
+                out.append(nodes.Text("、" if named is digests else " 至 "))
             uri = self.app.builder.get_relative_uri(self.page, contract.digest_docname(seed))
-            para += nodes.reference("", f"第 {number} 期", internal=True, refuri=uri)
-        if named is not day.digests:
-            para += nodes.Text(f"（共 {len(day.digests)} 期）")
-        counts = verdict_counts(self.facts[d].verdict for d in day.notes)
-        para += nodes.Text(f" · {len(day.notes)} 篇（{counts}）")
+            out.append(nodes.reference("", f"第 {number} 期", internal=True, refuri=uri))
+        if named is not digests:
+            out.append(nodes.Text(f"（共 {len(digests)} 期）"))
+        counts = verdict_counts(self.facts[d].verdict for d in notes)
+        out.append(nodes.Text(f" · {len(notes)} 篇（{counts}）"))
+        return out
+
+    def the_week(self, query: ListQuery) -> stream.Week | None:
+        weeks = stream.weeks(self.env)
+        back = int(query.conditions.get("back", 0))
+        return weeks[back] if back < len(weeks) else None
+
+    def build_week(self, query: ListQuery) -> list[nodes.list_item]:
+        week = self.the_week(query)
+        if week is None:
+            return []
+        return [self.note_item(docname, self.facts[docname], query.show) for docname in week.notes[: stream.TODAY_SHOWN]]
+
+    def week_lead(self, query: ListQuery) -> list[nodes.Node]:
+        """``2026-W49 · 2026-11-30 至 2026-12-06 · 第 3 期、第 4 期 · 7 篇（…）``, then a line
+        that links the page of every week (:func:`.stream.weeks`); without dates, that there are none."""
+        week = self.the_week(query)
+        if week is None:
+            return [nodes.paragraph("", "摘要没有日期（不在 git 仓库里构建），无法分周；各期摘要见摘要归档。", classes=["prnotes-today-lead"])]
+        para = nodes.paragraph(classes=["prnotes-today-lead", "prnotes-week-lead"])
+        para += nodes.inline("", week.label, classes=["prnotes-date"])
+        para += nodes.Text(f" · {week.span} · ")
+        if week.digests:
+            para.extend(self.digests_and_counts(week.digests, week.notes))
+        else:
+            para += nodes.Text("这一周没有摘要")
+        return [para, self.week_links(int(query.conditions.get("back", 0)))]
+
+    def week_links(self, here: int) -> nodes.paragraph:
+        """``按周：本周（2026-W49，7 篇）· 上周（…）…``, each week's page linked but this one's."""
+        para = nodes.paragraph(classes=["prnotes-weeks"])
+        para += nodes.Text("按周：")
+        for back, week in enumerate(stream.weeks(self.env)):
+            if back:
+                para += nodes.Text(" · ")
+            text = f"{contract.week_title(back)}（{week.label[5:]}，{len(week.notes)} 篇）"
+            if back == here:
+                para += nodes.strong("", text)
+            else:
+                uri = self.app.builder.get_relative_uri(self.page, contract.week_docname(back))
+                para += nodes.reference("", text, internal=True, refuri=uri, reftitle=f"{week.label}：{week.span}")
+        return para
+
+    def week_rest(self, query: ListQuery) -> list[nodes.Node]:
+        """On a week of more notes than a page shows: how many more, and where they are."""
+        week = self.the_week(query)
+        more = len(week.notes) - stream.TODAY_SHOWN if week else 0
+        if more <= 0:
+            return []
+        para = nodes.paragraph(classes=["prnotes-today-rest"])
+        para += nodes.Text(f"这一周另有 {more} 篇，在这一周的各期摘要里（见上面的期数，或")
+        uri = self.app.builder.get_relative_uri(self.page, contract.DIGESTS_INDEX)
+        para += nodes.reference("", "摘要归档", internal=True, refuri=uri)
+        para += nodes.Text("）。")
         return [para]
+
+    def build_unread(self, query: ListQuery) -> list[nodes.list_item]:
+        window = {number for number, _ in readmarks.digest_counts(self.env)}
+        return [self.note_item(d, self.facts[d], query.show) for d in stream.walk(self.env) if self.facts[d].digest_number in window]
 
     def today_rest(self) -> list[nodes.Node]:
         """On a day of more notes than 今日 shows: how many more, and where they are."""

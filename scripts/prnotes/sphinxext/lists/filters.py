@@ -1,24 +1,36 @@
-"""Filters on list pages: narrow a page's notes by verdict, repository and subsystem.
+"""List pages' controls: narrow a page's notes by verdict, repository and
+subsystem, hide the notes read, and move between notes with j and k.
 
 A page whose lists hold entries of notes (:mod:`.lists`: every entry has
 ``data-verdict``, ``data-repo`` and ``data-subsystem``) gets, before its
-first list (or before the section of it, when several sections hold lists), a form of three labelled ``<select>`` controls, one for each of
+first list (or before the section of it, when several sections hold lists), a form of labelled ``<select>`` controls, one for each of
 these that the page's entries differ in (a subsystem page has no subsystem
 control; a one-repository site no repository control), each offering the
-values its entries have. ``static/prnotes-filters.js`` (loaded with
-``defer`` on these pages only) shows the form, hides the entries that do
-not match (the ``hidden`` attribute: they stay on the page) and sections
-left with none, and keeps the choice in the URL, so a filtered view can be
-bookmarked and shared::
+values its entries have, and a 只看未读 checkbox. ``static/prnotes-filters.js``
+(loaded with ``defer`` on these pages only) hides the entries that do not
+match (the ``hidden`` attribute: they stay on the page) and sections left
+with none, and keeps the choice in the URL, so a filtered view can be
+bookmarked, reloaded and shared::
 
-    ?verdict=精读&repo=sgl-project/sglang&subsystem=kv-cache
+    ?verdict=精读&repo=sgl-project/sglang&subsystem=kv-cache&unread=1
 
 The values are the entries' own: the verdict as the reader sees it (精读,
 速读, 按需), ``owner/repo``, the subsystem's slug; the search page uses
-the same parameters. A value in the URL that no control offers (a
-bookmark of a renamed subsystem) is added to its control, so it can be
-seen and cleared. Without JavaScript the form stays hidden and every entry
-shows.
+the same parameters. ``unread=1`` hides the entries the read marks mark
+read (:mod:`.readmarks`; the script applies it again whenever they
+change). A value in the URL that no control offers (a bookmark of a renamed
+subsystem) is added to its control, so it can be seen and cleared. The form
+is on the page from the start (the list does not move when the script
+runs); without JavaScript the theme hides it (``pst-js-only``) and every
+entry shows. 未读 (``notes/unread``), whose list the read marks narrow, has none.
+
+``static/prnotes-keys.js`` (``defer``, on these pages and on note pages):
+j and k move to the next and the previous note: on a list page, focus goes
+to the next or previous entry shown; on a note page, to 下一篇 and 上一篇.
+Not while the reader types in a field, nor with a modifier key. A switch in
+the footer of those pages turns them off (and on), kept in the browser
+(``templates/prnotes-keys.html``): a shortcut of one letter must be one a
+reader can turn off (WCAG 2.1.4).
 """
 
 from __future__ import annotations
@@ -32,11 +44,15 @@ from sphinx.environment import BuildEnvironment
 from ... import contract
 from ...model.classify import VERDICTS
 from ..facts import state
+from ..facts.notes import FACTS, site_repositories
 from .fill import note_entry
 from .readmarks import on_the_site
 
 SCRIPT = "prnotes-filters.js"
+KEYS_SCRIPT = "prnotes-keys.js"
 FORM_CLASS = "prnotes-filters"
+# The checkbox that hides the notes read: its URL parameter and its label.
+UNREAD_PARAM, UNREAD_LABEL = "unread", "只看未读"
 # (URL parameter, the control's label, the text of its "any" choice)
 CONTROLS = (("verdict", "阅读结论", "全部结论"), ("repo", "仓库", "全部仓库"), ("subsystem", "子系统", "全部子系统"))
 
@@ -76,7 +92,9 @@ def choices(env: BuildEnvironment, entries: list[note_entry]) -> tuple[tuple[str
             ranked = sorted(found, key=lambda v: (verdicts.index(v) if v in verdicts else len(verdicts), v))
             out.append((name, tuple((v, v) for v in ranked)))
         elif name == "repo":
-            out.append((name, tuple((r, r) for r in sorted(found, key=lambda r: (r.lower(), r)))))
+            # The site's order: most notes first (prnotes.contract.repository_order).
+            rank = {repo: index for index, repo in enumerate(site_repositories(env))}
+            out.append((name, tuple((r, r) for r in sorted(found, key=lambda r: (rank.get(r, len(rank)), r.lower(), r)))))
         else:
             titles = env.titles
             ranked = sorted(found, key=lambda s: (order.get(s, len(order)), s))
@@ -93,7 +111,8 @@ def add_form(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``, once the lists are filled: the form before the first list."""
     if not on_the_site(app):
         return
-    lists = [b for b in doctree.findall(nodes.bullet_list) if "prnotes-list" in b["classes"]]
+    # 未读's list is narrowed by the read marks themselves (readmarks.py).
+    lists = [b for b in doctree.findall(nodes.bullet_list) if "prnotes-list" in b["classes"] and "prnotes-list-unread" not in b["classes"]]
     entries = [e for b in lists for e in b.children if isinstance(e, note_entry)]
     if not entries:
         return
@@ -121,13 +140,17 @@ def _part(node: nodes.Node) -> nodes.Node | None:
 
 def visit_form_html(self, node: filter_form) -> None:
     labels = {name: (label, anything) for name, label, anything in CONTROLS}
-    parts = [f'<form class="{FORM_CLASS}" hidden="hidden" aria-label="筛选本页的笔记">']
+    parts = [f'<form class="{FORM_CLASS} pst-js-only" aria-label="筛选本页的笔记">']
     for name, values in node["choices"]:
         label, anything = labels[name]
         parts.append(f'<span class="prnotes-filter"><label for="prnotes-filter-{name}">{label}</label>')
         parts.append(f'<select id="prnotes-filter-{name}" name="{name}"><option value="">{anything}</option>')
         parts += [f'<option value="{html.escape(v, quote=True)}">{html.escape(t)}</option>' for v, t in values]
         parts.append("</select></span>")
+    parts.append(
+        f'<span class="prnotes-filter prnotes-filter-unread"><input type="checkbox" id="prnotes-filter-{UNREAD_PARAM}" '
+        f'name="{UNREAD_PARAM}" value="1"><label for="prnotes-filter-{UNREAD_PARAM}">{UNREAD_LABEL}</label></span>'
+    )
     parts.append('<button type="reset" class="prnotes-filter-reset">清除筛选</button>')
     parts.append('<p class="prnotes-filter-status" role="status" aria-live="polite"></p>')
     parts.append("</form>\n")
@@ -136,8 +159,14 @@ def visit_form_html(self, node: filter_form) -> None:
 
 
 def load_script(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    if doctree is not None and next(iter(doctree.findall(filter_form)), None) is not None:
+    if doctree is None or not on_the_site(app):
+        return
+    listed = next(iter(doctree.findall(filter_form)), None) is not None
+    if listed:
         app.add_js_file(SCRIPT, loading_method="defer")
+    if listed or pagename in FACTS.of(app.env) or next(iter(doctree.findall(note_entry)), None) is not None:
+        app.add_js_file(KEYS_SCRIPT, loading_method="defer")
+        context["prnotes_keys"] = True  # the footer's switch (templates/prnotes-keys.html)
 
 
 def setup(app: Sphinx) -> dict:

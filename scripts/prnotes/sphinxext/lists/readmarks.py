@@ -11,12 +11,23 @@ storage disabled, every entry shows as unread and nothing else changes.
 - Every entry of a list of notes carries the same key and digest number
   (:func:`.lists.entry_data`); the script adds the class ``prnotes-read`` to
   the entries of notes read.
-- The ``{prnotes-since}`` directive (on the landing page) becomes an empty,
-  hidden ``<div class="prnotes-since" data-digests="K:n …">``: the number of
+- The ``{prnotes-since}`` directive (on the landing page and on 未读,
+  ``notes/unread``) becomes an empty ``<div class="prnotes-since pst-js-only"
+  data-digests="K:n …" data-today="T" data-unread="…">``: the number of
   notes of each of the newest :data:`SINCE_DIGESTS` digests, newest first,
-  taken from the notes' facts when the page is written. The script fills
-  it with how many notes arrived since the last visit that are still
-  unread, and a 全部标为已读 button.
+  taken from the notes' facts when the page is written; the first digest of
+  今日 (a first visit counts from it); and, on the landing page, the address
+  of 未读. The script fills it with how many notes arrived since the last
+  visit that are still unread, linked to 未读, and a 全部标为已读 button.
+  The box has its height before the script runs (the page does not move
+  when it is filled), and the theme hides it without JavaScript; the script
+  hides it when the browser keeps no storage.
+- 未读 lists every note of those digests (the ``unread`` list of
+  :mod:`.fill`); the script shows only the entries of notes new since the
+  last visit and unread (class ``prnotes-new``; the others are hidden by
+  CSS from the start, ``html.prnotes-js``, so nothing moves), the same
+  notes the landing page counts. Without JavaScript every entry shows, and
+  a line says so.
 
 "Since the last visit" (the script's docstring has the details): a visit is
 a run of page views with no gap longer than an hour. The notes that count
@@ -38,7 +49,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from ... import contract
-from ..facts import rewrites
+from ..facts import buildtime, rewrites, stream
 from ..facts.docdata import DocData
 from ..facts.notes import FACTS
 from ..site import web_site
@@ -79,19 +90,31 @@ def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if not found:
         return
     counts = " ".join(f"{number}:{notes}" for number, notes in digest_counts(app.env)) if on_the_site(app) else ""
+    day = stream.newest_day(app.env) if counts else None
     for node in found:
-        if counts:
-            node["digests"] = counts
-        else:
+        if not counts:
             node.parent.remove(node)
+            continue
+        node["digests"] = counts
+        node["today"] = str(day.digests[0][0]) if day and day.digests else ""
+        node["unread"] = "" if docname == contract.UNREAD else app.builder.get_relative_uri(docname, contract.UNREAD)
+
+
+# What 未读 says without JavaScript, when it shows every note of the newest digests.
+NO_SCRIPT = "浏览器不运行 JavaScript，看不到已读记号：下面是最近各期摘要的全部笔记。"
 
 
 def visit_since_html(self, node: since_line) -> None:
-    self.body.append(self.starttag(node, "div", "", CLASS="prnotes-since", hidden="hidden", **{"data-digests": node["digests"]}))
+    data = {"data-digests": node["digests"], "data-today": node.get("today", "")}
+    if node.get("unread"):
+        data["data-unread"] = node["unread"]
+    self.body.append(self.starttag(node, "div", "", CLASS="prnotes-since pst-js-only", **data))
 
 
 def depart_since_html(self, node: since_line) -> None:
     self.body.append("</div>\n")
+    if not node.get("unread"):  # 未读 itself
+        self.body.append(f'<noscript><p class="prnotes-since-noscript">{NO_SCRIPT}</p></noscript>\n')
 
 
 def note_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
@@ -109,14 +132,16 @@ def note_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doct
 
 
 def pages_with_counts(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, before) -> list[str]:
-    """A note added, changed (its digest may have moved) or removed changes the counts."""
-    if any(contract.is_note_docname(d) for d in outdated.added | outdated.changed | outdated.removed):
+    """A note added, changed (its digest may have moved) or removed changes the
+    counts; a digest's date, which digests are 今日."""
+    if any(contract.is_note_docname(d) for d in outdated.added | outdated.changed | outdated.removed) or buildtime.changed_dates(env):
         return sorted(USERS.of(env))
     return []
 
 
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.notes")
+    app.setup_extension("prnotes.sphinxext.facts.stream")
     skip = (lambda self, node: None, lambda self, node: None)
     app.add_node(since_line, html=(visit_since_html, depart_since_html), latex=skip, text=skip, man=skip, texinfo=skip)
     app.add_directive(contract.SINCE_DIRECTIVE, SinceDirective)

@@ -16,16 +16,27 @@
  * next one starts, its baseline is what the landing page showed in the one
  * before. New since the last visit: the notes of digests newer than the
  * baseline that are not read. On a first visit the baseline is the digest
- * before the oldest one the landing page lists.
+ * before the first one of 今日 (data-today on the line).
+ *
+ * The line (div.prnotes-since, on the landing page and on 未读) says how many,
+ * linked to 未读; 未读 lists every note of the digests the line knows, and
+ * the entries of exactly the notes counted get the class prnotes-new (CSS
+ * shows only those). Each change of the marks is announced with the event
+ * "prnotes:readmarks" (the filters' 只看未读 follows it). Back on a page
+ * from the browser's cache, or after a note opened in another tab, the page
+ * is worked out again: the count and 未读 shrink as notes are read. Nothing
+ * is marked read but the note a page is (its meta tag).
  *
  * Nothing here may throw: storage may be disabled, full, or hold anything.
- * Without storage the page stays as it was written: every entry unread.
+ * Without storage every entry stays unread, the line goes, and 未读 shows
+ * every entry it has.
  */
 (() => {
   "use strict";
   const VISIT_GAP = 60 * 60 * 1000;
   const MAX_READ = 20000; // read marks kept; the oldest digests' go first
   const READ = "prnotes-read";
+  const NEW = "prnotes-new";
 
   const root = () => {
     try {
@@ -93,13 +104,15 @@
   const inCleared = (data, digest) => data.cleared.some(([from, to]) => from <= digest && digest <= to);
   const isRead = (data, key, digest) => Object.hasOwn(data.read, key) || inCleared(data, digest);
 
+  /** Mark the entries of the notes read, and tell the filters (prnotes-filters.js) to look again. */
   const markEntries = (data) => {
     for (const entry of document.querySelectorAll(".prnotes-note[data-pr]")) {
       entry.classList.toggle(READ, isRead(data, entry.dataset.pr, Number(entry.dataset.digest)));
     }
+    document.dispatchEvent(new CustomEvent("prnotes:readmarks"));
   };
 
-  /** {digest: notes} of the landing page's line, and its newest digest. */
+  /** {digest: notes} of the line's digests (the newest first). */
   const digestCounts = (box) => {
     const counts = new Map();
     for (const pair of (box.dataset.digests || "").split(/\s+/)) {
@@ -109,20 +122,31 @@
     return counts;
   };
 
+  /** Whether a note of `digest` is new since the baseline (and in the digests the line knows). */
+  const isNew = (data, counts, digest) => digest > data.visit.since && counts.has(digest) && !inCleared(data, digest);
+
   /** Unread notes of the digests after the baseline; `atLeast` when older digests are not known here. */
-  const unreadSince = (data, counts, since) => {
+  const unreadSince = (data, counts) => {
     let count = 0;
-    for (const [digest, notes] of counts) if (digest > since && !inCleared(data, digest)) count += notes;
-    for (const digest of Object.values(data.read)) if (digest > since && counts.has(digest) && !inCleared(data, digest)) count -= 1;
+    for (const [digest, notes] of counts) if (isNew(data, counts, digest)) count += notes;
+    for (const digest of Object.values(data.read)) if (isNew(data, counts, digest)) count -= 1;
     const oldest = Math.min(...counts.keys());
-    return {count: Math.max(count, 0), atLeast: since < oldest - 1};
+    return {count: Math.max(count, 0), atLeast: data.visit.since < oldest - 1};
+  };
+
+  /** 未读: show the entries of exactly the notes the count counts (class prnotes-new). */
+  const markNew = (data, counts) => {
+    for (const entry of document.querySelectorAll(".prnotes-list-unread > .prnotes-note[data-pr]")) {
+      const digest = Number(entry.dataset.digest);
+      entry.classList.toggle(NEW, isNew(data, counts, digest) && !isRead(data, entry.dataset.pr, digest));
+    }
   };
 
   const render = (store, data, box, counts) => {
     const first = data.visit.first;
     const newest = Math.max(...counts.keys());
     const since = data.visit.since;
-    const {count, atLeast} = unreadSince(data, counts, since);
+    const {count, atLeast} = unreadSince(data, counts);
     const line = document.createElement("p");
     line.className = "prnotes-since-line";
     line.tabIndex = -1;
@@ -132,7 +156,14 @@
     if (count === 0) {
       line.append(first ? "今日的笔记都已读过。" : "上次访问以来没有新的未读笔记。");
     } else {
-      line.append(first ? "今日有 " : `上次访问以来新到${atLeast ? "至少" : ""} `, number, " 篇未读笔记。");
+      // The count leads to 未读, the list of exactly those notes (but on 未读 itself).
+      const notes = box.dataset.unread ? document.createElement("a") : document.createElement("span");
+      if (box.dataset.unread) {
+        notes.href = box.dataset.unread;
+        notes.className = "prnotes-since-link";
+      }
+      notes.append(number, " 篇未读笔记");
+      line.append(first ? "今日有 " : `上次访问以来新到${atLeast ? "至少" : ""} `, notes, "。");
       const button = document.createElement("button");
       button.type = "button";
       button.className = "prnotes-mark-all";
@@ -143,21 +174,38 @@
         fresh.visit = data.visit;
         save(store, fresh);
         Object.assign(data, fresh);
-        markEntries(data);
-        render(store, data, box, counts);
+        show(store, data, box, counts);
         box.querySelector(".prnotes-since-line").focus();
       });
       line.append(" ", button);
     }
-    if (first) line.append(" 已读记号只存在这台设备的浏览器里。");
+    if (first) {
+      const where = document.createElement("span");
+      where.className = "prnotes-since-where";
+      where.textContent = "已读记号只存在这台设备的浏览器里。";
+      line.append(" ", where);
+    }
     box.dataset.new = String(count);
     box.replaceChildren(line);
-    box.hidden = false;
+  };
+
+  /** Everything the read marks change on the page. */
+  const show = (store, data, box, counts) => {
+    markEntries(data);
+    if (!counts.size) return;
+    markNew(data, counts);
+    render(store, data, box, counts);
+  };
+
+  /** Without storage nothing is known: the line goes, and 未读 shows every entry it has. */
+  const unknown = () => {
+    for (const box of document.querySelectorAll(".prnotes-since")) box.hidden = true;
+    for (const list of document.querySelectorAll(".prnotes-list-unread")) list.classList.add("prnotes-unknown");
   };
 
   const run = () => {
     const store = storage();
-    if (!store) return;
+    if (!store) return unknown();
     const data = load(store);
     const now = Date.now();
     if (data.visit && now - data.visit.at > VISIT_GAP) Object.assign(data.visit, {since: data.visit.shown, first: false});
@@ -172,18 +220,23 @@
     if (counts.size) {
       const newest = Math.max(...counts.keys());
       if (!data.visit) {
-        const listed = [...document.querySelectorAll(".prnotes-note[data-digest]")].map((e) => Number(e.dataset.digest)).filter(isInt);
-        data.visit = {since: (listed.length ? Math.min(...listed) : newest) - 1, shown: newest, at: now, first: true};
+        // A first visit: the notes of 今日 are the new ones.
+        const today = Number(box.dataset.today);
+        data.visit = {since: (isInt(today) && today > 0 ? today : newest) - 1, shown: newest, at: now, first: true};
       } else {
         data.visit.shown = newest;
         data.visit.since = Math.min(data.visit.since, newest);
       }
     }
     save(store, data);
-    markEntries(data);
-    if (counts.size) render(store, data, box, counts);
+    show(store, data, box, counts);
 
-    const refresh = () => markEntries(load(store));
+    const refresh = () => {
+      const fresh = load(store);
+      if (fresh.visit && data.visit) fresh.visit = data.visit; // this page's visit and baseline
+      Object.assign(data, fresh);
+      show(store, data, box, counts);
+    };
     // Back from a note: the page comes from the browser's cache, its script not run again.
     window.addEventListener("pageshow", (event) => event.persisted && refresh());
     // A note opened in another tab.

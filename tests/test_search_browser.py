@@ -14,7 +14,7 @@ from prnotes.project import load
 from prnotes.sphinxext.search import glossary
 from tests.support.browserguard import BrowserProblems
 from tests.support.pagechecks import axe_violations
-from tests.support.searchbrowser import SEARCH_FINISHED, SearchPage, search_page
+from tests.support.searchbrowser import DIALOG_RESULTS, SEARCH_FINISHED, SearchPage, search_page
 from tests.support.searcheval import Ranked, by_category, load_cases, recall_at, report
 from tests.support.searchwhole import COMPARE, WHOLE_VIEW
 from prnotes.sphinxext.search.tokens import fold, normalize, tokens
@@ -398,3 +398,124 @@ def test_identifier_prefixes_and_inflections_find_the_note(page):
     # "races" in the upstream title, "racing" typed; "caching" typed, "cache" in the title.
     assert page.search("racing").docnames[0] == _note(52810)
     assert page.search("caching").docnames[0] == _note(51875)
+
+
+# --- a long query: cut where a question ends, answered at once ---------------------
+
+LONG = 80_000
+
+
+def _long_queries(n: int, seed: int = 0) -> dict[str, str]:
+    """Queries of `n` characters: one long word, many short words (none of
+    them the same, most unknown to the index), Chinese text, a mix with
+    punctuation, identifiers and PR references."""
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = " ".join("".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(n // 3))
+    mixed = "vllm#52810 _fused_norm_rope_kernel, PR  52810（前缀缓存）x86_64/pull/ ; HTTPServer.get-top_k "
+    shapes = {
+        "one-word": "schedular" * n,
+        "short-words": words,
+        "chinese": "前缀缓存浅克隆的竞态投機解碼权重生命周期" * n,
+        "mixed": mixed * n,
+        "pr-spaces": "pr" + " " * n + "x",
+    }
+    return {name: text[:n] for name, text in shapes.items()}
+
+
+# Put `query` into the search page's field and send the form; resolves to the
+# milliseconds (performance.now) from the submit to the results listed.
+_SUBMIT_TIMED = """(query) => new Promise((resolve) => {
+  const out = document.getElementById("search-results");
+  const form = document.querySelector(".bd-search-container form.bd-search");
+  form.querySelector('input[name="q"]').value = query;
+  const seen = new MutationObserver(() => {
+    if (out.dataset.prnotesState !== "done") return;
+    seen.disconnect();
+    resolve(performance.now() - start);
+  });
+  seen.observe(out, {attributes: true, attributeFilter: ["data-prnotes-state"]});
+  const start = performance.now();
+  form.requestSubmit();
+})"""
+CUT = "#search-results .prnotes-query-cut"
+
+
+@pytest.mark.parametrize("shape", list(_long_queries(10)))
+def test_a_query_of_80000_characters_is_cut_and_answered_within_2_seconds(page, shape):
+    page.search("前缀缓存")
+    query = _long_queries(LONG)[shape]
+    limit = page.evaluate("() => PRNOTES_MAX_QUERY")
+    assert 100 <= limit <= 1000
+    milliseconds = page.evaluate(_SUBMIT_TIMED, query)
+    notice = page.page.locator(CUT)
+    assert notice.is_visible()
+    assert notice.inner_text() == f"查询过长（{LONG} 个字），只按前 {limit} 个字搜索。"
+    # The page answers with what was searched, not the 80,000 characters.
+    summary = page.evaluate("() => document.querySelector('#search-results .search-summary').textContent")
+    assert len(summary) < limit + 60, summary[:200]
+    assert milliseconds < 2000, (shape, milliseconds)
+
+
+def test_a_query_that_fits_is_searched_whole_and_says_nothing_of_a_cut(page):
+    page.search("前缀缓存")
+    limit = page.evaluate("() => PRNOTES_MAX_QUERY")
+    query = ("浅克隆 竞态 " * limit)[:limit].strip()
+    page.evaluate(_SUBMIT_TIMED, query)
+    assert page.page.locator(CUT).count() == 0
+    assert page.page.locator("#search-results ul.search > li").count() > 0
+
+
+def test_a_long_query_in_the_url_is_cut_and_answered(page):
+    query = _long_queries(LONG)["mixed"]
+    page.fresh()
+    result = page.search(query)
+    assert result.docnames
+    assert "只按前" in page.page.locator(CUT).inner_text()
+    # Searched in the page within 2 s of its search script starting the search.
+    assert result.seconds < 10
+
+
+def test_a_long_query_pasted_into_the_dialog_is_cut_and_answered_within_2_seconds(page):
+    page.open_dialog(NOTE)
+    field = page.page.locator("#pst-search-dialog input[name=q]")
+    field.fill("")
+    query = _long_queries(LONG)["chinese"]
+    start = page.evaluate("() => performance.now()")
+    field.fill(query)
+    page.guard.wait_for(page.page, "() => document.getElementById('prnotes-dialog-list').dataset.query?.length > 0")
+    milliseconds = page.evaluate("() => performance.now()") - start
+    notice = page.page.locator("#pst-search-dialog .prnotes-query-cut")
+    limit = page.evaluate("() => PRNOTES_MAX_QUERY")
+    assert notice.inner_text() == f"查询过长（{LONG} 个字），只按前 {limit} 个字搜索。"
+    assert page.page.locator(DIALOG_RESULTS).count() > 0
+    assert milliseconds < 2000
+
+
+# The least of five runs of a query's search, its index files loaded and the
+# ranking's memory forgotten before each, and of marking the query's own text
+# and a note's text with the terms it matched: milliseconds.
+_TIME_SEARCH = """async (query) => {
+  await PrnotesSearch.search(query);
+  const text = await PrnotesFragments.get("notes/vllm-project/vllm/pr-52810");
+  let least = Infinity;
+  for (let i = 0; i < 5; i++) {
+    PrnotesSearch.forget();
+    const start = performance.now();
+    const result = await PrnotesSearch.search(query);
+    prnotesMarks(query, result.matched);
+    prnotesSnippet(text, result.matched);
+    least = Math.min(least, performance.now() - start);
+  }
+  return least;
+}"""
+
+
+@pytest.mark.parametrize("shape", list(_long_queries(10)))
+def test_the_work_of_a_search_is_linear_in_the_length_of_the_query(page, shape):
+    """Past the cut too: a query twice as long costs at most about twice the
+    time (a quadratic stage costs four times), for every shape of query."""
+    page.search("前缀缓存")
+    sizes = (4000, 8000, 16000)
+    times = [page.evaluate(_TIME_SEARCH, _long_queries(n)[shape]) for n in sizes]
+    assert times[2] / max(times[1], 5) < 2.5, (shape, times)

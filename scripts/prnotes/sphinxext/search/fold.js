@@ -297,15 +297,36 @@ const prnotesSharedTranslations = (words, translations) => {
  */
 const prnotesGlossaryMatches = (norm, extra = []) => {
   const units = prnotesUnits(norm);
-  const taken = units.map((u) => PRNOTES_IDENTIFIER.test(norm.slice(u.start, u.end)));
+  // The units of one ASCII run share its start: the run is tested once.
+  const identifiers = new Map();
+  const taken = units.map((u) => {
+    if (!identifiers.has(u.start)) identifiers.set(u.start, PRNOTES_IDENTIFIER.test(norm.slice(u.start, u.end)));
+    return identifiers.get(u.start);
+  });
   const found = [];
   const phrases = [...prnotesGlossaryPhrases(), ...extra].sort((a, b) => b.units.length - a.units.length);
-  for (const phrase of phrases) {
-    const n = phrase.units.length;
+  // Phrase by phrase, each over the whole query, as this reads: the phrases
+  // of one length at a time, each place of the query looked up once among
+  // them (the first phrase of its units), so the work is the query's length
+  // times the phrases' lengths, not times their number.
+  for (let k = 0; k < phrases.length; ) {
+    const n = phrases[k].units.length;
+    const byUnits = new Map();
+    for (; k < phrases.length && phrases[k].units.length === n; k++) {
+      const key = phrases[k].units.join(" ");
+      if (!byUnits.has(key)) byUnits.set(key, k);
+    }
+    if (!n) continue;
+    const hits = [];
     for (let i = 0; i + n <= units.length; i++) {
+      const at = byUnits.get(units.slice(i, i + n).map((u) => u.unit).join(" "));
+      if (at !== undefined) hits.push([at, i]);
+    }
+    hits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (const [at, i] of hits) {
       if (taken.slice(i, i + n).some((t) => t)) continue;
-      if (!phrase.units.every((u, j) => units[i + j].unit === u)) continue;
       taken.fill(true, i, i + n);
+      const phrase = phrases[at];
       found.push({start: units[i].start, end: units[i + n - 1].end, expansions: phrase.expansions, mark: phrase.mark});
     }
   }
@@ -316,10 +337,18 @@ const prnotesGlossaryMatches = (norm, extra = []) => {
 
 // PR references as readers write them: "PR52810", "pr 52810", "PR #52810",
 // "vllm#52763", "vllm-project/vllm#52763", ".../pull/52763": all "#52810".
+// Each pattern starts only where a run of its characters starts, and never
+// tries one stretch of text two ways, so a long query is read once.
+const PRNOTES_PR_URL = /\/(?:pull|issues)\/(?=[0-9]{2})/gi;
 const PRNOTES_PR_REFS = [
-  [/\S*\/(?:pull|issues)\/(?=[0-9]{2,})/gi, "#"],
-  [/[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?#(?=[0-9]{2,})/g, "#"],
-  [/(?<![A-Za-z0-9_])(?:pr|pull request|pull)\s*[#:]?\s*(?=[0-9]{2,})/gi, "#"],
+  // A URL: what comes before the last "/pull/" of a stretch without spaces.
+  [/\S+/g, (stretch) => {
+    let end = -1;
+    for (const match of stretch.matchAll(PRNOTES_PR_URL)) end = match.index + match[0].length;
+    return end < 0 ? stretch : `#${stretch.slice(end)}`;
+  }],
+  [/(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?#(?=[0-9]{2})/g, "#"],
+  [/(?<![A-Za-z0-9_])(?:pr|pull request|pull)\s*(?:[#:]\s*)?(?=[0-9]{2})/gi, "#"],
 ];
 
 const prnotesSquash = (term) => term.replace(/[._\-]/g, "");
@@ -395,16 +424,28 @@ const prnotesQueryTerms = (query, keys) => {
   let masked = norm;  // the query without what has become a group
   const groups = [];
   const consumed = new Set();  // terms now in a group
+  // Blank out what has become a group, once a step has found its groups.
+  const spans = [];
+  const blank = () => {
+    const parts = [];
+    let at = 0;
+    for (const [start, end] of spans.sort((x, y) => x[0] - y[0])) {
+      parts.push(masked.slice(at, start), " ".repeat(end - start));
+      at = end;
+    }
+    masked = parts.join("") + masked.slice(at);
+    spans.length = 0;
+  };
   const group = (start, end, alternatives) => {
     const typed = prnotesTokens(norm.slice(start, end));
     typed.forEach((t) => consumed.add(t));
     // Sphinx leaves stop words out of a query; in a group they stay out too.
     const kept = typed.filter((t) => !PRNOTES_STOPWORDS.has(t));
     groups.push(prnotesGroup([[kept, ""], ...alternatives]));
-    masked = masked.slice(0, start) + " ".repeat(end - start) + masked.slice(end);
+    spans.push([start, end]);
   };
   if (keys)
-    for (const seq of [...masked.matchAll(/[A-Za-z0-9]+(?:\s+[A-Za-z0-9]+)+/g)]) {
+    for (const seq of [...masked.matchAll(/(?<![A-Za-z0-9])[A-Za-z0-9]+(?:\s+[A-Za-z0-9]+)+/g)]) {
       const words = [...seq[0].matchAll(/[A-Za-z0-9]+/g)];
       for (let i = 0; i < words.length - 1; i++) {
         for (let j = Math.min(words.length, i + 4); j >= i + 2; j--) {
@@ -419,6 +460,7 @@ const prnotesQueryTerms = (query, keys) => {
         }
       }
     }
+  blank();
   const derived = keys
     ? [...prnotesDerivedPhrases(masked, (term) => keys.links(term)), ...prnotesDictionaryPhrases(masked, (term) => keys.translations(term))]
     : [];
@@ -426,6 +468,7 @@ const prnotesQueryTerms = (query, keys) => {
     const expansions = [...match.expansions].sort().map((phrase) => [prnotesPhraseTerms(phrase), match.mark]);
     group(match.start, match.end, expansions);
   }
+  blank();
   if (keys)
     for (const [run] of masked.matchAll(PRNOTES_RUN)) {
       if (run[0] >= "\u3400") continue;

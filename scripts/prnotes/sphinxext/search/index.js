@@ -149,10 +149,14 @@ const prnotesNearFilter = (word, candidates, max) => {
  * A word the index lacks as two words it has ("tensorcore": tensor + core),
  * as [first, second] terms, the most even cuts first, at most three: each
  * piece two letters or more, a term of the index as it is or with its
- * inflection folded (termOf(piece) gives that term, or null).
+ * inflection folded (termOf(piece) gives that term, or null). A word of
+ * more than PRNOTES_LONGEST_JOINED characters is pasted, not two words typed
+ * together: it is not cut (each cut costs the word's length).
  */
+const PRNOTES_LONGEST_JOINED = 64;
 const prnotesPieces = (s, termOf) => {
   const out = [];
+  if (s.length > PRNOTES_LONGEST_JOINED) return out;
   for (let i = 2; i + 2 <= s.length; i++) {
     const first = termOf(s.slice(0, i), true);
     const second = first && termOf(s.slice(i), false);

@@ -26,14 +26,16 @@ const prnotesMarks = (text, matched) => {
     norm += folded;
     offset += ch.length;
   }
-  const cjk = [...matched].filter((t) => t && t[0] >= "\u3400");
+  // The lengths of the Chinese terms (bigrams, single characters): each
+  // place of a run is looked up once per length, whatever their number.
+  const lengths = [...new Set([...matched].filter((t) => t && t[0] >= "\u3400").map((t) => t.length))];
   const ranges = [];
   for (const match of norm.matchAll(PRNOTES_RUN)) {
     const [run] = match;
     if (run[0] >= "\u3400") {
-      for (const term of cjk)
-        for (let i = run.indexOf(term); i >= 0; i = run.indexOf(term, i + 1))
-          ranges.push([match.index + i, match.index + i + term.length]);
+      for (const n of lengths)
+        for (let i = 0; i + n <= run.length; i++)
+          if (matched.has(run.slice(i, i + n))) ranges.push([match.index + i, match.index + i + n]);
     } else if (prnotesTokens(run).some((t) => matched.has(t))) ranges.push([match.index, match.index + run.length]);
   }
   ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);

@@ -18,6 +18,36 @@ const PRNOTES_FILTERS = [
   ["subsystem", "子系统", "全部子系统"],
 ];
 const PRNOTES_FAILED = "搜索索引没有载入：请刷新页面再试。";
+// The longest query searched, in characters: any question fits; a longer
+// one (a pasted log or page) is searched by its first PRNOTES_MAX_QUERY
+// characters, and the results say so.
+const PRNOTES_MAX_QUERY = 200;
+
+/**
+ * The query to search for what the field holds (trimmed): {query, notice},
+ * the notice "" unless the text was cut to PRNOTES_MAX_QUERY characters.
+ */
+const prnotesBoundQuery = (text) => {
+  let count = 0;
+  let end = 0;
+  for (const c of text.trim()) {
+    if (count++ < PRNOTES_MAX_QUERY) end += c.length;
+  }
+  if (count <= PRNOTES_MAX_QUERY) return {query: text.trim(), notice: ""};
+  return {
+    query: text.trim().slice(0, end).trim(),
+    notice: `查询过长（${count} 个字），只按前 ${PRNOTES_MAX_QUERY} 个字搜索。`,
+  };
+};
+
+/** The element that says a query was cut, or null when it was not. */
+const prnotesCutNotice = (notice, tag) => {
+  if (!notice) return null;
+  const element = document.createElement(tag);
+  element.className = "prnotes-query-cut";
+  element.textContent = notice;
+  return element;
+};
 
 /**
  * The line that says a result is partial (PrnotesSearch.compute's
@@ -169,9 +199,10 @@ const PrnotesDialog = {
   run: async () => {
     const {input, list, status, partial} = PrnotesDialog;
     if (!input || PrnotesDialog.composing) return;
-    const query = input.value.trim();
-    if (query === PrnotesDialog._wanted) return;
-    PrnotesDialog._wanted = query;
+    const typed = input.value.trim();
+    if (typed === PrnotesDialog._wanted) return;
+    PrnotesDialog._wanted = typed;
+    const {query, notice} = prnotesBoundQuery(typed);
     const run = ++PrnotesDialog._run;
     if (!query) {
       PrnotesDialog._listed = run;
@@ -199,9 +230,11 @@ const PrnotesDialog = {
     PrnotesDialog.matched = result.matched;
     PrnotesDialog.select(-1);
     list.replaceChildren();
-    list.dataset.query = query;  // what the list answers (the tests wait for it)
+    list.dataset.query = typed;  // what the list answers (the tests wait for it)
     const count = result.rows.length;
     status.textContent = count ? `“${query}”：找到 ${count} 个页面` : `没有找到与“${query}”匹配的页面`;
+    const cut = prnotesCutNotice(notice, "span");
+    if (cut) status.prepend(cut);
     partial.textContent = count ? prnotesPartialLine(result) : "";
     partial.hidden = !partial.textContent;
     rows.forEach((row, i) => {
@@ -284,14 +317,15 @@ const PrnotesSearchPage = {
     const controls = PrnotesSearchPage.filters(filters);
     const run = () => {
       const url = new URL(window.location.href);
-      const query = input ? input.value.trim() : params.get("q") || "";
+      // The URL keeps the query as searched: at most PRNOTES_MAX_QUERY characters.
+      const {query, notice} = prnotesBoundQuery(input ? input.value : params.get("q") || "");
       url.searchParams.set("q", query);
       for (const [name, value] of Object.entries(filters)) {
         if (value) url.searchParams.set(name, value);
         else url.searchParams.delete(name);
       }
       window.history.replaceState({}, "", url);
-      PrnotesSearchPage.run(out, query, filters);
+      PrnotesSearchPage.run(out, query, filters, notice);
     };
     controls.addEventListener("change", (event) => {
       filters[event.target.name] = event.target.value;
@@ -335,7 +369,7 @@ const PrnotesSearchPage = {
 
   _run: 0,
 
-  run: async (out, query, filters) => {
+  run: async (out, query, filters, notice = "") => {
     const run = ++PrnotesSearchPage._run;
     out.dataset.prnotesState = "searching";
     const heading = document.createElement("h2");
@@ -348,7 +382,7 @@ const PrnotesSearchPage = {
     const list = document.createElement("ul");
     list.className = "search";
     list.setAttribute("role", "list");
-    out.replaceChildren(heading, summary, partial, list);
+    out.replaceChildren(...[heading, prnotesCutNotice(notice, "p"), summary, partial, list].filter((e) => e));
     if (!query) {
       heading.textContent = "搜索结果";
       summary.textContent = "请输入要搜索的词。";

@@ -305,10 +305,11 @@ const prnotesGlossaryMatches = (norm, extra = []) => {
   });
   const found = [];
   const phrases = [...prnotesGlossaryPhrases(), ...extra].sort((a, b) => b.units.length - a.units.length);
-  // Phrase by phrase, each over the whole query, as this reads: the phrases
-  // of one length at a time, each place of the query looked up once among
-  // them (the first phrase of its units), so the work is the query's length
-  // times the phrases' lengths, not times their number.
+  // The phrases in that order, each taking the places it matches that no
+  // phrase before it took. One length at a time, each place of the query is
+  // looked up once among the phrases of that length (the first with those
+  // units): the work is the query's length times the phrases' lengths, not
+  // times their number.
   for (let k = 0; k < phrases.length; ) {
     const n = phrases[k].units.length;
     const byUnits = new Map();

@@ -28,14 +28,13 @@ const PRNOTES_MAX_QUERY = 200;
  * the notice "" unless the text was cut to PRNOTES_MAX_QUERY characters.
  */
 const prnotesBoundQuery = (text) => {
+  const whole = text.trim();
   let count = 0;
-  let end = 0;
-  for (const c of text.trim()) {
-    if (count++ < PRNOTES_MAX_QUERY) end += c.length;
-  }
-  if (count <= PRNOTES_MAX_QUERY) return {query: text.trim(), notice: ""};
+  let end = 0;  // where the first PRNOTES_MAX_QUERY characters end, in UTF-16 units
+  for (const c of whole) if (count++ < PRNOTES_MAX_QUERY) end += c.length;
+  if (count <= PRNOTES_MAX_QUERY) return {query: whole, notice: ""};
   return {
-    query: text.trim().slice(0, end).trim(),
+    query: whole.slice(0, end).trim(),
     notice: `查询过长（${count} 个字），只按前 ${PRNOTES_MAX_QUERY} 个字搜索。`,
   };
 };

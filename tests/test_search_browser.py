@@ -557,3 +557,51 @@ def test_the_text_work_of_a_search_is_linear_in_the_length_of_the_query(page, sh
     times = [page.evaluate(_TIME_TEXT_WORK, q) for q in queries]
     # Two doublings: at most 2.5 x 2.5 the time (a quadratic stage: 16 times).
     assert times[2] / max(times[0], 10) < 6.25, (shape, times)
+
+
+# The ways PR references and glossary phrases were found before they were
+# made linear, to compare with: each pattern tried from every place.
+_AS_BEFORE = """(texts) => {
+  const refs = [
+    [/\\S*\\/(?:pull|issues)\\/(?=[0-9]{2,})/gi, "#"],
+    [/[A-Za-z0-9_.\\-]+(?:\\/[A-Za-z0-9_.\\-]+)?#(?=[0-9]{2,})/g, "#"],
+    [/(?<![A-Za-z0-9_])(?:pr|pull request|pull)\\s*[#:]?\\s*(?=[0-9]{2,})/gi, "#"],
+  ];
+  const matches = (norm) => {
+    const units = prnotesUnits(norm);
+    const taken = units.map((u) => PRNOTES_IDENTIFIER.test(norm.slice(u.start, u.end)));
+    const found = [];
+    for (const phrase of [...prnotesGlossaryPhrases()].sort((a, b) => b.units.length - a.units.length)) {
+      const n = phrase.units.length;
+      for (let i = 0; i + n <= units.length; i++) {
+        if (taken.slice(i, i + n).some((t) => t)) continue;
+        if (!phrase.units.every((u, j) => units[i + j].unit === u)) continue;
+        taken.fill(true, i, i + n);
+        found.push([units[i].start, units[i + n - 1].end, [...phrase.expansions].sort().join("|")]);
+      }
+    }
+    return found.sort((a, b) => a[0] - b[0]);
+  };
+  const now = (norm) => prnotesGlossaryMatches(norm).map((m) => [m.start, m.end, [...m.expansions].sort().join("|")]);
+  return texts.map((text) => {
+    let before = text;
+    for (const [pattern, replacement] of refs) before = before.replace(pattern, replacement);
+    const norm = prnotesNormalize(text);
+    return [prnotesNormalize(before) === prnotesQueryText(text), JSON.stringify(matches(norm)) === JSON.stringify(now(norm))];
+  });
+}"""
+
+
+def test_pr_references_and_glossary_phrases_are_found_as_before(page):
+    page.search("前缀缓存")
+    rng = random.Random(5)
+    pieces = ["pr", "PR", "pull", "pull request", " ", "  ", "#", ":", "/", "/pull/", "/issues/", "12", "52810", "7",
+              "vllm", "vllm-project/", "a.b", "x_y", "-", "前缀缓存", "prefix caching", "race condition", "竞态", "投机解码",
+              "speculative decoding", "mixture of experts", "kv cache", "the", "of"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 14))) for _ in range(1500)]
+    sides = [e.english for e in glossary.load().entries] + [w for e in glossary.load().entries for w in e.wordings]
+    # Phrases side by side, unspaced and spaced: where they overlap, which one takes the place.
+    texts += sides + ["".join(rng.sample(sides, 3)) for _ in range(1500)] + [" ".join(rng.sample(sides, 3)) for _ in range(500)]
+    compared = page.evaluate(_AS_BEFORE, texts)
+    assert [t for t, (refs, _) in zip(texts, compared) if not refs] == []
+    assert [t for t, (_, phrases) in zip(texts, compared) if not phrases] == []

@@ -605,3 +605,9 @@ def test_pr_references_and_glossary_phrases_are_found_as_before(page):
     compared = page.evaluate(_AS_BEFORE, texts)
     assert [t for t, (refs, _) in zip(texts, compared) if not refs] == []
     assert [t for t, (_, phrases) in zip(texts, compared) if not phrases] == []
+    # Two phrases of one length that overlap: the first of them takes the place, wherever it is.
+    first_wins = """() => prnotesGlossaryMatches("xx yy zz", [
+      {units: ["yy", "zz"], expansions: new Set(["P"]), mark: "^"},
+      {units: ["xx", "yy"], expansions: new Set(["Q"]), mark: "^"},
+    ]).map((m) => [m.start, m.end, [...m.expansions][0]])"""
+    assert page.evaluate(first_wins) == [[3, 8, "P"]]

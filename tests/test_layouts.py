@@ -17,8 +17,6 @@ claimed by the set's ``[paths]`` the way a cited path is
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from prnotes.model.filing import Layout

@@ -189,7 +189,8 @@ const prnotesGroupLookup = (group, lookup, typed) => {
   const typedCount = alternatives[0].split("+").length;
   alternatives.forEach((alt, i) => {
     const [mark, terms] = prnotesAlternative(alt);
-    const factor = i === 0 ? 1 : (PRNOTES_ALTERNATIVE_WEIGHTS[mark] * typedCount) / terms.length;
+    // A group weighs as one term: the mean weight of its terms found, not their sum.
+    const factor = i === 0 ? 1 / typedCount : PRNOTES_ALTERNATIVE_WEIGHTS[mark] / terms.length;
     const sums = new Map();
     const counts = new Map();
     // What was typed may match inside terms; other ways of writing it are

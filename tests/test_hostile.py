@@ -965,10 +965,10 @@ AROUND = [
 def growth(work: regexwork.Work, run, sizes=(50, 100, 200)) -> float:
     """How the work of ``run(n)`` grows from one doubling of ``n`` to the next.
 
-    One run first, uncounted: what a process does once (a cache filled, a
-    taxonomy's patterns built) is not work that grows with ``n``.
+    One smaller run first, uncounted: what a process does once (a cache
+    filled, a taxonomy's patterns built) is not work that grows with ``n``.
     """
-    run(sizes[0])
+    run(sizes[0] // 2)
     counts = []
     for n in sizes:
         work.steps = 0

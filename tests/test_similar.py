@@ -14,7 +14,7 @@ from prnotes import contract
 from prnotes.model import similar
 from prnotes.sphinxext.links import similar as similarnotes
 from prnotes.sphinxext.facts import state
-from prnotes.sphinxext.facts.notes import FACTS
+from prnotes.sphinxext.facts.notes import Facts
 from tests.support import gitrepo
 from tests.support.followsite import DATES, DIGESTS, SEEDS, build, follow_project
 from tests.support.sandbox import convert, sphinx_build
@@ -125,7 +125,7 @@ def corpus(tmp_path_factory):
     assert convert(proj) == 0
     app = sphinx_build(proj)
     assert app.warning.getvalue() == ""
-    facts = FACTS.of(app.env)
+    facts = Facts.of(app.env)
     keys = {d: contract.note_key(f.repo, f.number, d) for d, f in facts.items()}
     return proj, app, keys
 
@@ -250,14 +250,14 @@ def test_a_new_digest_scores_and_writes_again_only_the_notes_whose_list_it_chang
     after = dict(similarnotes.lists(app.env))
     new = {"notes/sgl-project/sglang/pr-40301", "notes/sgl-project/sglang/pr-40302"}
     assert set(after) - set(before) == new
-    scored, total, _ = state.of(app.env).get(similarnotes.STATS)
+    scored, total, _ = state.of(app.env).similar_stats
     assert 2 < scored < total
     changed = {d for d in before if after[d] != before[d]}
     assert changed == {"notes/vllm-project/vllm/pr-70105"}  # the xgrammar note of vLLM
     assert "notes/sgl-project/sglang/pr-40301" in after["notes/vllm-project/vllm/pr-70105"]
     assert after["notes/sgl-project/sglang/pr-40302"] == ()
     # Written again for their lists: exactly the older notes whose list changed.
-    assert set(state.of(app.env).get(similarnotes.STATS)[2]) - new == changed
+    assert set(state.of(app.env).similar_stats[2]) - new == changed
     assert changed <= set(written)
     # The same lists as a build from nothing.
     fresh = follow_project(tmp_path / "fresh", digests=3)
@@ -266,4 +266,4 @@ def test_a_new_digest_scores_and_writes_again_only_the_notes_whose_list_it_chang
     assert similarnotes.lists(build(fresh).env) == after
     # And a build with nothing new scores nothing.
     app = sphinx_build(proj)
-    assert state.of(app.env).get(similarnotes.STATS)[0] == 0 and similarnotes.lists(app.env) == after
+    assert state.of(app.env).similar_stats[0] == 0 and similarnotes.lists(app.env) == after

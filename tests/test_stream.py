@@ -555,7 +555,7 @@ def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
     # Besides the neighbour, the notes whose 相似笔记 a new note joins (sphinxext/links/similar.py):
     # the scheduler's preemption, as the new note on restoring preempted requests, and the CI
     # note on test shards, whose best by far is the new CI note (of 12 notes, the two say "CI").
-    similar = set(state.of(app.env).get(similarnotes.STATS)[2]) & old_notes
+    similar = set(state.of(app.env).similar_stats[2]) & old_notes
     assert similar == {"notes/vllm-project/vllm/pr-61001", "notes/vllm-project/vllm/pr-61005"}
     assert rewritten & old_notes == {"notes/sgl-project/sglang/pr-3011"} | similar
     assert "notes/digests/003_9c0ffe" in written  # read again: its line names 第 6 期

@@ -49,17 +49,14 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from ... import contract
-from ..facts import buildtime, rewrites, stream
-from ..facts.docdata import DocData
-from ..facts.notes import FACTS
+from ..facts import buildtime, state, stream
+from ..facts.notes import Facts, present
 from ..site import web_site
 
 SCRIPT = "prnotes-readmarks.js"
 # The landing page knows the note counts of this many digests (about two
 # months of daily digests); a reader away longer is told "at least".
 SINCE_DIGESTS = 60
-# page docname -> True: the pages with a {prnotes-since} line
-USERS = DocData("prnotes_since_users")
 
 
 def on_the_site(app: Sphinx) -> bool:
@@ -75,13 +72,13 @@ class SinceDirective(SphinxDirective):
     """``{prnotes-since}``: the line that says how many notes arrived since the last visit."""
 
     def run(self) -> list[nodes.Node]:
-        USERS.of(self.env)[self.env.docname] = True
+        Users.of(self.env)[self.env.docname] = True
         return [since_line()]
 
 
 def digest_counts(env: BuildEnvironment) -> list[tuple[int, int]]:
     """``(digest number, notes)`` of the newest :data:`SINCE_DIGESTS` digests, newest first."""
-    counts = Counter(f.digest_number for d, f in FACTS.of(env).items() if d in env.all_docs)
+    counts = Counter(f.digest_number for f in present(env).values())
     return sorted(counts.items(), reverse=True)[:SINCE_DIGESTS]
 
 
@@ -122,7 +119,7 @@ def note_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doct
     if not on_the_site(app):
         return
     app.add_js_file(SCRIPT, loading_method="defer")
-    facts = FACTS.of(app.env).get(pagename)
+    facts = Facts.of(app.env).get(pagename)
     if facts is None:
         return
     key = html.escape(contract.note_key(facts.repo, facts.number, pagename), quote=True)
@@ -131,12 +128,17 @@ def note_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doct
     )
 
 
-def pages_with_counts(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, before) -> list[str]:
-    """A note added, changed (its digest may have moved) or removed changes the
-    counts; a digest's date, which digests are 今日."""
-    if any(contract.is_note_docname(d) for d in outdated.added | outdated.changed | outdated.removed) or buildtime.changed_dates(env):
-        return sorted(USERS.of(env))
-    return []
+class Users(state.Collector[bool]):
+    """Page docname -> True: the pages with a {prnotes-since} line, written
+    again when the counts change. A note added, changed (its digest may have
+    moved) or removed changes them; a digest's date, which digests are 今日."""
+
+    name = "prnotes_since_users"
+
+    def after(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated, before: None) -> list[str]:
+        if any(contract.is_note_docname(d) for d in outdated.added | outdated.changed | outdated.removed) or buildtime.changed_dates(env):
+            return sorted(self.of(env))
+        return []
 
 
 def setup(app: Sphinx) -> dict:
@@ -147,6 +149,5 @@ def setup(app: Sphinx) -> dict:
     app.add_directive(contract.SINCE_DIRECTIVE, SinceDirective)
     app.connect("doctree-resolved", fill)
     app.connect("html-page-context", note_meta)
-    USERS.connect(app)
-    rewrites.register(app, rewrites.Rewrite("readmarks", pages_with_counts))
+    app.add_env_collector(Users)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -47,8 +47,7 @@ site each time the split index is written, so they need each note's title,
 upstream title and advice, the unchanged notes' as well. They are read from
 the doctree when a note is read (``doctree-read``: the field list with the
 upstream title is there, in both of its ``only`` blocks) and kept in the
-environment (:class:`..facts.docdata.DocData`, purged and merged like the
-other per-document data), so an incremental build has them all.
+environment (:class:`Corpus`, a :class:`..facts.state.Collector`), so an incremental build has them all.
 
 **The dictionary** (CC-CEDICT): English words for the notes' Chinese ones.
 
@@ -113,13 +112,12 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from ... import contract
-from ..facts.docdata import DocData
+from ..facts import state
 from ..facts.notes import advice_paragraphs
 from .glossary import Glossary, phrase_units
 from .language import LANG
 from .tokens import _CAMEL, CJK, STOPWORDS, fold, normalize, tokens
 
-CORPUS = DocData("prnotes_search_corpus")
 
 
 @dataclass(frozen=True)
@@ -140,30 +138,33 @@ def _field(doctree: nodes.document, label: str) -> str:
     return ""
 
 
-def collect(app: Sphinx, doctree: nodes.document) -> None:
-    """On ``doctree-read``: keep a note's title, upstream title and advice."""
-    if (app.config.html_search_language or app.config.language) != LANG:
-        return
-    env = app.env
-    if not contract.is_note_docname(env.docname):
-        return
-    title = next(iter(doctree.findall(nodes.title)), None)
-    CORPUS.of(env)[env.docname] = NoteText(
-        repo=_field(doctree, contract.REPO_FIELD),
-        title=title.astext() if title is not None else "",
-        upstream=_field(doctree, contract.UPSTREAM_FIELD),
-        advice="\n".join(p.astext() for p in advice_paragraphs(doctree)),
-    )
+class Corpus(state.Collector[NoteText]):
+    """Note docname -> its words: title, upstream title and advice."""
+
+    name = "prnotes_search_corpus"
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        if (app.config.html_search_language or app.config.language) != LANG:
+            return
+        env = app.env
+        if not contract.is_note_docname(env.docname):
+            return
+        title = next(iter(doctree.findall(nodes.title)), None)
+        self.of(env)[env.docname] = NoteText(
+            repo=_field(doctree, contract.REPO_FIELD),
+            title=title.astext() if title is not None else "",
+            upstream=_field(doctree, contract.UPSTREAM_FIELD),
+            advice="\n".join(p.astext() for p in advice_paragraphs(doctree)),
+        )
 
 
 def texts(env) -> dict[str, NoteText]:
     """Every note's words, by docname."""
-    return dict(CORPUS.of(env))
+    return dict(Corpus.of(env))
 
 
 def setup_corpus(app: Sphinx) -> None:
-    CORPUS.connect(app)
-    app.connect("doctree-read", collect)
+    app.add_env_collector(Corpus)
 
 
 MIN_NOTES = 3  # notes whose titles hold both, for a pair from parallel titles

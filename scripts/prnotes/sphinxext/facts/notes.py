@@ -29,6 +29,7 @@ from ...parse import regular
 from . import state
 from .frozen import Frozen, freeze
 from ..links.prlinks import REFTYPES
+from .. import _internals
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class NoteFacts:
     title: tuple[Frozen, ...] = ()  # the page title's nodes
     advice: str = ""  # plain text, lines joined by newlines
     follow_ups: tuple[FollowUpFacts, ...] = ()  # the items of the 待跟进 box
+    upstream: str = ""  # the upstream English title ("" when the note has none)
 
     @property
     def sort_key(self) -> tuple:
@@ -83,12 +85,13 @@ class Facts(state.Collector[NoteFacts]):
             title=tuple(freeze(c) for c in title.children) if title is not None else (),
             advice="\n".join(p.astext() for p in advice_paragraphs(doctree)),
             follow_ups=tuple(follow_up_items(doctree)),
+            upstream=field_text(doctree, contract.UPSTREAM_FIELD),
         )
 
 
 def present(env) -> dict[str, NoteFacts]:
     """The facts of the notes the site has, by docname, sorted."""
-    documents = env.all_docs
+    documents = _internals.documents(env)
     return {d: f for d, f in sorted(Facts.of(env).items()) if d in documents}
 
 
@@ -161,6 +164,15 @@ def section_titled(doctree: nodes.document, title: str) -> nodes.section | None:
         if section.children and isinstance(section[0], nodes.title) and section[0].astext() == title:
             return section
     return None
+
+
+def field_text(doctree: nodes.document, label: str) -> str:
+    """The text of the page's field ``label`` ('' when it has none)."""
+    for field in doctree.findall(nodes.field):
+        name, body = field.children[:2]
+        if name.astext().strip() == label:
+            return body.astext().strip()
+    return ""
 
 
 def advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:

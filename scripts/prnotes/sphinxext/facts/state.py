@@ -33,6 +33,8 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.environment.collectors import EnvironmentCollector
 
+from .. import _internals
+
 T = TypeVar("T")
 
 
@@ -106,7 +108,7 @@ class Collector(EnvironmentCollector, Generic[T]):
         outdated, before, self._outdated, self._before = self._outdated, self._before, None, None
         if outdated is None:  # env-get-outdated did not run: nothing was compared
             return []
-        return sorted(set(self.after(app, env, outdated, before)) & env.all_docs.keys())
+        return sorted(set(self.after(app, env, outdated, before)) & _internals.documents(env).keys())
 
 
 @dataclass

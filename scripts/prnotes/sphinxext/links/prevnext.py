@@ -83,7 +83,7 @@ def compute(env: BuildEnvironment) -> Neighbours:
     _chain(stream.walk(env), found)
     notes = present(env)
     digests = sorted({(f.digest_number, contract.digest_docname(f.digest)) for f in notes.values()})
-    _chain([d for _, d in digests if d in env.all_docs], found)
+    _chain([d for _, d in digests if d in _internals.documents(env)], found)
     _chain([d for d in toctree_order(env) if _kind(d) == "page"], found)
     return found
 

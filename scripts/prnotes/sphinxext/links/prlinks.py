@@ -80,7 +80,7 @@ def link(app: Sphinx, env: BuildEnvironment, refdoc: str, reftype: str, repo: st
     github = contract.github_url(repo, number, REFTYPES[reftype])
     if reftype == "pr":
         docname = contract.note_docname(repo, number, "")
-        if docname in env.all_docs:
+        if docname in _internals.documents(env):
             uri = app.builder.get_relative_uri(refdoc, docname)
             ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=f"{repo}#{number} 的笔记")
             ref += contnode

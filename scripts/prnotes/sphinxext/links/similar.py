@@ -32,7 +32,8 @@ from ..facts import state
 from ..facts.frozen import thaw
 from ..lists.fill import Builder, entry_data, note_entry
 from ..facts.notes import Facts, present
-from ..lists.readmarks import on_the_site
+from ..site import web_site
+from .. import _internals
 
 SECTION = "相似笔记"
 SECTION_ID = "similar-notes"
@@ -93,7 +94,7 @@ class Terms(state.Collector[tuple]):
 def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | None) -> list[str]:
     """Work out this build's lists (keeping what no change touched); the notes to write again."""
     stored = Terms.of(env)
-    notes = {d: t for d, (_, t) in sorted(stored.items()) if d in env.all_docs}
+    notes = {d: t for d, (_, t) in sorted(stored.items()) if d in _internals.documents(env)}
     lengths = {d: n for d, (n, _) in stored.items()}
     previous: dict[str, tuple[str, ...]] = getattr(env, _LISTS, {})
     made_with = getattr(env, _MADE_WITH, None)
@@ -144,7 +145,7 @@ def lists(env: BuildEnvironment) -> dict[str, tuple[str, ...]]:
 
 def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``: a note's 相似笔记 section, after its others, before the 编辑来源 line."""
-    if not on_the_site(app) or docname not in Facts.of(app.env):
+    if not web_site(app) or docname not in Facts.of(app.env):
         return
     found = [d for d in lists(app.env).get(docname, ()) if d in Facts.of(app.env)]
     top = next(iter(doctree.findall(nodes.section)), None)

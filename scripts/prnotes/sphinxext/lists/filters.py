@@ -46,7 +46,7 @@ from ...model.classify import VERDICTS
 from ..facts import state
 from ..facts.notes import Facts, site_repositories
 from .fill import note_entry
-from .readmarks import on_the_site
+from ..site import web_site
 
 SCRIPT = "prnotes-filters.js"
 KEYS_SCRIPT = "prnotes-keys.js"
@@ -109,7 +109,7 @@ def _title(titles, docname: str, default: str) -> str:
 
 def add_form(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``, once the lists are filled: the form before the first list."""
-    if not on_the_site(app):
+    if not web_site(app):
         return
     # 未读's list is narrowed by the read marks themselves (readmarks.py).
     lists = [b for b in doctree.findall(nodes.bullet_list) if "prnotes-list" in b["classes"] and "prnotes-list-unread" not in b["classes"]]
@@ -159,7 +159,7 @@ def visit_form_html(self, node: filter_form) -> None:
 
 
 def load_script(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    if doctree is None or not on_the_site(app):
+    if doctree is None or not web_site(app):
         return
     listed = next(iter(doctree.findall(filter_form)), None) is not None
     if listed:

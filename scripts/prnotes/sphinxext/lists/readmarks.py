@@ -59,10 +59,6 @@ SCRIPT = "prnotes-readmarks.js"
 SINCE_DIGESTS = 60
 
 
-def on_the_site(app: Sphinx) -> bool:
-    """The web site's builders: not the book's, nor the e-book's."""
-    return web_site(app)
-
 
 class since_line(nodes.General, nodes.Element):
     """Where the landing page says what is new; ``digests`` is filled when the page is written."""
@@ -86,7 +82,7 @@ def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     found = list(doctree.findall(since_line))
     if not found:
         return
-    counts = " ".join(f"{number}:{notes}" for number, notes in digest_counts(app.env)) if on_the_site(app) else ""
+    counts = " ".join(f"{number}:{notes}" for number, notes in digest_counts(app.env)) if web_site(app) else ""
     day = stream.newest_day(app.env) if counts else None
     for node in found:
         if not counts:
@@ -116,7 +112,7 @@ def depart_since_html(self, node: since_line) -> None:
 
 def note_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """The script on every page of the site; on a note page, the note's key and digest."""
-    if not on_the_site(app):
+    if not web_site(app):
         return
     app.add_js_file(SCRIPT, loading_method="defer")
     facts = Facts.of(app.env).get(pagename)

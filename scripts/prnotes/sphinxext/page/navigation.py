@@ -28,6 +28,7 @@ from sphinx.util import logging
 from ... import contract
 from ..facts import state
 from ..facts.notes import repositories, site_repositories
+from .. import _internals
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +85,7 @@ def _toctrees(env) -> list[tuple[str, list[str]]]:
     if toc is None:
         return []
     return [
-        (tree.get("caption") or "", [docname for _, docname in tree["entries"] if docname in env.all_docs])
+        (tree.get("caption") or "", [docname for _, docname in tree["entries"] if docname in _internals.documents(env)])
         for tree in toc.findall(addnodes.toctree)
     ]
 
@@ -202,7 +203,7 @@ class EveryPage(state.Collector):
         now = shown_everywhere(env)
         previous = getattr(env, SHOWN_EVERYWHERE, None)
         setattr(env, SHOWN_EVERYWHERE, now)
-        return list(env.all_docs) if previous is not None and previous != now else []
+        return list(_internals.documents(env)) if previous is not None and previous != now else []
 
 
 def check_language(app: Sphinx, config) -> None:

@@ -69,6 +69,7 @@ from ..facts.buildtime import added_at, feed_time, sources_time
 from ..facts.notes import Facts, NoteFacts, present
 from ..facts.summaries import summary_text
 from . import web_site
+from .. import _internals
 
 logger = logging.getLogger(__name__)
 FEED = contract.FEED
@@ -221,7 +222,7 @@ def _newest_entries(env: BuildEnvironment, app: Sphinx) -> list[tuple[NoteFacts,
     found = []
     for docname, facts in Facts.of(env).items():
         when = feed_time(env, facts.digest)
-        if when is None or docname not in env.all_docs:
+        if when is None or docname not in _internals.documents(env):
             continue
         uri = app.builder.get_target_uri(docname)
         categories = []
@@ -386,7 +387,7 @@ def feed_line(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         label = feed.title.split(" · ", 1)[-1]
         space = " " if label[-1].isascii() and label[-1].isalnum() else ""
         line += nodes.reference("", f"{label}{space}的新笔记（Atom）", refuri=_to_root(docname) + feed.path, classes=["prnotes-feed"], feed=feed.path)
-    if contract.FEEDS_PAGE in app.env.all_docs:
+    if contract.FEEDS_PAGE in _internals.documents(app.env):
         line += nodes.Text(" · ")
         line += nodes.reference("", "全部订阅源", internal=True, refuri=app.builder.get_relative_uri(docname, contract.FEEDS_PAGE))
     top += line

@@ -27,6 +27,7 @@ from ... import contract
 from ...write.files import write_file
 from ..facts import state
 from . import web_site
+from .. import _internals
 
 
 
@@ -84,7 +85,7 @@ def write_redirects(app: Sphinx, exception: Exception | None) -> None:
     read = state.of(env).read
     for docname, pairs in sorted(Redirects.of(env).items()):
         for old, new in pairs:
-            if old in env.all_docs or new not in env.all_docs or not old.startswith(f"{contract.NOTES_DIR}/"):
+            if old in _internals.documents(env) or new not in _internals.documents(env) or not old.startswith(f"{contract.NOTES_DIR}/"):
                 continue
             path = Path(builder.get_outfilename(old))  # old.html, or old/index.html (dirhtml)
             if docname not in read and path.exists():

@@ -37,6 +37,7 @@ from ..facts.buildtime import feed_time, sources_time
 from ..facts.notes import present
 from ..lists.fill import FactsIndex, Users as ListUsers
 from . import web_site
+from .. import _internals
 
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
@@ -102,7 +103,7 @@ def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
             (outdir / ROBOTS).unlink(missing_ok=True)
         return
     base = app.config.html_baseurl.rstrip("/") + "/"
-    docnames = [d for d in sorted(app.env.all_docs) if d not in LEFT_OUT]
+    docnames = [d for d in sorted(_internals.documents(app.env)) if d not in LEFT_OUT]
     dates = page_dates(app, docnames)
     write_file(outdir / SITEMAP, sitemap_xml(base, [(app.builder.get_target_uri(d), dates[d]) for d in docnames]))
     if not own_robots:

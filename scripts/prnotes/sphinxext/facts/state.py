@@ -127,8 +127,6 @@ class BuildState:
     page_texts: dict[str, Any] = field(default_factory=dict)
     # page/navigation.py: the sidebar's HTML, by the place it marks.
     navigation_html: dict[Any, str] = field(default_factory=dict)
-    # links/similar.py: (notes with 相似笔记, notes, pages written again).
-    similar_stats: tuple[int, int, list[str]] = (0, 0, [])
     # once(): {(function, arguments): its value}
     made: dict[tuple, Any] = field(default_factory=dict)
 

@@ -101,7 +101,6 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
     now_with = (similar.VERSION, similar.cap(len(notes)))
     changed = {d for d in outdated.added | outdated.changed | outdated.removed if contract.is_note_docname(d)}
     if not changed and made_with == now_with and previous.keys() == notes.keys():
-        state.of(env).similar_stats = (0, len(notes), [])
         return []
     index = similar.Index(notes, lengths)
     subsystem_of = {d: f.subsystem for d, f in Facts.of(env).items()}
@@ -120,7 +119,6 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
     setattr(env, _LISTS, lists)
     setattr(env, _MADE_WITH, now_with)
     pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v))
-    state.of(env).similar_stats = (len(scored), len(notes), pages)
     return pages
 
 

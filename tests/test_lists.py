@@ -1,6 +1,6 @@
 """Lists of notes built from the facts the note pages declare (sphinxext/lists.py),
 and the pages written again when a note joins, leaves or changes a list
-(sphinxext/rewrites.py), on a fixture project of four pages."""
+(the collectors of sphinxext/facts/state.py), on a fixture project of four pages."""
 
 from __future__ import annotations
 

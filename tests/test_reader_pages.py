@@ -21,7 +21,7 @@ from prnotes.parse.refs import plain_text
 from prnotes.sphinxext.facts.frozen import freeze, thaw
 from prnotes.sphinxext.facts.notes import advice_paragraphs
 from prnotes.sphinxext.facts.summaries import summary_nodes
-from prnotes.model.summary import first_sentence
+from tests.support.summary import first_sentence
 from prnotes.model.symbols import symbol_index
 from prnotes.model.tags import tags_of_note
 

@@ -13,9 +13,8 @@ from bs4 import BeautifulSoup
 from prnotes import contract
 from prnotes.model import similar
 from prnotes.sphinxext.links import similar as similarnotes
-from prnotes.sphinxext.facts import state
-from prnotes.sphinxext.facts.notes import FACTS
-from tests.support import gitrepo
+from prnotes.sphinxext.facts.notes import Facts
+from tests.support import gitrepo, similarwork
 from tests.support.followsite import DATES, DIGESTS, SEEDS, build, follow_project
 from tests.support.sandbox import convert, sphinx_build
 from tests.support.similareval import corpus_project, labels, measure
@@ -125,7 +124,7 @@ def corpus(tmp_path_factory):
     assert convert(proj) == 0
     app = sphinx_build(proj)
     assert app.warning.getvalue() == ""
-    facts = FACTS.of(app.env)
+    facts = Facts.of(app.env)
     keys = {d: contract.note_key(f.repo, f.number, d) for d, f in facts.items()}
     return proj, app, keys
 
@@ -235,7 +234,7 @@ xgrammar 的 JSON schema 语法编译结果跨请求复用 (#40301)
 """
 
 
-def test_a_new_digest_scores_and_writes_again_only_the_notes_whose_list_it_changes(tmp_path):
+def test_a_new_digest_scores_and_writes_again_only_the_notes_whose_list_it_changes(tmp_path, monkeypatch):
     """The day's digest holds a note on xgrammar and one on nothing the
     archive has (the cap of distinctive terms stays 3): only the notes that share a term with them are scored again,
     only those whose list changed are written again, and the lists are those
@@ -246,18 +245,18 @@ def test_a_new_digest_scores_and_writes_again_only_the_notes_whose_list_it_chang
     (proj / "seeds/004_s3.txt").write_text(NEW_DIGEST, encoding="utf-8")
     gitrepo.commit(proj, ["seeds/004_s3.txt"], "2026-12-04T09:00:00+08:00")
     written: list[str] = []
+    work = similarwork.watch(monkeypatch)
     app = build(proj, listeners=[("html-page-context", lambda app, page, *args: written.append(page))])
     after = dict(similarnotes.lists(app.env))
     new = {"notes/sgl-project/sglang/pr-40301", "notes/sgl-project/sglang/pr-40302"}
     assert set(after) - set(before) == new
-    scored, total, _ = state.of(app.env).get(similarnotes.STATS)
-    assert 2 < scored < total
+    assert 2 < work.scored < len(after)
     changed = {d for d in before if after[d] != before[d]}
     assert changed == {"notes/vllm-project/vllm/pr-70105"}  # the xgrammar note of vLLM
     assert "notes/sgl-project/sglang/pr-40301" in after["notes/vllm-project/vllm/pr-70105"]
     assert after["notes/sgl-project/sglang/pr-40302"] == ()
     # Written again for their lists: exactly the older notes whose list changed.
-    assert set(state.of(app.env).get(similarnotes.STATS)[2]) - new == changed
+    assert set(work.pages) - new == changed
     assert changed <= set(written)
     # The same lists as a build from nothing.
     fresh = follow_project(tmp_path / "fresh", digests=3)
@@ -265,5 +264,6 @@ def test_a_new_digest_scores_and_writes_again_only_the_notes_whose_list_it_chang
     gitrepo.commit(fresh, ["seeds/004_s3.txt"], "2026-12-04T09:00:00+08:00")
     assert similarnotes.lists(build(fresh).env) == after
     # And a build with nothing new scores nothing.
+    work.reset()
     app = sphinx_build(proj)
-    assert state.of(app.env).get(similarnotes.STATS)[0] == 0 and similarnotes.lists(app.env) == after
+    assert work.scored == 0 and similarnotes.lists(app.env) == after

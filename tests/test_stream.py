@@ -22,8 +22,7 @@ from prnotes.model.classify import verdict_rank
 from prnotes.project import load
 from prnotes.sphinxext.site import feeds as feed
 from prnotes.sphinxext.links import similar as similarnotes
-from prnotes.sphinxext.facts import state
-from tests.support import gitrepo
+from tests.support import gitrepo, similarwork
 from tests.support.pagechecks import nu_errors
 from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
 
@@ -529,7 +528,7 @@ def test_subsystem_pages_lead_to_subsystem_pages_not_into_their_notes(morning_si
             assert label in ("上一页", "下一页")
 
 
-def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
+def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path, monkeypatch):
     """Counted, not timed: a new digest is read; of the old notes only the one
     that now follows it (the newest digest's first) is written again, and the
     digest before it gains its 下一期. An older vLLM digest of one note about
@@ -547,6 +546,7 @@ def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
         encoding="utf-8",
     )
     assert convert(proj) == 0
+    work = similarwork.watch(monkeypatch)
     app, read, written = build_counting(proj)
     assert app.warning.getvalue() == ""
     old_notes = {n for n in app.env.all_docs if contract.is_note_docname(n)} - {
@@ -555,7 +555,7 @@ def test_a_new_digest_rewrites_only_the_pages_whose_neighbours_change(tmp_path):
     # Besides the neighbour, the notes whose 相似笔记 a new note joins (sphinxext/links/similar.py):
     # the scheduler's preemption, as the new note on restoring preempted requests, and the CI
     # note on test shards, whose best by far is the new CI note (of 12 notes, the two say "CI").
-    similar = set(state.of(app.env).get(similarnotes.STATS)[2]) & old_notes
+    similar = set(work.pages) & old_notes
     assert similar == {"notes/vllm-project/vllm/pr-61001", "notes/vllm-project/vllm/pr-61005"}
     assert rewritten & old_notes == {"notes/sgl-project/sglang/pr-3011"} | similar
     assert "notes/digests/003_9c0ffe" in written  # read again: its line names 第 6 期

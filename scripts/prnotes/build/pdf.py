@@ -51,7 +51,7 @@ from ..parse.seeds import decode, read_file, read_seeds
 from ..write.convert import convert
 from ..project import load, open_cache
 from ..render.subsystem import render_book
-from .subset import VOLUME_BOOK, Selection, parse_selection, select, volume_selection
+from .subset import VOLUME_BOOK, Selection, select, volume_selection
 from ..model.taxonomy import taxonomy_files
 from ..write.files import LOCK_NAME, apply, locked, plan, write_file
 

@@ -25,7 +25,6 @@ import argparse
 import contextlib
 import io
 import os
-import sys
 from pathlib import Path
 
 from ..build import folders, stamp as buildstamp, sphinx_build

@@ -52,7 +52,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..parse.refs import Inline, Ref, Text, plain_text
+from ..parse.refs import Inline, Ref, plain_text
 from ..parse.sentences import Atom, Clause, atoms_of, clauses, pieces_of, sentence_spans
 
 FOLLOW_UP_RE = re.compile(

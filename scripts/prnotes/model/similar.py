@@ -62,7 +62,6 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from ..parse.refs import CODE_REF_RE
 from ..sphinxext.search.tokens import STOPWORDS, tokens

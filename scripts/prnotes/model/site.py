@@ -21,7 +21,6 @@ from ..diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
 from ..parse.seeds import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
 from ..parse.refs import Inline, Ref, Text, segment
-from .summary import first_sentence
 from .symbols import Symbol, symbols_in, sort_key as symbol_sort_key
 from .taxonomy import Taxonomy
 
@@ -48,7 +47,6 @@ class Note:
     position: int = 0  # 1-based place in its digest
     follow_ups: tuple[FollowUp, ...] = ()
     symbols: tuple[Symbol, ...] = ()
-    summary: str = ""  # the first sentence that says more than the verdict
     secondary: tuple[str, ...] = ()  # subsystem slugs (of its set) the filing weighed and lost: tags
     # Hex digits of its page name's hash, without a PR number (contract.NotePages): more
     # than 12 when an earlier note's name is what 12 would give.
@@ -292,7 +290,6 @@ class Analysis:
     title_pieces: tuple[Inline, ...]
     follow_ups: tuple[FollowUp, ...]
     symbols: tuple[Symbol, ...]
-    summary: str
     # The code it cites: a repository without a set of its own is filed by it.
     cites: Cited | None = None
 
@@ -330,7 +327,6 @@ def analyse(
         title_pieces=title_pieces,
         follow_ups=follow_ups_in(pieces),
         symbols=tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key)),
-        summary=first_sentence(pieces),
         cites=cited(title, upstream, body, repo_words(repo)),
     )
 
@@ -505,7 +501,6 @@ def build_site(
                     position=len(members),
                     follow_ups=found.follow_ups,
                     symbols=found.symbols,
-                    summary=found.summary,
                     secondary=found.secondary,
                     page_digits=digits,
                 )

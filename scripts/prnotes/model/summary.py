@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 
 from .classify import verdict_of_sentence, verdict_phrases
-from ..parse.refs import Break, Inline, Text
 from ..parse.sentences import SENTENCE_BREAK_RE
 
 # What a verdict sentence may hold besides its phrases and still say nothing more.
@@ -41,11 +40,6 @@ def verdict_only(sentence: str) -> bool:
     return len(_FILLER_RE.sub("", "".join(chars))) < 3
 
 Segment = tuple[str, bool]  # (text, whether a sentence may end inside it)
-
-
-def segments_of(pieces: tuple[Inline, ...]) -> list[Segment]:
-    """Plain text of pieces; only plain text may hold a sentence end."""
-    return [(p.text, isinstance(p, (Text, Break))) for p in pieces]
 
 
 def _ends(segs: list[Segment]) -> list[int]:
@@ -79,9 +73,3 @@ def first_sentence_span(segs: list[Segment]) -> tuple[int, int]:
         end -= 1
     return (start, end)
 
-
-def first_sentence(pieces: tuple[Inline, ...]) -> str:
-    """The summary sentence as plain text."""
-    segs = segments_of(pieces)
-    start, end = first_sentence_span(segs)
-    return "".join(text for text, _ in segs)[start:end]

@@ -283,3 +283,8 @@ def drop_script(context: dict, filename: str) -> bool:
     dropped = len(kept) != len(files)
     files[:] = kept
     return dropped
+
+
+def documents(env: Any) -> dict[str, Any]:
+    """The documents the environment holds (read, not removed), by docname: ``env.all_docs``."""
+    return env.all_docs

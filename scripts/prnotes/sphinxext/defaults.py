@@ -7,7 +7,6 @@ package, so a site holds nothing but its configuration, its seeds and,
 when it wants its own, its taxonomy.
 """
 
-import os
 from importlib.metadata import version as _package_version
 from pathlib import Path as _Path
 

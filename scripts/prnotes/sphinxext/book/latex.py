@@ -60,7 +60,7 @@ from ...model.classify import VERDICT_BY_SLUG
 from .. import _internals
 from ..facts import buildtime
 from ..links import splice
-from ..facts.notes import FACTS, NoteFacts, repositories
+from ..facts.notes import Facts, NoteFacts, repositories
 
 FILLED, LINE = "filled", "line"
 
@@ -330,7 +330,7 @@ class PrintNoteLayout(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
-        store = FACTS.of(self.env)
+        store = Facts.of(self.env)
         chapters: dict[int, nodes.section] = {}
         for start in list(self.document.findall(addnodes.start_of_file)):
             docname = _internals.included_document(start)

@@ -18,7 +18,7 @@ when the page is written, each a link to a book:
 The books found are this build's facts (looked up, and copied, once when
 the build starts, :mod:`.state`); when they change (``make pdf`` ran since
 the last build, a volume was added), the pages that show the links are
-written again, not read again (:mod:`.rewrites`). ``prnotes build`` counts
+written again, not read again (:class:`Users`). ``prnotes build`` counts
 the books among what a build depends on (:mod:`prnotes.build.stamp`), and
 ``prnotes pdf`` brings a current site up to date after it made a book, so
 the link appears after ``make pdf`` and ``make html`` in either order.
@@ -38,16 +38,11 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ... import contract
 from ...build.subset import BOOK_NAME
-from ..facts import rewrites, state
-from ..facts.docdata import DocData
-from ..facts.notes import FACTS
+from ..facts import state
+from ..facts.notes import Facts
 from ..site import web_site
 
-# documents that show the links
-USERS = DocData("prnotes_pdf_users")
-_SAVED = "prnotes_pdf_books"  # env attribute: the books of the last build
-_NOW = "pdflinks.books"
-_TARGET_URI = "pdflinks.target-uri"  # the builder's docname -> address of its page
+_SAVED = "prnotes_pdf_books"  # env attribute, kept by Users: the books of the last build
 _VOLUME = re.compile(rf"{BOOK_NAME}-v(\d+)\.pdf")
 WHOLE = "全书"
 # Where the HTML build puts its copies of the books, under its output.
@@ -70,7 +65,7 @@ def latex_dir(app: Sphinx) -> Path:
 def volume_titles(env: BuildEnvironment) -> dict[int, str]:
     """Each volume's title, 第 a–b 期, from the digests its notes came from."""
     spans: dict[int, tuple[int, int]] = {}
-    for facts in FACTS.of(env).values():
+    for facts in Facts.of(env).values():
         low, high = spans.get(facts.volume, (facts.digest_number, facts.digest_number))
         spans[facts.volume] = (min(low, facts.digest_number), max(high, facts.digest_number))
     return {v: f"第 {a} 期" if a == b else f"第 {a}–{b} 期" for v, (a, b) in spans.items()}
@@ -130,13 +125,13 @@ def look_up(app: Sphinx, env: BuildEnvironment, *outdated) -> list[str]:
     books = find_books(app) if web_site(app) else ()
     if web_site(app):
         publish_books(app)
-    state.of(env).set(_NOW, books)
-    state.of(env).set(_TARGET_URI, app.builder.get_target_uri)
+    state.of(env).books = books
+    state.of(env).target_uri = app.builder.get_target_uri
     return []
 
 
 def books(env: BuildEnvironment) -> tuple[tuple[str, str], ...]:
-    return state.of(env).get(_NOW, ())
+    return state.of(env).books
 
 
 class FillPdfLinks(SphinxPostTransform):
@@ -162,7 +157,7 @@ class FillPdfLinks(SphinxPostTransform):
 
 def _from_page(env: BuildEnvironment, docname: str, path: str) -> str:
     """A path relative to the HTML output, as seen from the page being written."""
-    return "../" * state.of(env).get(_TARGET_URI)(docname).count("/") + path
+    return "../" * state.of(env).target_uri(docname).count("/") + path
 
 
 def _remove(node: nodes.Node) -> None:
@@ -187,19 +182,20 @@ class DropPdfLinks(SphinxPostTransform):
             _remove(node)
 
 
-def collect(app: Sphinx, doctree: nodes.document) -> None:
-    users = USERS.of(app.env)
-    if next(iter(doctree.findall(pdf_links)), None) is not None:
-        users[app.env.docname] = True
-    else:
-        users.pop(app.env.docname, None)
+class Users(state.Collector[bool]):
+    """The documents that show the links, written again when the books change."""
 
+    name = "prnotes_pdf_users"
 
-def pages_showing_books(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, before: None) -> list[str]:
-    now = books(env)
-    old = getattr(env, _SAVED, None)
-    setattr(env, _SAVED, now)
-    return sorted(USERS.of(env)) if old is not None and old != now else []
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        if next(iter(doctree.findall(pdf_links)), None) is not None:
+            self.of(app.env)[app.env.docname] = True
+
+    def after(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated, before: None) -> list[str]:
+        now = books(env)
+        old = getattr(env, _SAVED, None)
+        setattr(env, _SAVED, now)
+        return sorted(self.of(env)) if old is not None and old != now else []
 
 
 def setup(app: Sphinx) -> dict:
@@ -212,7 +208,5 @@ def setup(app: Sphinx) -> dict:
     app.connect("env-get-outdated", look_up, priority=100)
     app.add_post_transform(FillPdfLinks)
     app.add_post_transform(DropPdfLinks)
-    app.connect("doctree-read", collect)
-    USERS.connect(app)
-    rewrites.register(app, rewrites.Rewrite("pdf-links", pages_showing_books))
+    app.add_env_collector(Users)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

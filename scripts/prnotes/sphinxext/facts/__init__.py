@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-MODULES = ("state", "rewrites", "notes", "summaries", "buildtime", "stream")
+MODULES = ("state", "notes", "summaries", "buildtime", "stream")
 
 
 def setup_facts(app: Sphinx) -> None:

@@ -15,9 +15,8 @@ fills when the page is written, so the committed pages never contain a date.
 
 Both facts are looked up once per build (:mod:`.state`). When one changes
 since the last build (a digest is committed, say), the pages that show it are
-written again without being read again: :data:`USERS` records, per document,
-the facts it shows, and :func:`pages_showing_changes` names the documents to
-write (:mod:`.rewrites`). Lists built when a page is written (the watch list
+written again without being read again: :class:`Users` records, per document,
+the facts it shows, and names the documents to write (a :class:`.state.Collector`). Lists built when a page is written (the watch list
 shows each item's digest date) ask :func:`changed_dates` which dates changed.
 """
 
@@ -38,8 +37,7 @@ from sphinx.util import logging
 
 from ... import contract
 from ...parse import history
-from . import rewrites, state
-from .docdata import DocData
+from . import state
 
 logger = logging.getLogger(__name__)
 UNCOMMITTED = "未提交"
@@ -47,11 +45,7 @@ UNKNOWN = "日期未知"
 # Where the 编辑来源 links point without a branch, a tag or git: the default branch.
 DEFAULT_REF = "main"
 SOURCE_TEXT = "编辑来源"
-# document -> the facts it shows: ("date", seed path) or ("source", "")
-USERS = DocData("prnotes_buildtime_users")
-_STATE = "prnotes_buildtime"  # env attribute: the facts of the last build
-_NOW = "buildtime.facts"  # this build's facts, in the build's state (see :func:`look_up`)
-_CHANGED = "buildtime.changed"  # this build's facts that differ from the last build's
+_LAST = "prnotes_buildtime"  # env attribute, kept by Users: the facts of the last build
 
 
 class digest_date(nodes.Inline, nodes.Element):
@@ -186,7 +180,7 @@ def look_up(app: Sphinx, env: BuildEnvironment, *outdated: set[str]) -> list[str
     now = {"dates": dict(past.dates), "unknown": sorted(past.unknown), "in_git": past.in_git, "source": source}
     if not past.in_git:
         now["times"] = history.file_times(root)
-    state.of(env).set(_NOW, now)
+    state.of(env).dates = now
     return []
 
 
@@ -194,7 +188,7 @@ _EMPTY = {"dates": {}, "unknown": [], "in_git": True, "source": ""}
 
 
 def facts(env: BuildEnvironment) -> dict:
-    return state.of(env).get(_NOW) or _EMPTY
+    return state.of(env).dates or _EMPTY
 
 
 def label(known: dict, seed: str) -> str:
@@ -222,7 +216,11 @@ def feed_time(env: BuildEnvironment, seed: str) -> str | None:
 def sources_time(app: Sphinx) -> str:
     """When the sources were last changed (:func:`prnotes.parse.history.source_time`): a feed with no entry is dated so.
     Looked up once per build: every feed without entries asks."""
-    return state.of(app.env).once("buildtime.sources-time", lambda: history.source_time(Path(app.confdir)))
+    return state.once(app.env, _sources_time, Path(app.confdir))
+
+
+def _sources_time(env: BuildEnvironment, root: Path) -> str:
+    return history.source_time(root)
 
 
 def source_url(env: BuildEnvironment, seed: str, line: int) -> str | None:
@@ -230,16 +228,6 @@ def source_url(env: BuildEnvironment, seed: str, line: int) -> str | None:
     if not base:
         return None
     return f"{base}/{contract.quote_path(seed)}#L{line}"
-
-
-def collect(app: Sphinx, doctree: nodes.document) -> None:
-    used = {("date", n["seed"]) for n in doctree.findall(digest_date)}
-    used |= {("source", "") for _ in doctree.findall(source_link)}
-    users = USERS.of(app.env)
-    if used:
-        users[app.env.docname] = used
-    else:
-        users.pop(app.env.docname, None)
 
 
 def date_node(env, seed: str) -> nodes.inline:
@@ -287,30 +275,41 @@ class DropSourceLinks(SphinxPostTransform):
                 parent.parent.remove(parent)
 
 
-def compare_facts(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated) -> set[tuple[str, str]]:
-    """Before reading: this build's facts that differ from the last build's."""
-    now = facts(env)
-    before = getattr(env, _STATE, None) or _EMPTY
-    seeds = before["dates"].keys() | now["dates"].keys() | set(before.get("unknown", ())) | set(now.get("unknown", ()))
-    if before.get("in_git", True) != now.get("in_git", True):  # every 未提交 becomes 日期未知, or back
-        seeds |= {seed for used in USERS.of(env).values() for kind, seed in used if kind == "date"}
-    changed = {("date", p) for p in seeds if label(before, p) != label(now, p)}
-    if before["source"] != now["source"]:
-        changed.add(("source", ""))
-    setattr(env, _STATE, now)
-    state.of(env).set(_CHANGED, changed)
-    return changed
+class Users(state.Collector[set]):
+    """Document -> the build-time facts it shows: ("date", seed path) or ("source", ""),
+    and the pages written again when one of them changes."""
+
+    name = "prnotes_buildtime_users"
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        used = {("date", n["seed"]) for n in doctree.findall(digest_date)}
+        used |= {("source", "") for _ in doctree.findall(source_link)}
+        if used:
+            self.of(app.env)[app.env.docname] = used
+
+    def before(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated) -> set[tuple[str, str]]:
+        """This build's facts that differ from the last build's."""
+        now = facts(env)
+        last = getattr(env, _LAST, None) or _EMPTY
+        seeds = last["dates"].keys() | now["dates"].keys() | set(last.get("unknown", ())) | set(now.get("unknown", ()))
+        if last.get("in_git", True) != now.get("in_git", True):  # every 未提交 becomes 日期未知, or back
+            seeds |= {seed for used in self.of(env).values() for kind, seed in used if kind == "date"}
+        changed = {("date", p) for p in seeds if label(last, p) != label(now, p)}
+        if last["source"] != now["source"]:
+            changed.add(("source", ""))
+        setattr(env, _LAST, now)
+        state.of(env).changed = changed
+        return changed
+
+    def after(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated, changed: set) -> list[str]:
+        if not changed:
+            return []
+        return [d for d, used in self.of(env).items() if used & changed]
 
 
 def changed_dates(env: BuildEnvironment) -> set[str]:
     """Seed paths of the digests whose date changed since the last build (known once reading starts)."""
-    return {seed for kind, seed in state.of(env).get(_CHANGED, set()) if kind == "date"}
-
-
-def pages_showing_changes(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, changed: set) -> list[str]:
-    if not changed:
-        return []
-    return [d for d, used in USERS.of(env).items() if used & changed]
+    return {seed for kind, seed in state.of(env).changed if kind == "date"}
 
 
 def setup(app: Sphinx) -> dict:
@@ -320,12 +319,10 @@ def setup(app: Sphinx) -> dict:
         app.add_node(node, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
     app.add_role(contract.DIGEST_DATE_ROLE, date_role)
     app.add_role(contract.SOURCE_ROLE, source_role)
-    # After the build's state is made (0), before the rewrites compare facts (900).
+    # After the build's state is made (0), before Users compares facts (900).
     app.connect("env-get-outdated", look_up, priority=100)
     app.add_post_transform(FillDates)
     app.add_post_transform(SourceLinks)
     app.add_post_transform(DropSourceLinks)
-    app.connect("doctree-read", collect)
-    USERS.connect(app)
-    rewrites.register(app, rewrites.Rewrite("build-time facts", pages_showing_changes, compare_facts))
+    app.add_env_collector(Users)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,8 +6,7 @@ note's repository and number, its digest and place in it, its volume, verdict,
 subsystem, audiences, tags, code symbols and the PRs it mentions. With the
 page title, the advice text and the items of its 待跟进 box (each a label,
 the PRs and issues it names, and the anchor of its sentence), read from the
-doctree, they go into ``env`` (:data:`FACTS`), purged and merged like every
-per-document store. The feed, the header's repository links and every list of
+doctree, they go into ``env`` (:class:`Facts`, a :class:`.state.Collector`). The feed, the header's repository links and every list of
 notes (:mod:`.lists`) are built from here, never from the seeds.
 """
 
@@ -28,9 +27,9 @@ from sphinx.util.docutils import SphinxDirective
 from ... import contract
 from ...parse import regular
 from . import state
-from .docdata import DocData
 from .frozen import Frozen, freeze
 from ..links.prlinks import REFTYPES
+from .. import _internals
 
 
 @dataclass(frozen=True)
@@ -60,6 +59,7 @@ class NoteFacts:
     title: tuple[Frozen, ...] = ()  # the page title's nodes
     advice: str = ""  # plain text, lines joined by newlines
     follow_ups: tuple[FollowUpFacts, ...] = ()  # the items of the 待跟进 box
+    upstream: str = ""  # the upstream English title ("" when the note has none)
 
     @property
     def sort_key(self) -> tuple:
@@ -68,7 +68,31 @@ class NoteFacts:
         return (self.repo.lower(), self.number is None, -(self.number or 0))
 
 
-FACTS = DocData("prnotes_note_facts")
+class Facts(state.Collector[NoteFacts]):
+    """Note docname -> its facts: the directive's, then the doctree's."""
+
+    name = "prnotes_note_facts"
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        env = app.env
+        store = self.of(env)
+        found = store.get(env.docname)
+        if found is None:
+            return
+        title = next(iter(doctree.findall(nodes.title)), None)
+        store[env.docname] = replace(
+            found,
+            title=tuple(freeze(c) for c in title.children) if title is not None else (),
+            advice="\n".join(p.astext() for p in advice_paragraphs(doctree)),
+            follow_ups=tuple(follow_up_items(doctree)),
+            upstream=field_text(doctree, contract.UPSTREAM_FIELD),
+        )
+
+
+def present(env) -> dict[str, NoteFacts]:
+    """The facts of the notes the site has, by docname, sorted."""
+    documents = _internals.documents(env)
+    return {d: f for d, f in sorted(Facts.of(env).items()) if d in documents}
 
 
 def _words(text: str | None) -> tuple[str, ...]:
@@ -114,7 +138,7 @@ class NoteDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         get = self.options.get
-        FACTS.of(self.env)[self.env.docname] = NoteFacts(
+        Facts.of(self.env)[self.env.docname] = NoteFacts(
             repo=(get("repo") or "").strip(),
             number=get("number") or None,
             digest=contract.unquote_path(get("digest") or ""),
@@ -140,6 +164,15 @@ def section_titled(doctree: nodes.document, title: str) -> nodes.section | None:
         if section.children and isinstance(section[0], nodes.title) and section[0].astext() == title:
             return section
     return None
+
+
+def field_text(doctree: nodes.document, label: str) -> str:
+    """The text of the page's field ``label`` ('' when it has none)."""
+    for field in doctree.findall(nodes.field):
+        name, body = field.children[:2]
+        if name.astext().strip() == label:
+            return body.astext().strip()
+    return ""
 
 
 def advice_paragraphs(doctree: nodes.document) -> list[nodes.paragraph]:
@@ -171,30 +204,15 @@ def follow_up_items(doctree: nodes.document) -> list[FollowUpFacts]:
     return items
 
 
-def collect(app: Sphinx, doctree: nodes.document) -> None:
-    env = app.env
-    store = FACTS.of(env)
-    found = store.get(env.docname)
-    if found is None:
-        return
-    title = next(iter(doctree.findall(nodes.title)), None)
-    store[env.docname] = replace(
-        found,
-        title=tuple(freeze(c) for c in title.children) if title is not None else (),
-        advice="\n".join(p.astext() for p in advice_paragraphs(doctree)),
-        follow_ups=tuple(follow_up_items(doctree)),
-    )
-
-
 def repositories(env) -> list[str]:
     """``owner/repo`` of every note on the site, most notes first, ties by name
     (:func:`prnotes.contract.repository_order`, as the converter orders them)."""
-    return contract.repository_order(Counter(f.repo for d, f in FACTS.of(env).items() if f.repo and d in env.all_docs))
+    return contract.repository_order(Counter(f.repo for f in present(env).values() if f.repo))
 
 
 def site_repositories(env) -> list[str]:
     """:func:`repositories`, worked out once per build, when pages are written."""
-    return state.of(env).once("notefacts.repositories", lambda: repositories(env))
+    return state.once(env, repositories)
 
 
 class PageLocalFollowUpAnchors(SphinxTransform):
@@ -238,6 +256,5 @@ def setup(app: Sphinx) -> dict:
     app.connect("env-before-read-docs", refuse_special_pages)
     app.add_directive(contract.NOTE_DIRECTIVE, NoteDirective)
     app.add_transform(PageLocalFollowUpAnchors)
-    app.connect("doctree-read", collect)
-    FACTS.connect(app)
+    app.add_env_collector(Facts)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -50,7 +50,7 @@ from sphinx.environment import BuildEnvironment
 from ... import contract
 from ...model.classify import verdict_rank
 from . import buildtime, state
-from .notes import FACTS, NoteFacts
+from .notes import NoteFacts, present
 
 
 # As many notes as a page of a list holds (render/paging.py's NOTE_PAGE).
@@ -79,11 +79,6 @@ class Day:
     notes: tuple[str, ...]  # docnames, in reading order
 
 
-def notes_of_site(env: BuildEnvironment) -> dict[str, NoteFacts]:
-    """Every note's facts, of the documents the site holds, by docname."""
-    return {d: f for d, f in sorted(FACTS.of(env).items()) if d in env.all_docs}
-
-
 def choose_day(labels: dict[str, str], numbers: dict[str, int]) -> tuple[str, list[str]]:
     """The newest day's label and its digests' seed paths, from each digest's
     date label (:func:`.buildtime.label`) and number (module docstring)."""
@@ -100,7 +95,7 @@ def choose_day(labels: dict[str, str], numbers: dict[str, int]) -> tuple[str, li
 
 
 def _newest_day(env: BuildEnvironment) -> Day | None:
-    notes = notes_of_site(env)
+    notes = present(env)
     numbers = {f.digest: f.digest_number for f in notes.values()}
     known = buildtime.facts(env)
     label, seeds = choose_day({seed: buildtime.label(known, seed) for seed in numbers}, numbers)
@@ -113,7 +108,7 @@ def _newest_day(env: BuildEnvironment) -> Day | None:
 
 def newest_day(env: BuildEnvironment) -> Day | None:
     """今日 of this build (module docstring); None for a site without notes."""
-    return state.of(env).once("stream.newest-day", lambda: _newest_day(env))
+    return state.once(env, _newest_day)
 
 
 @dataclass(frozen=True)
@@ -146,7 +141,7 @@ def _monday(label: str) -> date | None:
 
 
 def _weeks(env: BuildEnvironment) -> tuple[Week, ...]:
-    notes = notes_of_site(env)
+    notes = present(env)
     numbers = {f.digest: f.digest_number for f in notes.values()}
     known = buildtime.facts(env)
     mondays = {seed: _monday(buildtime.label(known, seed)) for seed in numbers}
@@ -168,17 +163,17 @@ def _weeks(env: BuildEnvironment) -> tuple[Week, ...]:
 def weeks(env: BuildEnvironment) -> tuple[Week, ...]:
     """本周 and the :data:`WEEKS_BACK` weeks before it, newest first (module
     docstring); empty for an archive without dates."""
-    return state.of(env).once("stream.weeks", lambda: _weeks(env))
+    return state.once(env, _weeks)
 
 
 def walk(env: BuildEnvironment) -> tuple[str, ...]:
     """Every note of the site in walking order (:func:`walk_key`), computed once per build."""
+    return state.once(env, _walk)
 
-    def make() -> tuple[str, ...]:
-        notes = notes_of_site(env)
-        return tuple(d for _, d in sorted((walk_key(f), d) for d, f in notes.items()))
 
-    return state.of(env).once("stream.walk", make)
+def _walk(env: BuildEnvironment) -> tuple[str, ...]:
+    notes = present(env)
+    return tuple(d for _, d in sorted((walk_key(f), d) for d, f in notes.items()))
 
 
 def setup(app: Sphinx) -> dict:

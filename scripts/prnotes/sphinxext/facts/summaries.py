@@ -1,6 +1,6 @@
 """Summaries: the first sentence of a note, shown on other pages.
 
-When a note is read, :func:`collect` keeps the nodes of its summary sentence
+When a note is read, :class:`Summaries` keeps the nodes of its summary sentence
 (:func:`prnotes.model.summary.first_sentence_span`) in ``env``. The lists that show
 it (:mod:`.lists`) copy them when their page is written, and the feed and the
 meta tags (:mod:`.metatags`) take its text. So editing a note re-reads only the note; the pages
@@ -14,12 +14,10 @@ from sphinx.application import Sphinx
 
 from ... import contract
 from ...model.summary import first_sentence_span
-from .docdata import DocData
+from . import state
 from .frozen import freeze, plain_text, thaw_into
 from .notes import advice_paragraphs
 
-# note docname -> its summary (frozen nodes)
-SUMMARIES = DocData("prnotes_summaries")
 
 
 def summary_nodes(paragraphs: list[nodes.paragraph]) -> list[nodes.Node]:
@@ -53,26 +51,28 @@ def summary_nodes(paragraphs: list[nodes.paragraph]) -> list[nodes.Node]:
     return out
 
 
-def collect(app: Sphinx, doctree: nodes.document) -> None:
-    env = app.env
-    summaries = SUMMARIES.of(env)
-    if contract.is_note_docname(env.docname):
-        found = summary_nodes(advice_paragraphs(doctree))
-        summaries[env.docname] = tuple(freeze(n) for n in found)
+class Summaries(state.Collector[tuple]):
+    """Note docname -> its summary (frozen nodes)."""
+
+    name = "prnotes_summaries"
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        env = app.env
+        if contract.is_note_docname(env.docname):
+            self.of(env)[env.docname] = tuple(freeze(n) for n in summary_nodes(advice_paragraphs(doctree)))
 
 
 def summary_of(env, docname: str, refdoc: str) -> nodes.inline:
     """A note's summary sentence, as nodes to put on page ``refdoc``."""
-    return thaw_into(nodes.inline(classes=["prnotes-summary"]), SUMMARIES.of(env).get(docname, ()), refdoc)
+    return thaw_into(nodes.inline(classes=["prnotes-summary"]), Summaries.of(env).get(docname, ()), refdoc)
 
 
 def summary_text(env, docname: str) -> str:
     """A note's summary sentence as plain text ('' if it has none)."""
-    return plain_text(SUMMARIES.of(env).get(docname, ()))
+    return plain_text(Summaries.of(env).get(docname, ()))
 
 
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.notes")
-    app.connect("doctree-read", collect)
-    SUMMARIES.connect(app)
+    app.add_env_collector(Summaries)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -24,7 +24,7 @@ build's), and a line over the buttons that the digest ends there
 (``prnotes_digest_end``: ``第 4 期到此读完``).
 
 A page whose neighbours changed is written again though its source did not
-change (:func:`neighbours_changed`, through :mod:`.rewrites`): when a digest
+change (:class:`NeighbourPages`): when a digest
 arrives, the newest digest before it (its 下一期) and that digest's first
 note (its 上一篇), the pages beside a page whose title changed, and a
 digest's last note when the date of the digest before changes.
@@ -39,7 +39,8 @@ from sphinx.environment import BuildEnvironment
 
 from ... import contract
 from .. import _internals
-from ..facts import buildtime, rewrites, state, stream
+from ..facts import buildtime, state, stream
+from ..facts.notes import present
 
 LABELS = {"note": ("上一篇", "下一篇"), "digest": ("上一期", "下一期"), "page": ("上一页", "下一页")}
 # The neighbours as the last build left them: {docname: (previous, next)}.
@@ -80,16 +81,16 @@ def compute(env: BuildEnvironment) -> Neighbours:
     """Every page's (previous, next) page (module docstring)."""
     found: Neighbours = {}
     _chain(stream.walk(env), found)
-    notes = stream.notes_of_site(env)
+    notes = present(env)
     digests = sorted({(f.digest_number, contract.digest_docname(f.digest)) for f in notes.values()})
-    _chain([d for _, d in digests if d in env.all_docs], found)
+    _chain([d for _, d in digests if d in _internals.documents(env)], found)
     _chain([d for d in toctree_order(env) if _kind(d) == "page"], found)
     return found
 
 
 def neighbours(env: BuildEnvironment) -> Neighbours:
     """:func:`compute`, once per build (the pages are all read by the time it is asked)."""
-    return state.of(env).once("prevnext.neighbours", lambda: compute(env))
+    return state.once(env, compute)
 
 
 Ends = dict[str, tuple[str, str]]
@@ -98,20 +99,20 @@ Ends = dict[str, tuple[str, str]]
 def digest_ends(env: BuildEnvironment) -> Ends:
     """The last note of each digest (but the oldest) that leads into the digest
     before it: ``(第 4 期到此读完, 下一篇 · 上一期：第 3 期 · 2026-12-02)``, once per build."""
+    return state.once(env, _digest_ends)
 
-    def make() -> Ends:
-        notes = stream.notes_of_site(env)
-        known = buildtime.facts(env)
-        out: Ends = {}
-        for docname, (_, after) in neighbours(env).items():
-            here, there = notes.get(docname), notes.get(after or "")
-            if here is None or there is None or here.digest == there.digest:
-                continue
-            date = buildtime.label(known, there.digest)
-            out[docname] = (f"第 {here.digest_number} 期到此读完", f"下一篇 · 上一期：第 {there.digest_number} 期 · {date}")
-        return out
 
-    return state.of(env).once("prevnext.ends", make)
+def _digest_ends(env: BuildEnvironment) -> Ends:
+    notes = present(env)
+    known = buildtime.facts(env)
+    out: Ends = {}
+    for docname, (_, after) in neighbours(env).items():
+        here, there = notes.get(docname), notes.get(after or "")
+        if here is None or there is None or here.digest == there.digest:
+            continue
+        date = buildtime.label(known, there.digest)
+        out[docname] = (f"第 {here.digest_number} 期到此读完", f"下一篇 · 上一期：第 {there.digest_number} 期 · {date}")
+    return out
 
 
 def _link(context: dict, env: BuildEnvironment, docname: str | None) -> dict | None:
@@ -140,30 +141,32 @@ def _title(env, docname: str) -> str | None:
     return title.pformat() if title is not None else None
 
 
-def titles_before(app: Sphinx, env, outdated: rewrites.Outdated) -> dict[str, str | None]:
-    """Before reading: the titles of the pages about to be read again, as they were."""
-    return {docname: _title(env, docname) for docname in outdated.added | outdated.changed}
+class NeighbourPages(state.Collector):
+    """The pages written again because their previous or next page changed."""
 
+    def before(self, app: Sphinx, env, outdated: state.Outdated) -> dict[str, str | None]:
+        """The titles of the pages about to be read again, as they were."""
+        return {docname: _title(env, docname) for docname in outdated.added | outdated.changed}
 
-def neighbours_changed(app: Sphinx, env, outdated: rewrites.Outdated, read: dict[str, str | None]) -> list[str]:
-    """After reading: the pages whose previous or next page changed, and those
-    whose previous or next page was read again with another title (the
-    button shows it). A page read again under the same title (a list page,
-    read again with most digests) leaves its neighbours alone."""
-    now, ends = neighbours(env), digest_ends(env)
-    old, old_ends = getattr(env, SAVED, None), getattr(env, SAVED_ENDS, None) or {}
-    setattr(env, SAVED, now)
-    setattr(env, SAVED_ENDS, ends)
-    if old is None:
-        return []
-    retitled = {docname for docname, title in read.items() if _title(env, docname) != title}
-    changed = [docname for docname, links in now.items() if old.get(docname) != links or any(link in retitled for link in links)]
-    # The end of a digest names the date of the digest before it.
-    return changed + [docname for docname in ends.keys() | old_ends.keys() if ends.get(docname) != old_ends.get(docname)]
+    def after(self, app: Sphinx, env, outdated: state.Outdated, read: dict[str, str | None]) -> list[str]:
+        """The pages whose previous or next page changed, and those whose
+        previous or next page was read again with another title (the button
+        shows it). A page read again under the same title (a list page, read
+        again with most digests) leaves its neighbours alone."""
+        now, ends = neighbours(env), digest_ends(env)
+        old, old_ends = getattr(env, SAVED, None), getattr(env, SAVED_ENDS, None) or {}
+        setattr(env, SAVED, now)
+        setattr(env, SAVED_ENDS, ends)
+        if old is None:
+            return []
+        retitled = {docname for docname, title in read.items() if _title(env, docname) != title}
+        changed = [docname for docname, links in now.items() if old.get(docname) != links or any(link in retitled for link in links)]
+        # The end of a digest names the date of the digest before it.
+        return changed + [docname for docname in ends.keys() | old_ends.keys() if ends.get(docname) != old_ends.get(docname)]
 
 
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.stream")
     app.connect("html-page-context", set_prev_next)
-    rewrites.register(app, rewrites.Rewrite("neighbours", neighbours_changed, titles_before))
+    app.add_env_collector(NeighbourPages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -10,7 +10,7 @@ in the number of references in one paragraph. A reference it cannot resolve
 (a malformed target) is left to Sphinx, which warns about it.
 
 When a build adds or removes a note, pages that mention its PR must be written
-again even though their source did not change; :func:`mentioning_pages`
+again even though their source did not change; :class:`Mentions`
 finds them from the mentions recorded per document in ``env``.
 """
 
@@ -25,13 +25,10 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ... import contract
 from .. import _internals
-from ..facts import rewrites
+from ..facts import state
 from . import splice
-from ..facts.docdata import DocData
 
 REFTYPES = {"pr": "pull", "issue": "issues"}
-# docname -> the note docnames its PR references point at
-MENTIONS = DocData("prnotes_mentions")
 
 
 class PrRole(XRefRole):
@@ -83,7 +80,7 @@ def link(app: Sphinx, env: BuildEnvironment, refdoc: str, reftype: str, repo: st
     github = contract.github_url(repo, number, REFTYPES[reftype])
     if reftype == "pr":
         docname = contract.note_docname(repo, number, "")
-        if docname in env.all_docs:
+        if docname in _internals.documents(env):
             uri = app.builder.get_relative_uri(refdoc, docname)
             ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=f"{repo}#{number} 的笔记")
             ref += contnode
@@ -108,28 +105,28 @@ def github_link(repo: str, number: int, url: str) -> nodes.reference:
     return nodes.reference("", "", internal=False, refuri=url, classes=["prnotes-gh"], reftitle=f"在 GitHub 上打开 {repo}#{number}")
 
 
-def record_mentions(app: Sphinx, doctree: nodes.document) -> None:
-    """Remember which note docnames each document's PR references point at."""
-    env = app.env
-    targets = set()
-    for node in doctree.findall(addnodes.pending_xref):
-        if node.get("reftype") == "pr":
-            parsed = contract.parse_target(node["reftarget"])
-            if parsed:
-                targets.add(contract.note_docname(*parsed, ""))
-    mentions = MENTIONS.of(env)
-    if targets:
-        mentions[env.docname] = targets
-    else:
-        mentions.pop(env.docname, None)
+class Mentions(state.Collector[set]):
+    """Docname -> the note docnames its PR references point at. A page's PR
+    links change target when the note for that PR comes or goes: then it is
+    written again."""
 
+    name = "prnotes_mentions"
 
-def mentioning_pages(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, before: None) -> list[str]:
-    """Pages whose PR references point at a note added or removed in this build."""
-    came_or_went = outdated.added | outdated.removed
-    if not came_or_went:
-        return []
-    return [d for d, targets in MENTIONS.of(env).items() if targets & came_or_went]
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        targets = set()
+        for node in doctree.findall(addnodes.pending_xref):
+            if node.get("reftype") == "pr":
+                parsed = contract.parse_target(node["reftarget"])
+                if parsed:
+                    targets.add(contract.note_docname(*parsed, ""))
+        if targets:
+            self.of(app.env)[app.env.docname] = targets
+
+    def after(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated, before: None) -> list[str]:
+        came_or_went = outdated.added | outdated.removed
+        if not came_or_went:
+            return []
+        return [d for d, targets in self.of(env).items() if targets & came_or_went]
 
 
 def setup(app: Sphinx) -> dict:
@@ -138,8 +135,5 @@ def setup(app: Sphinx) -> dict:
         app.add_role(f"{name}-code", PrRole(reftype, code=True))
     app.add_post_transform(one_pass_resolver(app))
     app.connect("missing-reference", resolve)  # references made after the transform ran
-    app.connect("doctree-read", record_mentions)
-    MENTIONS.connect(app)
-    # A page's PR links change target when the note for that PR comes or goes.
-    rewrites.register(app, rewrites.Rewrite("pr-links", mentioning_pages))
+    app.add_env_collector(Mentions)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,14 +1,14 @@
 """相似笔记: each note page lists the notes most like it (:mod:`prnotes.model.similar`).
 
 When a note is read, its terms (title, advice, code symbols) go into the
-environment (:data:`TERMS`). Once everything is read, the lists are worked
+environment (:class:`Terms`). Once everything is read, the lists are worked
 out (:func:`lists_after`) and kept in the environment for the next build:
 a build that read no note keeps them all; otherwise only the notes that
 share a term with a note added, changed or removed are scored again (a
 score depends on nothing else, see :mod:`prnotes.model.similar`), unless the
 measure or its cut-off changed, when all are. A note whose list changed,
 or whose list names a note that changed (its title may have), is written
-again, not read again (:mod:`.rewrites`).
+again, not read again.
 
 On the site, a note with a list gets a 相似笔记 section after its others
 (the 编辑来源 line stays last), built when the page is written: each
@@ -28,39 +28,24 @@ from sphinx.environment import BuildEnvironment
 
 from ... import contract
 from ...model import similar
-from ..facts import rewrites, state
-from ..facts.docdata import DocData
+from ..facts import state
 from ..facts.frozen import thaw
 from ..lists.fill import Builder, entry_data, note_entry
-from ..facts.notes import FACTS
-from ..lists.readmarks import on_the_site
+from ..facts.notes import Facts, present
+from ..site import web_site
+from .. import _internals
 
 SECTION = "相似笔记"
 SECTION_ID = "similar-notes"
 LIST_CLASS = "prnotes-similar"  # not prnotes-list: the filters leave it alone
-# note docname -> (its length, {term: count}): prnotes.model.similar.length and note_terms
-TERMS = DocData("prnotes_similar_terms")
-# env attributes kept between builds: note -> its list, and what they were made with
+# env attributes kept between builds by Terms: note -> its list, and what they were made with
 _LISTS = "prnotes_similar_lists"
 _MADE_WITH = "prnotes_similar_made_with"
-# This build's (notes scored, notes in the archive, notes to write again), for tests and benchmarks.
-STATS = "similar.stats"
-
-
-def collect(app: Sphinx, doctree: nodes.document) -> None:
-    """After :mod:`..facts.notes` has the note's title and advice: its terms."""
-    env = app.env
-    facts = FACTS.of(env).get(env.docname)
-    if facts is None:
-        return
-    title = "".join(thaw(n).astext() for n in facts.title)
-    terms = similar.note_terms(title, facts.advice, (name for _, name in facts.symbols))
-    TERMS.of(env)[env.docname] = (similar.length(terms), terms)
 
 
 def linked_notes(env: BuildEnvironment) -> dict[str, set[str]]:
     """Note -> the notes it cites or that cite it (their PR numbers)."""
-    facts = {d: f for d, f in FACTS.of(env).items() if d in env.all_docs}
+    facts = present(env)
     by_pr = {(f.repo.lower(), f.number): d for d, f in facts.items() if f.number is not None}
     linked: dict[str, set[str]] = {d: set() for d in facts}
     for docname, f in facts.items():
@@ -76,31 +61,49 @@ def linked_notes(env: BuildEnvironment) -> dict[str, set[str]]:
 class Before:
     """What the changed and removed notes were before this build read them."""
 
-    terms: dict[str, tuple[float, dict[str, int]]]  # as TERMS holds them
+    terms: dict[str, tuple[float, dict[str, int]]]  # as Terms holds them
     linked: dict[str, frozenset[str]]  # their links before
 
 
-def before(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated) -> Before:
-    stored = TERMS.of(env)
-    going = outdated.changed | outdated.removed
-    linked = linked_notes(env) if going else {}
-    return Before({d: stored[d] for d in sorted(going) if d in stored}, {d: frozenset(v) for d, v in linked.items() if d in going})
+class Terms(state.Collector[tuple]):
+    """Note docname -> (its length, {term: count}): prnotes.model.similar.length
+    and note_terms; this build's lists, and the notes to write again."""
+
+    name = "prnotes_similar_terms"
+    read_priority = 600  # after Facts (500) has the note's title and advice
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        env = app.env
+        facts = Facts.of(env).get(env.docname)
+        if facts is None:
+            return
+        title = "".join(thaw(n).astext() for n in facts.title)
+        terms = similar.note_terms(title, facts.advice, (name for _, name in facts.symbols))
+        self.of(env)[env.docname] = (similar.length(terms), terms)
+
+    def before(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated) -> Before:
+        stored = self.of(env)
+        going = outdated.changed | outdated.removed
+        linked = linked_notes(env) if going else {}
+        return Before({d: stored[d] for d in sorted(going) if d in stored}, {d: frozenset(v) for d, v in linked.items() if d in going})
+
+    def after(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated, old: Before | None) -> list[str]:
+        return lists_after(env, outdated, old)
 
 
-def lists_after(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, old: Before | None) -> list[str]:
+def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | None) -> list[str]:
     """Work out this build's lists (keeping what no change touched); the notes to write again."""
-    stored = TERMS.of(env)
-    notes = {d: t for d, (_, t) in sorted(stored.items()) if d in env.all_docs}
+    stored = Terms.of(env)
+    notes = {d: t for d, (_, t) in sorted(stored.items()) if d in _internals.documents(env)}
     lengths = {d: n for d, (n, _) in stored.items()}
     previous: dict[str, tuple[str, ...]] = getattr(env, _LISTS, {})
     made_with = getattr(env, _MADE_WITH, None)
     now_with = (similar.VERSION, similar.cap(len(notes)))
     changed = {d for d in outdated.added | outdated.changed | outdated.removed if contract.is_note_docname(d)}
     if not changed and made_with == now_with and previous.keys() == notes.keys():
-        state.of(env).set(STATS, (0, len(notes), []))
         return []
     index = similar.Index(notes, lengths)
-    subsystem_of = {d: f.subsystem for d, f in FACTS.of(env).items()}
+    subsystem_of = {d: f.subsystem for d, f in Facts.of(env).items()}
     linked = linked_notes(env)
     if made_with != now_with or old is None:
         scored = set(notes)
@@ -116,7 +119,6 @@ def lists_after(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated,
     setattr(env, _LISTS, lists)
     setattr(env, _MADE_WITH, now_with)
     pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v))
-    state.of(env).set(STATS, (len(scored), len(notes), pages))
     return pages
 
 
@@ -141,16 +143,16 @@ def lists(env: BuildEnvironment) -> dict[str, tuple[str, ...]]:
 
 def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``: a note's 相似笔记 section, after its others, before the 编辑来源 line."""
-    if not on_the_site(app) or docname not in FACTS.of(app.env):
+    if not web_site(app) or docname not in Facts.of(app.env):
         return
-    found = [d for d in lists(app.env).get(docname, ()) if d in FACTS.of(app.env)]
+    found = [d for d in lists(app.env).get(docname, ()) if d in Facts.of(app.env)]
     top = next(iter(doctree.findall(nodes.section)), None)
     if not found or top is None:
         return
     builder = Builder(app, docname)
     bullets = nodes.bullet_list(classes=[LIST_CLASS])
     for other in found:
-        facts = FACTS.of(app.env)[other]
+        facts = Facts.of(app.env)[other]
         item = note_entry(classes=["prnotes-note"], data=entry_data(other, facts))
         item += builder.note_line(other, facts)
         bullets += item
@@ -166,10 +168,7 @@ def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.notes")
     app.setup_extension("prnotes.sphinxext.lists.fill")
-    # After notefacts.collect (500), which reads the title and the advice.
-    app.connect("doctree-read", collect, priority=600)
     # After the lists (400), before the search marks what it leaves out (500).
     app.connect("doctree-resolved", add_section, priority=420)
-    TERMS.connect(app)
-    rewrites.register(app, rewrites.Rewrite("similar", lists_after, before))
+    app.add_env_collector(Terms)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -77,12 +77,11 @@ from ... import contract
 from ...model.classify import NO_VERDICT, VERDICT_BY_SLUG, verdict_counts
 from ...model.symbols import initial, sort_key as symbol_sort_key, Symbol
 from .. import _internals
-from ..facts import buildtime, rewrites, state, stream
+from ..facts import buildtime, state, stream
 from . import readmarks
 from ..links import splice
-from ..facts.docdata import DocData
 from ..facts.frozen import thaw
-from ..facts.notes import FACTS, NoteFacts, site_repositories
+from ..facts.notes import Facts, NoteFacts, present, site_repositories
 from ..links.prlinks import link, resolve
 from ..facts.summaries import summary_of
 
@@ -94,8 +93,6 @@ PR_NOTES = 8
 # The class of a note's entry in a list, and of a follow-up's (module docstring).
 ENTRY_CLASS = "prnotes-note"
 FOLLOWUP_ENTRY_CLASS = "prnotes-followup-entry"
-# page docname -> the queries of its lists
-USERS = DocData("prnotes_list_users")
 
 
 @dataclass(frozen=True)
@@ -266,7 +263,7 @@ class ListDirective(SphinxDirective):
         if kind not in KINDS:
             raise self.error(f"unknown list kind {kind!r}; one of {', '.join(KINDS)}")
         query = parse_query(kind, self.options.get("where", ""), self.options.get("order", ""), self.options.get("show", ""))
-        users = USERS.of(self.env)
+        users = Users.of(self.env)
         users[self.env.docname] = (*users.get(self.env.docname, ()), query)
         return [list_placeholder(query=query)]
 
@@ -304,11 +301,11 @@ class FactsIndex:
     @classmethod
     def of(cls, env: BuildEnvironment) -> FactsIndex:
         """The index of this build, made when the first list is built (every note is read by then)."""
-        return state.of(env).once("lists.facts-index", lambda: cls.make(env))
+        return state.once(env, cls.make)
 
     @classmethod
     def make(cls, env: BuildEnvironment) -> FactsIndex:
-        notes = {d: f for d, f in sorted(FACTS.of(env).items()) if d in env.all_docs}
+        notes = present(env)
         by_condition: dict[tuple[str, str], list[str]] = {}
         prs: dict[str, list[tuple[int, str, str, bool]]] = {}
         pr_first: dict[str, dict[int, Key]] = {}
@@ -795,13 +792,22 @@ def _symbol_parts(first: dict[tuple[str, str], Key]) -> dict[tuple[str, str], tu
 # --- which pages to write again ----------------------------------------------
 
 
-def facts_before(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated) -> dict[str, NoteFacts]:
-    """Before reading: the facts of the notes about to change or go."""
-    facts = FACTS.of(env)
-    return {d: facts[d] for d in sorted(outdated.changed | outdated.removed) if d in facts}
+class Users(state.Collector[tuple]):
+    """Page docname -> the queries of its lists; the pages written again when
+    what their lists show changes."""
+
+    name = "prnotes_list_users"
+
+    def before(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated) -> dict[str, NoteFacts]:
+        """Before reading: the facts of the notes about to change or go."""
+        facts = Facts.of(env)
+        return {d: facts[d] for d in sorted(outdated.changed | outdated.removed) if d in facts}
+
+    def after(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated, old: dict[str, NoteFacts]) -> list[str]:
+        return pages_listing_changes(env, outdated, old)
 
 
-def changed_facts(old: dict[str, NoteFacts], facts: dict[str, NoteFacts], outdated: rewrites.Outdated) -> list[NoteFacts]:
+def changed_facts(old: dict[str, NoteFacts], facts: dict[str, NoteFacts], outdated: state.Outdated) -> list[NoteFacts]:
     """The facts, before and after, of the notes that came, went or changed
     what a list shows of them. A note read again with the same facts (its page
     changed elsewhere: a new back-link, say) changes no list: on a day's digest
@@ -815,18 +821,16 @@ def changed_facts(old: dict[str, NoteFacts], facts: dict[str, NoteFacts], outdat
     return out
 
 
-def pages_listing_changes(
-    app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, old: dict[str, NoteFacts]
-) -> list[str]:
+def pages_listing_changes(env: BuildEnvironment, outdated: state.Outdated, old: dict[str, NoteFacts]) -> list[str]:
     """After reading: pages whose lists a changed note joins, leaves or shows
     differently, and lists that show a digest date that changed."""
-    facts = FACTS.of(env)
+    facts = Facts.of(env)
     changed = changed_facts(old, facts, outdated)
     dates = buildtime.changed_dates(env)
     dated = [f for f in facts.values() if f.digest in dates] if dates else []
     if not changed and not dated:
         return []
-    users = USERS.of(env)
+    users = Users.of(env)
     paged = any(q.arrival is not None and q.kind in ("prs", "symbols") for queries in users.values() for q in queries)
     index = FactsIndex.of(env) if paged else None
     return [
@@ -850,6 +854,5 @@ def setup(app: Sphinx) -> dict:
     app.add_directive(contract.ORPHAN_DIRECTIVE, OrphanDirective)
     # Before the search marks list items as derived text (search/derived.py).
     app.connect("doctree-resolved", fill_lists, priority=400)
-    USERS.connect(app)
-    rewrites.register(app, rewrites.Rewrite("lists", pages_listing_changes, facts_before))
+    app.add_env_collector(Users)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -44,9 +44,9 @@ from sphinx.environment import BuildEnvironment
 from ... import contract
 from ...model.classify import VERDICTS
 from ..facts import state
-from ..facts.notes import FACTS, site_repositories
+from ..facts.notes import Facts, site_repositories
 from .fill import note_entry
-from .readmarks import on_the_site
+from ..site import web_site
 
 SCRIPT = "prnotes-filters.js"
 KEYS_SCRIPT = "prnotes-keys.js"
@@ -63,14 +63,14 @@ class filter_form(nodes.General, nodes.Element):
 
 def subsystem_order(env: BuildEnvironment) -> dict[str, int]:
     """Subsystem slug -> its place on the landing page (the taxonomy's order)."""
+    return state.once(env, _subsystem_order)
 
-    def make() -> dict[str, int]:
-        pages = env.toctree_includes.get(env.config.root_doc, [])
-        prefix = contract.subsystem_docname("")
-        slugs = [d.removeprefix(prefix) for d in pages if d.startswith(prefix)]
-        return {slug: index for index, slug in enumerate(slugs)}
 
-    return state.of(env).once("filters.subsystem-order", make)
+def _subsystem_order(env: BuildEnvironment) -> dict[str, int]:
+    pages = env.toctree_includes.get(env.config.root_doc, [])
+    prefix = contract.subsystem_docname("")
+    slugs = [d.removeprefix(prefix) for d in pages if d.startswith(prefix)]
+    return {slug: index for index, slug in enumerate(slugs)}
 
 
 def choices(env: BuildEnvironment, entries: list[note_entry]) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
@@ -109,7 +109,7 @@ def _title(titles, docname: str, default: str) -> str:
 
 def add_form(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``, once the lists are filled: the form before the first list."""
-    if not on_the_site(app):
+    if not web_site(app):
         return
     # 未读's list is narrowed by the read marks themselves (readmarks.py).
     lists = [b for b in doctree.findall(nodes.bullet_list) if "prnotes-list" in b["classes"] and "prnotes-list-unread" not in b["classes"]]
@@ -159,12 +159,12 @@ def visit_form_html(self, node: filter_form) -> None:
 
 
 def load_script(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    if doctree is None or not on_the_site(app):
+    if doctree is None or not web_site(app):
         return
     listed = next(iter(doctree.findall(filter_form)), None) is not None
     if listed:
         app.add_js_file(SCRIPT, loading_method="defer")
-    if listed or pagename in FACTS.of(app.env) or next(iter(doctree.findall(note_entry)), None) is not None:
+    if listed or pagename in Facts.of(app.env) or next(iter(doctree.findall(note_entry)), None) is not None:
         app.add_js_file(KEYS_SCRIPT, loading_method="defer")
         context["prnotes_keys"] = True  # the footer's switch (templates/prnotes-keys.html)
 

@@ -49,22 +49,15 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 from ... import contract
-from ..facts import buildtime, rewrites, stream
-from ..facts.docdata import DocData
-from ..facts.notes import FACTS
+from ..facts import buildtime, state, stream
+from ..facts.notes import Facts, present
 from ..site import web_site
 
 SCRIPT = "prnotes-readmarks.js"
 # The landing page knows the note counts of this many digests (about two
 # months of daily digests); a reader away longer is told "at least".
 SINCE_DIGESTS = 60
-# page docname -> True: the pages with a {prnotes-since} line
-USERS = DocData("prnotes_since_users")
 
-
-def on_the_site(app: Sphinx) -> bool:
-    """The web site's builders: not the book's, nor the e-book's."""
-    return web_site(app)
 
 
 class since_line(nodes.General, nodes.Element):
@@ -75,13 +68,13 @@ class SinceDirective(SphinxDirective):
     """``{prnotes-since}``: the line that says how many notes arrived since the last visit."""
 
     def run(self) -> list[nodes.Node]:
-        USERS.of(self.env)[self.env.docname] = True
+        Users.of(self.env)[self.env.docname] = True
         return [since_line()]
 
 
 def digest_counts(env: BuildEnvironment) -> list[tuple[int, int]]:
     """``(digest number, notes)`` of the newest :data:`SINCE_DIGESTS` digests, newest first."""
-    counts = Counter(f.digest_number for d, f in FACTS.of(env).items() if d in env.all_docs)
+    counts = Counter(f.digest_number for f in present(env).values())
     return sorted(counts.items(), reverse=True)[:SINCE_DIGESTS]
 
 
@@ -89,7 +82,7 @@ def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     found = list(doctree.findall(since_line))
     if not found:
         return
-    counts = " ".join(f"{number}:{notes}" for number, notes in digest_counts(app.env)) if on_the_site(app) else ""
+    counts = " ".join(f"{number}:{notes}" for number, notes in digest_counts(app.env)) if web_site(app) else ""
     day = stream.newest_day(app.env) if counts else None
     for node in found:
         if not counts:
@@ -119,10 +112,10 @@ def depart_since_html(self, node: since_line) -> None:
 
 def note_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """The script on every page of the site; on a note page, the note's key and digest."""
-    if not on_the_site(app):
+    if not web_site(app):
         return
     app.add_js_file(SCRIPT, loading_method="defer")
-    facts = FACTS.of(app.env).get(pagename)
+    facts = Facts.of(app.env).get(pagename)
     if facts is None:
         return
     key = html.escape(contract.note_key(facts.repo, facts.number, pagename), quote=True)
@@ -131,12 +124,17 @@ def note_meta(app: Sphinx, pagename: str, templatename: str, context: dict, doct
     )
 
 
-def pages_with_counts(app: Sphinx, env: BuildEnvironment, outdated: rewrites.Outdated, before) -> list[str]:
-    """A note added, changed (its digest may have moved) or removed changes the
-    counts; a digest's date, which digests are 今日."""
-    if any(contract.is_note_docname(d) for d in outdated.added | outdated.changed | outdated.removed) or buildtime.changed_dates(env):
-        return sorted(USERS.of(env))
-    return []
+class Users(state.Collector[bool]):
+    """Page docname -> True: the pages with a {prnotes-since} line, written
+    again when the counts change. A note added, changed (its digest may have
+    moved) or removed changes them; a digest's date, which digests are 今日."""
+
+    name = "prnotes_since_users"
+
+    def after(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated, before: None) -> list[str]:
+        if any(contract.is_note_docname(d) for d in outdated.added | outdated.changed | outdated.removed) or buildtime.changed_dates(env):
+            return sorted(self.of(env))
+        return []
 
 
 def setup(app: Sphinx) -> dict:
@@ -147,6 +145,5 @@ def setup(app: Sphinx) -> dict:
     app.add_directive(contract.SINCE_DIRECTIVE, SinceDirective)
     app.connect("doctree-resolved", fill)
     app.connect("html-page-context", note_meta)
-    USERS.connect(app)
-    rewrites.register(app, rewrites.Rewrite("readmarks", pages_with_counts))
+    app.add_env_collector(Users)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -102,14 +102,11 @@ def stylesheet() -> str:
     return "\n".join(lines) + "\n"
 
 
-def on_the_site(app: Sphinx) -> bool:
-    return web_site(app)
-
 
 def write_stylesheet(app: Sphinx) -> None:
     """On ``builder-inited``: the stylesheet in the output's ``_static``, before any page is written
     (a page names it with its checksum); written only when it changed."""
-    if not on_the_site(app):
+    if not web_site(app):
         return
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)

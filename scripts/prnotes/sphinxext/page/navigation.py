@@ -26,8 +26,9 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from ... import contract
-from ..facts import rewrites, state
+from ..facts import state
 from ..facts.notes import repositories, site_repositories
+from .. import _internals
 
 logger = logging.getLogger(__name__)
 
@@ -84,14 +85,14 @@ def _toctrees(env) -> list[tuple[str, list[str]]]:
     if toc is None:
         return []
     return [
-        (tree.get("caption") or "", [docname for _, docname in tree["entries"] if docname in env.all_docs])
+        (tree.get("caption") or "", [docname for _, docname in tree["entries"] if docname in _internals.documents(env)])
         for tree in toc.findall(addnodes.toctree)
     ]
 
 
 def _parents(env) -> dict[str, str]:
     """Docname -> the top-level page whose toctree holds it, at any depth (once per build)."""
-    return state.of(env).once("navigation.parents", lambda: _find_parents(env))
+    return state.once(env, _find_parents)
 
 
 def _find_parents(env) -> dict[str, str]:
@@ -151,7 +152,7 @@ def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
     # The root's URL tells pages whose links are absolute (the 404 page) from the others.
     base = (posixpath.dirname(pagename), context["pathto"](app.config.root_doc))
     key = (*base, current, pagename if pagename in _nav_docnames(app.env) else "")
-    cache = state.of(app.env).once("navigation.html", dict)
+    cache = state.of(app.env).navigation_html
     if key not in cache:
         render = {"prnotes_nav": nav_groups(app, pagename, context["pathto"])}
         cache[key] = (
@@ -162,7 +163,11 @@ def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
 
 
 def _nav_docnames(env) -> frozenset[str]:
-    return state.of(env).once("navigation.docnames", lambda: frozenset(d for _, docs in _toctrees(env) for d in docs))
+    return state.once(env, _toctree_docnames)
+
+
+def _toctree_docnames(env) -> frozenset[str]:
+    return frozenset(d for _, docs in _toctrees(env) for d in docs)
 
 
 def repository_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
@@ -187,16 +192,18 @@ def shown_everywhere(env) -> tuple:
     return (tuple(repositories(env)), nav)
 
 
-def every_page_if_changed(app: Sphinx, env, outdated: rewrites.Outdated, before: None) -> list[str]:
-    """Every page, when what every page shows differs from the last build's.
+class EveryPage(state.Collector):
+    """Every page is written again when what every page shows differs from the last build's.
 
     A subsystem renamed in taxonomy.toml, say: its page is read again under
     the new title, and every other page's header and sidebar would keep the
     old one. A day's digest leaves the navigation as it was."""
-    now = shown_everywhere(env)
-    previous = getattr(env, SHOWN_EVERYWHERE, None)
-    setattr(env, SHOWN_EVERYWHERE, now)
-    return list(env.all_docs) if previous is not None and previous != now else []
+
+    def after(self, app: Sphinx, env, outdated: state.Outdated, before: None) -> list[str]:
+        now = shown_everywhere(env)
+        previous = getattr(env, SHOWN_EVERYWHERE, None)
+        setattr(env, SHOWN_EVERYWHERE, now)
+        return list(_internals.documents(env)) if previous is not None and previous != now else []
 
 
 def check_language(app: Sphinx, config) -> None:
@@ -217,6 +224,6 @@ def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.notes")
     app.connect("html-page-context", add_nav)
     app.connect("html-page-context", repository_links)
-    rewrites.register(app, rewrites.Rewrite("navigation", every_page_if_changed))
+    app.add_env_collector(EveryPage)
     app.connect("config-inited", check_language)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

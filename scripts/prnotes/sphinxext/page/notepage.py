@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from ..facts.notes import FACTS
+from ..facts.notes import Facts
 
 
 def tab_title(title: str, repo: str, number: int | None) -> str:
@@ -21,7 +21,7 @@ def tab_title(title: str, repo: str, number: int | None) -> str:
 
 
 def note_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    facts = FACTS.of(app.env).get(pagename)
+    facts = Facts.of(app.env).get(pagename)
     if facts is None or pagename not in app.env.titles:
         return
     context["prnotes_note_page"] = True

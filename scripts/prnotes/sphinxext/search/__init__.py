@@ -4,7 +4,7 @@ Indexing: :mod:`.language` splits text (:mod:`.tokens`, with :mod:`.tradsimp`
 and the :mod:`.glossary`) and writes Sphinx's whole index compactly,
 :mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
 repeated lists and page furniture out and marks the advice, :mod:`.pairs`
-keeps each note's words and pairs Chinese and English names of one concept
+pairs Chinese and English names of one concept
 where the notes do.
 
 Serving: :mod:`.split` cuts the whole index into the small files a query
@@ -23,7 +23,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ...diagnostics import InputError
-from . import derived, fragments, glossary, language, pairs, publish, scripts, titles
+from . import derived, fragments, glossary, language, publish, scripts, titles
 from .language import SearchPrnotes
 
 
@@ -33,7 +33,6 @@ def setup_search(app: Sphinx) -> None:
     except InputError as exc:
         raise ExtensionError(f"the search glossary is malformed:\n{exc}") from None
     app.add_search_language(SearchPrnotes)
-    pairs.setup_corpus(app)
     app.connect("builder-inited", language.use_utf8_index)
     app.connect("doctree-resolved", titles.promote)
     app.connect("doctree-resolved", derived.mark)

@@ -31,7 +31,6 @@ MAX_CHARS = 4000
 _SPACE = re.compile(r"\s+")
 _SKIPPED = (nodes.field_list, nodes.admonition, nodes.raw, nodes.comment, nodes.system_message, nodes.substitution_definition)
 # The build state's name for the texts of the pages written in this build.
-_WRITTEN = "search.fragments"
 
 
 def _collect(node: nodes.Node, out: list[str]) -> None:
@@ -78,9 +77,9 @@ def take(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``, after :func:`.derived.mark`: keep the page's text."""
     if app.builder.format != "html" or (app.config.html_search_language or app.config.language) != LANG:
         return
-    state.of(app.env).once(_WRITTEN, dict)[docname] = page_text(doctree, docname)
+    state.of(app.env).page_texts[docname] = page_text(doctree, docname)
 
 
 def written(app: Sphinx) -> dict[str, str]:
     """The texts of the pages written in this build, by docname."""
-    return state.of(app.env).get(_WRITTEN, {})
+    return state.of(app.env).page_texts

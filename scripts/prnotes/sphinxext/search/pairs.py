@@ -40,15 +40,11 @@ A word or string the glossary already pairs is left to the glossary.
 Everything here is a pure function of the notes' text, so every build of
 the same notes derives the same pairs.
 
-**The notes' words.** What the search derives from the notes' own words, kept per note in ``env``.
-
-The bilingual pairs (:mod:`.pairs`) are worked out from every note of the
-site each time the split index is written, so they need each note's title,
-upstream title and advice, the unchanged notes' as well. They are read from
-the doctree when a note is read (``doctree-read``: the field list with the
-upstream title is there, in both of its ``only`` blocks) and kept in the
-environment (:class:`..facts.docdata.DocData`, purged and merged like the
-other per-document data), so an incremental build has them all.
+**The notes' words.** The bilingual pairs are worked out from every note of
+the site each time the split index is written, so they need each note's
+title, upstream title and advice, the unchanged notes' as well: the note
+facts hold them (:class:`..facts.notes.Facts`, read from the doctree when a
+note is read), so an incremental build has them all.
 
 **The dictionary** (CC-CEDICT): English words for the notes' Chinese ones.
 
@@ -109,17 +105,12 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from importlib import resources
 
-from docutils import nodes
-from sphinx.application import Sphinx
-
 from ... import contract
-from ..facts.docdata import DocData
-from ..facts.notes import advice_paragraphs
+from ..facts.frozen import plain_text
+from ..facts.notes import present
 from .glossary import Glossary, phrase_units
-from .language import LANG
 from .tokens import _CAMEL, CJK, STOPWORDS, fold, normalize, tokens
 
-CORPUS = DocData("prnotes_search_corpus")
 
 
 @dataclass(frozen=True)
@@ -132,38 +123,13 @@ class NoteText:
     advice: str  # the advice's paragraphs
 
 
-def _field(doctree: nodes.document, label: str) -> str:
-    for field in doctree.findall(nodes.field):
-        name, body = field.children[:2]
-        if name.astext().strip() == label:
-            return body.astext().strip()
-    return ""
-
-
-def collect(app: Sphinx, doctree: nodes.document) -> None:
-    """On ``doctree-read``: keep a note's title, upstream title and advice."""
-    if (app.config.html_search_language or app.config.language) != LANG:
-        return
-    env = app.env
-    if not contract.is_note_docname(env.docname):
-        return
-    title = next(iter(doctree.findall(nodes.title)), None)
-    CORPUS.of(env)[env.docname] = NoteText(
-        repo=_field(doctree, contract.REPO_FIELD),
-        title=title.astext() if title is not None else "",
-        upstream=_field(doctree, contract.UPSTREAM_FIELD),
-        advice="\n".join(p.astext() for p in advice_paragraphs(doctree)),
-    )
-
-
 def texts(env) -> dict[str, NoteText]:
-    """Every note's words, by docname."""
-    return dict(CORPUS.of(env))
-
-
-def setup_corpus(app: Sphinx) -> None:
-    CORPUS.connect(app)
-    app.connect("doctree-read", collect)
+    """Every note's words, by docname (from :class:`..facts.notes.Facts`)."""
+    return {
+        d: NoteText(repo=f.repo, title=plain_text(f.title), upstream=f.upstream, advice=f.advice)
+        for d, f in present(env).items()
+        if contract.is_note_docname(d)
+    }
 
 
 MIN_NOTES = 3  # notes whose titles hold both, for a pair from parallel titles

@@ -33,7 +33,7 @@ from ...model.classify import VERDICT_BY_SLUG, VERDICTS
 from ... import contract
 from .. import _internals
 from ..facts.buildtime import facts as build_facts, label
-from ..facts.notes import FACTS
+from ..facts.notes import Facts
 from . import fragments, glossary, pairs, scripts, split
 from .language import Utf8JavaScriptIndex
 from .language import LANG
@@ -56,7 +56,7 @@ def ours(app: Sphinx) -> bool:
 def note_rows(env) -> dict[str, split.NoteRow]:
     rows = {}
     known = build_facts(env)
-    for docname, facts in FACTS.of(env).items():
+    for docname, facts in Facts.of(env).items():
         verdict = VERDICT_BY_SLUG.get(facts.verdict)
         rows[docname] = split.NoteRow(
             verdict=verdict.title if verdict else "",

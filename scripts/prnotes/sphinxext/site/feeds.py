@@ -66,9 +66,10 @@ from ...parse import regular
 from ...write.files import write_file
 from ..facts import state
 from ..facts.buildtime import added_at, feed_time, sources_time
-from ..facts.notes import FACTS, NoteFacts
+from ..facts.notes import Facts, NoteFacts, present
 from ..facts.summaries import summary_text
 from . import web_site
+from .. import _internals
 
 logger = logging.getLogger(__name__)
 FEED = contract.FEED
@@ -114,21 +115,21 @@ def _title(env: BuildEnvironment, docname: str, default: str) -> str:
 
 def site_feeds(app: Sphinx) -> list[Feed]:
     """Every feed of this build, in the order the 订阅 page lists them (once per build)."""
+    return state.once(app.env, _site_feeds, app)
 
-    def make() -> list[Feed]:
-        env, project = app.env, app.config.project
-        notes = [f for d, f in FACTS.of(env).items() if d in env.all_docs]
-        feeds = [Feed(FEED, project)]
-        if any(f.verdict == "close" for f in notes):
-            feeds.append(Feed(contract.verdict_feed("close"), f"{project} · {VERDICT_BY_SLUG['close'].title}", "verdict", "close"))
-        for repo in sorted({f.repo for f in notes}, key=lambda r: (r.lower(), r)):
-            feeds.append(Feed(contract.repo_feed(repo), f"{project} · {repo}", "repo", repo))
-        for slug in sorted({f.subsystem for f in notes}):
-            title = _title(env, contract.subsystem_docname(slug), slug)
-            feeds.append(Feed(contract.subsystem_feed(slug), f"{project} · {title}", "subsystem", slug))
-        return feeds
 
-    return state.of(app.env).once("feed.feeds", make)
+def _site_feeds(env: BuildEnvironment, app: Sphinx) -> list[Feed]:
+    project = app.config.project
+    notes = list(present(env).values())
+    feeds = [Feed(FEED, project)]
+    if any(f.verdict == "close" for f in notes):
+        feeds.append(Feed(contract.verdict_feed("close"), f"{project} · {VERDICT_BY_SLUG['close'].title}", "verdict", "close"))
+    for repo in sorted({f.repo for f in notes}, key=lambda r: (r.lower(), r)):
+        feeds.append(Feed(contract.repo_feed(repo), f"{project} · {repo}", "repo", repo))
+    for slug in sorted({f.subsystem for f in notes}):
+        title = _title(env, contract.subsystem_docname(slug), slug)
+        feeds.append(Feed(contract.subsystem_feed(slug), f"{project} · {title}", "subsystem", slug))
+    return feeds
 
 
 def entry_title(facts: NoteFacts, docname: str, title: str) -> str:
@@ -212,39 +213,38 @@ class Entry:
 
 def newest_entries(app: Sphinx) -> list[tuple[NoteFacts, Entry]]:
     """Every dated note, newest digest first, seed order within one (once per build)."""
+    return state.once(app.env, _newest_entries, app)
 
-    def make() -> list[tuple[NoteFacts, Entry]]:
-        env = app.env
-        base = site_base(app)
-        entity = app.config.prnotes_tag_entity
-        found = []
-        for docname, facts in FACTS.of(env).items():
-            when = feed_time(env, facts.digest)
-            if when is None or docname not in env.all_docs:
-                continue
-            uri = app.builder.get_target_uri(docname)
-            categories = []
-            subsystem = contract.subsystem_docname(facts.subsystem)
-            if subsystem in env.titles:
-                categories.append((facts.subsystem, env.titles[subsystem].astext()))
-            if facts.verdict in VERDICT_BY_SLUG:
-                categories.append((facts.verdict, VERDICT_BY_SLUG[facts.verdict].title))
-            entry = Entry(
-                docname=docname,
-                id=entry_id(entity, facts, docname),
-                uri=uri,
-                title=entry_title(facts, docname, _title(env, docname, docname)),
-                content=entry_content(facts, base + uri if base else ""),
-                summary=summary_text(env, docname),
-                when=when,
-                published=bool(added_at(env, facts.digest)),
-                categories=tuple(categories),
-            )
-            found.append(((facts.digest, -facts.position), facts, entry))
-        found.sort(key=lambda e: e[0], reverse=True)
-        return [(facts, entry) for _, facts, entry in found]
 
-    return state.of(app.env).once("feed.entries", make)
+def _newest_entries(env: BuildEnvironment, app: Sphinx) -> list[tuple[NoteFacts, Entry]]:
+    base = site_base(app)
+    entity = app.config.prnotes_tag_entity
+    found = []
+    for docname, facts in Facts.of(env).items():
+        when = feed_time(env, facts.digest)
+        if when is None or docname not in _internals.documents(env):
+            continue
+        uri = app.builder.get_target_uri(docname)
+        categories = []
+        subsystem = contract.subsystem_docname(facts.subsystem)
+        if subsystem in env.titles:
+            categories.append((facts.subsystem, env.titles[subsystem].astext()))
+        if facts.verdict in VERDICT_BY_SLUG:
+            categories.append((facts.verdict, VERDICT_BY_SLUG[facts.verdict].title))
+        entry = Entry(
+            docname=docname,
+            id=entry_id(entity, facts, docname),
+            uri=uri,
+            title=entry_title(facts, docname, _title(env, docname, docname)),
+            content=entry_content(facts, base + uri if base else ""),
+            summary=summary_text(env, docname),
+            when=when,
+            published=bool(added_at(env, facts.digest)),
+            categories=tuple(categories),
+        )
+        found.append(((facts.digest, -facts.position), facts, entry))
+    found.sort(key=lambda e: e[0], reverse=True)
+    return [(facts, entry) for _, facts, entry in found]
 
 
 def entries_of(app: Sphinx, feed: Feed) -> list[Entry]:
@@ -329,7 +329,7 @@ def announced(app: Sphinx, pagename: str) -> list[Feed]:
     own: list[Feed] = []
     if pagename == contract.FEEDS_PAGE:
         return [*feeds[1:], feeds[0]]
-    facts = FACTS.of(app.env).get(pagename)
+    facts = Facts.of(app.env).get(pagename)
     prefix = contract.subsystem_docname("")
     if facts is not None:
         own = [by_key.get(("subsystem", facts.subsystem)), by_key.get(("repo", facts.repo))]
@@ -345,14 +345,14 @@ def announced(app: Sphinx, pagename: str) -> list[Feed]:
 
 def digest_repos(app: Sphinx) -> dict[str, tuple[str, ...]]:
     """Digest page -> the repositories of its notes (once per build)."""
+    return state.once(app.env, _digest_repos, app)
 
-    def make() -> dict[str, tuple[str, ...]]:
-        found: dict[str, set[str]] = {}
-        for facts in FACTS.of(app.env).values():
-            found.setdefault(contract.digest_docname(facts.digest), set()).add(facts.repo)
-        return {d: tuple(sorted(r)) for d, r in found.items()}
 
-    return state.of(app.env).once("feed.digest-repos", make)
+def _digest_repos(env: BuildEnvironment, app: Sphinx) -> dict[str, tuple[str, ...]]:
+    found: dict[str, set[str]] = {}
+    for facts in Facts.of(app.env).values():
+        found.setdefault(contract.digest_docname(facts.digest), set()).add(facts.repo)
+    return {d: tuple(sorted(r)) for d, r in found.items()}
 
 
 def head_links(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
@@ -373,7 +373,7 @@ def _to_root(docname: str) -> str:
 
 def feed_line(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``: a list page with a feed of its own ends with a line that links to it."""
-    if not web_site(app) or docname in FACTS.of(app.env) or docname == contract.FEEDS_PAGE:
+    if not web_site(app) or docname in Facts.of(app.env) or docname == contract.FEEDS_PAGE:
         return
     own = announced(app, docname)[:-1]
     top = next(iter(doctree.findall(nodes.section)), None)
@@ -387,7 +387,7 @@ def feed_line(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         label = feed.title.split(" · ", 1)[-1]
         space = " " if label[-1].isascii() and label[-1].isalnum() else ""
         line += nodes.reference("", f"{label}{space}的新笔记（Atom）", refuri=_to_root(docname) + feed.path, classes=["prnotes-feed"], feed=feed.path)
-    if contract.FEEDS_PAGE in app.env.all_docs:
+    if contract.FEEDS_PAGE in _internals.documents(app.env):
         line += nodes.Text(" · ")
         line += nodes.reference("", "全部订阅源", internal=True, refuri=app.builder.get_relative_uri(docname, contract.FEEDS_PAGE))
     top += line

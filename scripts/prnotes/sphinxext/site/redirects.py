@@ -26,12 +26,15 @@ from sphinx.util.docutils import SphinxDirective
 from ... import contract
 from ...write.files import write_file
 from ..facts import state
-from ..facts.docdata import DocData
 from . import web_site
+from .. import _internals
 
-# docname of a list page -> ((old docname, docname it leads to), ...)
-REDIRECTS = DocData("prnotes_redirects")
-_READ = "redirects.read"
+
+
+class Redirects(state.Collector[tuple]):
+    """Docname of a list page -> ((old docname, docname it leads to), ...)."""
+
+    name = "prnotes_redirects"
 
 
 class RedirectsDirective(SphinxDirective):
@@ -46,13 +49,13 @@ class RedirectsDirective(SphinxDirective):
             if not old or not new.strip():
                 raise self.error(f"a redirect is 'old-docname new-docname', not {line!r}")
             pairs.append((old, new.strip()))
-        REDIRECTS.of(self.env)[self.env.docname] = tuple(pairs)
+        Redirects.of(self.env)[self.env.docname] = tuple(pairs)
         return []
 
 
 def names(env: BuildEnvironment) -> set[str]:
     """Every old docname that a page redirects."""
-    return {old for pairs in REDIRECTS.of(env).values() for old, _ in pairs}
+    return {old for pairs in Redirects.of(env).values() for old, _ in pairs}
 
 
 def page(title: str, uri: str) -> bytes:
@@ -72,17 +75,17 @@ def page(title: str, uri: str) -> bytes:
 
 
 def _reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    state.of(env).set(_READ, frozenset(docnames))
+    state.of(env).read = frozenset(docnames)
 
 
 def write_redirects(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or not web_site(app):
         return
     env, builder = app.env, app.builder
-    read = state.of(env).get(_READ, frozenset())
-    for docname, pairs in sorted(REDIRECTS.of(env).items()):
+    read = state.of(env).read
+    for docname, pairs in sorted(Redirects.of(env).items()):
         for old, new in pairs:
-            if old in env.all_docs or new not in env.all_docs or not old.startswith(f"{contract.NOTES_DIR}/"):
+            if old in _internals.documents(env) or new not in _internals.documents(env) or not old.startswith(f"{contract.NOTES_DIR}/"):
                 continue
             path = Path(builder.get_outfilename(old))  # old.html, or old/index.html (dirhtml)
             if docname not in read and path.exists():
@@ -97,5 +100,5 @@ def setup(app: Sphinx) -> dict:
     app.add_directive(contract.REDIRECTS_DIRECTIVE, RedirectsDirective)
     app.connect("env-before-read-docs", _reading)
     app.connect("build-finished", write_redirects)
-    REDIRECTS.connect(app)
+    app.add_env_collector(Redirects)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -34,9 +34,10 @@ from sphinx.application import Sphinx
 from ... import contract
 from ...write.files import write_file
 from ..facts.buildtime import feed_time, sources_time
-from ..facts.notes import FACTS
-from ..lists.fill import USERS as LIST_USERS, FactsIndex
+from ..facts.notes import present
+from ..lists.fill import FactsIndex, Users as ListUsers
 from . import web_site
+from .. import _internals
 
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
@@ -65,12 +66,12 @@ def page_dates(app: Sphinx, docnames: list[str]) -> dict[str, str]:
     """Each page's last change, as W3C Datetime (ISO 8601 with the offset the date was made in)."""
     env = app.env
     fallback = sources_time(app)
-    notes = {d: f for d, f in FACTS.of(env).items() if d in env.all_docs}
+    notes = present(env)
     dated = {d: _when(feed_time(env, f.digest) or fallback) for d, f in notes.items()}
     # Newest first: a list's date is that of the first note it shows in this order.
     newest = sorted(dated, key=lambda d: (dated[d], d), reverse=True)
     site_newest = dated[newest[0]] if newest else _when(fallback)
-    lists = LIST_USERS.of(env)
+    lists = ListUsers.of(env)
     index = FactsIndex.of(env) if lists else None
     found = {}
     for docname in docnames:
@@ -102,7 +103,7 @@ def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
             (outdir / ROBOTS).unlink(missing_ok=True)
         return
     base = app.config.html_baseurl.rstrip("/") + "/"
-    docnames = [d for d in sorted(app.env.all_docs) if d not in LEFT_OUT]
+    docnames = [d for d in sorted(_internals.documents(app.env)) if d not in LEFT_OUT]
     dates = page_dates(app, docnames)
     write_file(outdir / SITEMAP, sitemap_xml(base, [(app.builder.get_target_uri(d), dates[d]) for d in docnames]))
     if not own_robots:

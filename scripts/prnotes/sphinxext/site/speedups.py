@@ -74,7 +74,7 @@ def gc_end(app: Sphinx, exception: Exception | None) -> None:
 
 
 def read_small_batches_here(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    if _internals.parallel(app) > 1 and len(docnames) * 2 < len(env.all_docs):
+    if _internals.parallel(app) > 1 and len(docnames) * 2 < len(_internals.documents(env)):
         _internals.set_parallel(app, 1)
 
 

@@ -18,6 +18,7 @@ from sphinx.util import logging
 from ... import contract
 from . import redirects
 from . import web_site
+from .. import _internals
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ def remove_stale(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or not web_site(app):
         return
     outdir = Path(app.outdir)
-    published = {Path(app.builder.get_outfilename(d)) for d in set(app.env.all_docs) | redirects.names(app.env)}
+    published = {Path(app.builder.get_outfilename(d)) for d in set(_internals.documents(app.env)) | redirects.names(app.env)}
     for page in stale_pages(outdir, published, app.builder.out_suffix):
         page.unlink()
         logger.info("removed %s: its source is gone", page.relative_to(outdir).as_posix())

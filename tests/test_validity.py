@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from bs4 import BeautifulSoup
 
 from tests.support.pagechecks import PAGES, nu_errors
 
@@ -29,3 +30,18 @@ def test_pages_are_valid_html(built_site, tmp_path):
     errors = nu_errors([*pages, broken])
     assert {e.file for e in errors if e.file.endswith("broken.html")}, "the checker found nothing in a broken page"
     assert [str(e) for e in errors if not e.file.endswith("broken.html")] == []
+
+
+def test_every_page_has_a_description(built_site):
+    # Search engines and link cards show it (Lighthouse's SEO audit asks for
+    # one): the pages written from a template alone too, the search page and
+    # the 404 page. The theme's macro file under _static is not a page.
+    outdir = built_site[0] / "_build" / "html"
+    pages = sorted(p for p in outdir.rglob("*.html") if "_static" not in p.relative_to(outdir).parts)
+    assert {"index.html", "search.html", "404.html"} <= {p.relative_to(outdir).as_posix() for p in pages}
+    missing = []
+    for page in pages:
+        meta = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("meta", attrs={"name": "description"})
+        if meta is None or not meta.get("content", "").strip():
+            missing.append(page.relative_to(outdir).as_posix())
+    assert missing == []

@@ -45,3 +45,14 @@ def test_every_page_has_a_description(built_site):
         if meta is None or not meta.get("content", "").strip():
             missing.append(page.relative_to(outdir).as_posix())
     assert missing == []
+
+
+def test_pages_load_only_what_they_use(built_site):
+    # Each file in the head holds up the first paint (page/assets.py): no page
+    # of the fixture has a code block or a tab set, and none calls doctools.js.
+    outdir = built_site[0] / "_build" / "html"
+    for kind in PAGES.values():
+        head = (outdir / kind.file(outdir)).read_text(encoding="utf-8").split("</head>")[0]
+        assert "documentation_options.js" in head, kind
+        for name in ("doctools.js", "translations.js", "design-tabs.js", "pygments.css"):
+            assert name not in head, (kind, name)

@@ -32,7 +32,7 @@ def test_pages_are_valid_html(built_site, tmp_path):
     assert [str(e) for e in errors if not e.file.endswith("broken.html")] == []
 
 
-def test_every_page_has_a_description(built_site):
+def test_every_page_has_a_description_and_a_title_for_cards(built_site):
     # Search engines and link cards show it (Lighthouse's SEO audit asks for
     # one): the pages written from a template alone too, the search page and
     # the 404 page. The theme's macro file under _static is not a page.
@@ -41,9 +41,11 @@ def test_every_page_has_a_description(built_site):
     assert {"index.html", "search.html", "404.html"} <= {p.relative_to(outdir).as_posix() for p in pages}
     missing = []
     for page in pages:
-        meta = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("meta", attrs={"name": "description"})
-        if meta is None or not meta.get("content", "").strip():
-            missing.append(page.relative_to(outdir).as_posix())
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for attrs in ({"name": "description"}, {"property": "og:title"}):
+            meta = soup.find("meta", attrs=attrs)
+            if meta is None or not meta.get("content", "").strip():
+                missing.append((page.relative_to(outdir).as_posix(), *attrs.values()))
     assert missing == []
 
 

@@ -33,9 +33,13 @@ def _cut(text: str) -> str:
     return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
 
 
-# What the pages without a document are for, by page name (templates/search.html).
+# The pages without a document, by page name: their title (Sphinx gives the
+# search page none) and what they are for (templates/search.html).
 TEMPLATE_PAGES = {
-    "search": "在全部笔记里搜索：中文词句、英文词、代码名字、文件名和 PR 编号都能找，结果可按结论、仓库和子系统筛选。",
+    "search": (
+        "搜索",
+        "在全部笔记里搜索：中文词句、英文词、代码名字、文件名和 PR 编号都能找，结果可按结论、仓库和子系统筛选。",
+    ),
 }
 _PARAGRAPH = re.compile(r"<p\b[^>]*>(.*?)</p>", re.S)
 _TAG = re.compile(r"<[^>]*>")
@@ -52,7 +56,7 @@ def description(app: Sphinx, pagename: str, doctree: nodes.document | None, body
     if found:
         return _cut(found)
     if doctree is None:
-        return _cut(TEMPLATE_PAGES.get(pagename) or _first_paragraph(body))
+        return _cut(TEMPLATE_PAGES[pagename][1] if pagename in TEMPLATE_PAGES else _first_paragraph(body))
     para = next(iter(doctree.findall(nodes.paragraph)), None)
     return _cut(para.astext()) if para is not None else ""
 
@@ -77,7 +81,10 @@ def add_meta_tags(app: Sphinx, pagename: str, templatename: str, context: dict, 
     if not web_site(app):
         return
     env = app.env
-    title = env.titles[pagename].astext() if pagename in env.titles else html.unescape(context.get("title") or "")
+    if pagename in env.titles:
+        title = env.titles[pagename].astext()
+    else:
+        title = html.unescape(context.get("title") or "") or TEMPLATE_PAGES.get(pagename, ("", ""))[0]
     base = app.config.html_baseurl
     url = base.rstrip("/") + "/" + app.builder.get_target_uri(pagename) if base else ""
     tags = meta_tags(title, url, app.config.project, description(app, pagename, doctree, context.get("body") or ""))

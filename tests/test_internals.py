@@ -188,3 +188,19 @@ def test_saved_environment(app):
     path = _internals.environment_file(app.doctreedir)
     assert path.is_file(), f"Sphinx no longer saves its environment as {path.name}"
     assert set(_internals.saved_environment(app.doctreedir).all_docs) == {"index", "other", "last"}
+
+
+def test_page_assets_are_found_by_their_names(app):
+    """drop_script, drop_stylesheet (page/assets.py): a page's ``script_files`` and ``css_files``
+    name Sphinx's and sphinx-design's files ``_static/…``."""
+    from prnotes.sphinxext.page import assets
+
+    app.connect("html-page-context", assets.page_assets)
+    app.build()
+    plain = (app.outdir / "other.html").read_text(encoding="utf-8")
+    rich = (app.outdir / "last.html").read_text(encoding="utf-8")  # a code block and a tab set
+    assert "documentation_options.js" in plain
+    for name in ("doctools.js", "design-tabs.js", "pygments.css"):
+        assert name not in plain, f"{name} is no longer listed as _static/{name}: page/assets.py leaves it on every page"
+    assert "doctools.js" not in rich
+    assert "design-tabs.js" in rich and "pygments.css" in rich, "a page with tabs and code lost what they need"

@@ -236,7 +236,8 @@ def saved_environment(doctree_dir: Path) -> Any:
 
 # --- the search's serving side (search/publish.py) ---------------------------
 # The whole index's file and the keys of its data the split reads
-# (whole_index), and the pages' script_files entries (drop_script).
+# (whole_index), and the pages' script_files and css_files entries
+# (drop_script, drop_stylesheet; also page/assets.py).
 
 # Where the HTML builder writes the whole index, and the keys of its data
 # that the split reads.
@@ -276,10 +277,19 @@ def drop_script(context: dict, filename: str) -> bool:
     handlers of the same event add their page's scripts (and which the
     builder puts back as it was for the next page).
     """
-    files = context.get("script_files")
+    return _drop(context, "script_files", filename)
+
+
+def drop_stylesheet(context: dict, filename: str) -> bool:
+    """Leave ``filename`` (``_static/…``) out of the page's stylesheets, as :func:`drop_script` does scripts."""
+    return _drop(context, "css_files", filename)
+
+
+def _drop(context: dict, key: str, filename: str) -> bool:
+    files = context.get(key)
     if not isinstance(files, list):
         return False
-    kept = [js for js in files if str(getattr(js, "filename", js)) != filename]
+    kept = [asset for asset in files if str(getattr(asset, "filename", asset)) != filename]
     dropped = len(kept) != len(files)
     files[:] = kept
     return dropped

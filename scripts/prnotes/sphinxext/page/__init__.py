@@ -1,12 +1,12 @@
 """The page around a note: header and sidebar, the tab's title, section
-anchors, the page's table of contents, meta tags and icons.
+anchors, the page's table of contents, meta tags, icons and the files its head loads.
 """
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-MODULES = ("notepage", "pagetoc", "anchors", "metatags", "icons", "navigation")
+MODULES = ("notepage", "pagetoc", "anchors", "metatags", "icons", "navigation", "assets")
 
 
 def setup_page(app: Sphinx) -> None:

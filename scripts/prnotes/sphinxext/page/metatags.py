@@ -1,7 +1,9 @@
 """The ``<meta>`` tags of each page: its description and its Open Graph card.
 
 A note's description is its summary sentence (:mod:`.summaries`); another
-page's is the start of its first paragraph. The Open Graph tags give the
+page's is the start of its first paragraph. The pages written from a
+template alone have one too: the search page its own sentence, the 404 page
+the first paragraph of its body (sphinx-notfound-page's ``notfound_context``). The Open Graph tags give the
 page's title, its absolute URL (on ``html_baseurl``; left out by a build
 that knows no address), the site's name and the description. Every value is page text, which may come from a seed: each is
 HTML-escaped exactly once, here.
@@ -31,10 +33,30 @@ def _cut(text: str) -> str:
     return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
 
 
-def description(app: Sphinx, pagename: str, doctree: nodes.document | None) -> str:
+# The pages without a document, by page name: their title (Sphinx gives the
+# search page none) and what they are for (templates/search.html).
+TEMPLATE_PAGES = {
+    "search": (
+        "搜索",
+        "在全部笔记里搜索：中文词句、英文词、代码名字、文件名和 PR 编号都能找，结果可按结论、仓库和子系统筛选。",
+    ),
+}
+_PARAGRAPH = re.compile(r"<p\b[^>]*>(.*?)</p>", re.S)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _first_paragraph(body: str) -> str:
+    """The text of the first ``<p>`` of a page body given as HTML."""
+    found = _PARAGRAPH.search(body)
+    return html.unescape(_TAG.sub("", found.group(1))) if found else ""
+
+
+def description(app: Sphinx, pagename: str, doctree: nodes.document | None, body: str = "") -> str:
     found = summary_text(app.env, pagename)
-    if found or doctree is None:
+    if found:
         return _cut(found)
+    if doctree is None:
+        return _cut(TEMPLATE_PAGES[pagename][1] if pagename in TEMPLATE_PAGES else _first_paragraph(body))
     para = next(iter(doctree.findall(nodes.paragraph)), None)
     return _cut(para.astext()) if para is not None else ""
 
@@ -59,10 +81,13 @@ def add_meta_tags(app: Sphinx, pagename: str, templatename: str, context: dict, 
     if not web_site(app):
         return
     env = app.env
-    title = env.titles[pagename].astext() if pagename in env.titles else html.unescape(context.get("title") or "")
+    if pagename in env.titles:
+        title = env.titles[pagename].astext()
+    else:
+        title = html.unescape(context.get("title") or "") or TEMPLATE_PAGES.get(pagename, ("", ""))[0]
     base = app.config.html_baseurl
     url = base.rstrip("/") + "/" + app.builder.get_target_uri(pagename) if base else ""
-    tags = meta_tags(title, url, app.config.project, description(app, pagename, doctree))
+    tags = meta_tags(title, url, app.config.project, description(app, pagename, doctree, context.get("body") or ""))
     context["metatags"] = context.get("metatags", "") + "\n" + tags
 
 

@@ -1,0 +1,211 @@
+"""The archive in volumes: what each holds, the link map across them, and
+whether a closed volume's pages are still what its inputs make (docs/volumes.md).
+
+A volume is a run of consecutive digests that closes, at the end of a
+digest, once it holds :data:`prnotes.model.site.VOLUME_NOTES` notes (the
+PDF's volumes: :func:`prnotes.model.site.assign_volumes`). Every volume but
+the newest is *closed*: digests are only ever added after the others, so its
+note and digest pages change only when something outside it changes what
+they show (a new note citing one of them, the code, the settings).
+
+:func:`partition` says which pages each volume holds; :func:`link_map` maps
+every page and label of the site to its page (``_build/volumes/linkmap.json``),
+which a build of some volumes reads to link to the pages it does not hold
+(docs/volumes.md); :func:`check` compares each closed
+volume with the manifest (``_build/volumes/manifest.json``): its inputs by
+hash, and its pages in the output by hash, so that an output damaged or
+removed is found and built again; :func:`record` writes the manifest after a
+build. Hashes are of contents, never of modification times, so a manifest
+restored from a CI cache onto a fresh checkout still matches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
+from ..model.taxonomy import taxonomy_files
+from ..parse import regular
+from ..write.files import write_file
+from . import stamp as buildstamp
+
+FOLDER = Path("_build") / "volumes"
+LINK_MAP = FOLDER / "linkmap.json"
+MANIFEST = FOLDER / "manifest.json"
+MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
+# A MyST target line, ``(label)=``, as the converter writes it before a heading.
+_LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One volume of the site: its digests' pages and its notes' pages."""
+
+    volume: Volume
+    closed: bool
+    pages: tuple[str, ...]  # docnames, sorted: its digests, then its notes
+
+    @property
+    def name(self) -> str:
+        return f"v{self.volume.number}"
+
+
+@dataclass(frozen=True)
+class Status:
+    """What a build has to do with one closed volume."""
+
+    part: Part
+    inputs: str  # the hash of what its pages are made from, now
+    reason: str  # "" when its recorded output is current; else why it is built
+
+
+def partition(site: Site, size: int = VOLUME_NOTES) -> tuple[Part, ...]:
+    """The volumes of ``site`` at ``size`` notes a volume, oldest first; the newest is open."""
+    if size < 1:
+        raise ValueError(f"a volume holds at least one note, not {size}")
+    digests, volumes = assign_volumes(list(site.digests), size)
+    parts = []
+    for volume in volumes:
+        mine = [d for d in digests if d.volume == volume.number]
+        pages = sorted(d.docname for d in mine) + sorted(n for d in mine for n in d.notes)
+        parts.append(Part(volume, closed=volume is not volumes[-1], pages=tuple(pages)))
+    return tuple(parts)
+
+
+def _page_file(root: Path, docname: str) -> Path:
+    return root / f"{docname}.md"
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return regular.read_regular(path)
+    except OSError:
+        return None
+
+
+def _hash(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _code_and_settings(root: Path) -> dict[str, object]:
+    """What every page of every volume is made from besides its own source, by content."""
+    shared = [(root / "conf.py", "conf.py"), *taxonomy_files(root)]
+    package = sorted(p for p in buildstamp.PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return {
+        "settings": [[rel, _hash(_read(path))] for path, rel in shared],
+        "package": [[p.relative_to(buildstamp.PACKAGE).as_posix(), _hash(_read(p))] for p in package],
+        "environment": buildstamp.environment([]),
+    }
+
+
+def _neighbours(parts: tuple[Part, ...], index: int) -> list[str | None]:
+    """The pages beside a volume in the archive's order (its edges' 上一篇/下一篇 and 上一期/下一期)."""
+    before = parts[index - 1].pages[-1] if index > 0 else None
+    after = parts[index + 1].pages[0] if index + 1 < len(parts) else None
+    return [before, after]
+
+
+def inputs(root: Path, parts: tuple[Part, ...], index: int, shared: dict[str, object] | None = None) -> str:
+    """The hash of what volume ``parts[index]``'s pages are made from: their sources (which
+    hold their back-links and the targets of their PR links), the pages beside it, the
+    settings, the code and the environment."""
+    part = parts[index]
+    return buildstamp.digest(
+        {
+            "pages": [[d, _hash(_read(_page_file(root, d)))] for d in part.pages],
+            "neighbours": _neighbours(parts, index),
+            **(shared if shared is not None else _code_and_settings(root)),
+        }
+    )
+
+
+def outputs(html: Path, part: Part) -> str | None:
+    """The hash of a volume's pages in the output folder ``html``; None when one is missing."""
+    found = []
+    for docname in part.pages:
+        digest = _hash(_read(html / f"{docname}.html"))
+        if digest is None:
+            return None
+        found.append([docname, digest])
+    return buildstamp.digest(found)
+
+
+def load_manifest(root: Path) -> dict[str, dict[str, object]]:
+    """The recorded volumes, by name (``v1`` …); empty when there is no usable manifest."""
+    try:
+        saved = json.loads(regular.read_regular(root / MANIFEST, MAX_MANIFEST_BYTES).decode("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    volumes = saved.get("volumes") if isinstance(saved, dict) else None
+    return {k: v for k, v in volumes.items() if isinstance(v, dict)} if isinstance(volumes, dict) else {}
+
+
+def check(root: Path, parts: tuple[Part, ...], html: Path) -> list[Status]:
+    """Each closed volume against the manifest: whether its output can be reused, or why not."""
+    manifest = load_manifest(root)
+    shared = _code_and_settings(root)
+    out = []
+    for index, part in enumerate(parts):
+        if not part.closed:
+            continue
+        now = inputs(root, parts, index, shared)
+        saved = manifest.get(part.name)
+        if saved is None:
+            reason = "never built"
+        elif saved.get("inputs") != now or saved.get("pages") != list(part.pages):
+            reason = "its inputs changed"
+        elif (made := outputs(html, part)) is None:
+            reason = "a page of its output is missing"
+        elif made != saved.get("outputs"):
+            reason = "its output differs from what was built (damaged)"
+        else:
+            reason = ""
+        out.append(Status(part, now, reason))
+    return out
+
+
+def record(root: Path, statuses: list[Status], html: Path) -> list[str]:
+    """Write the manifest: each closed volume's inputs (as :func:`check` found them, before
+    the build) and its pages' hashes in ``html`` now. A volume with a page missing from
+    the output is left out, so that it is built next time. Returns the names recorded."""
+    volumes = {}
+    for status in statuses:
+        made = outputs(html, status.part)
+        if made is not None:
+            volumes[status.part.name] = {"inputs": status.inputs, "outputs": made, "pages": list(status.part.pages)}
+    path = root / MANIFEST
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_file(path, (json.dumps({"volumes": volumes}, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    return sorted(volumes)
+
+
+def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, object]:
+    """Every page of the site and the volume that holds it (0: the hub), and every label
+    a page defines with its page: what a build of some pages needs to link to the rest."""
+    volume_of = {d: part.volume.number for part in parts for d in part.pages}
+    pages: dict[str, int] = {}
+    labels: dict[str, str] = {}
+    for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
+        data = _read(path)
+        if data is None:
+            continue
+        docname = path.relative_to(root).with_suffix("").as_posix()
+        pages[docname] = volume_of.get(docname, 0)
+        for label in _LABEL_RE.findall(data.decode("utf-8", errors="replace")):
+            labels.setdefault(label, docname)
+    for note in site.notes:
+        pages.setdefault(note.docname, volume_of.get(note.docname, 0))
+    return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items()))}
+
+
+def write_link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> Path:
+    """:func:`link_map`, written to ``_build/volumes/linkmap.json`` (unchanged: left as it is)."""
+    path = root / LINK_MAP
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(link_map(root, site, parts), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    write_file(path, text.encode("utf-8"))
+    return path

@@ -150,3 +150,17 @@ def test_the_command_says_what_each_volume_needs_and_check_fails_until_recorded(
 def test_the_fixture_is_two_digests():
     # The tests above cut the fixture's two digests of eight notes each.
     assert sorted(p.name for p in (FIXTURE / "seeds").glob("*.txt")) == ["000_50c46ef36472ac24.txt", "001_0a6bc52359b14743.txt"]
+
+
+def test_a_closed_volume_whose_digest_is_dated_again_is_built_again(proj):
+    from tests.support import gitrepo
+
+    gitrepo.init(proj)
+    gitrepo.commit(proj, ["seeds"], "2026-03-01T09:00:00+00:00")
+    parts = volumes.partition(load(proj), 5)
+    html = _fake_site(proj, parts)
+    volumes.record(proj, volumes.check(proj, parts, html), html)
+    assert [s.reason for s in volumes.check(proj, parts, html)] == [""]
+    # The first digest's first commit is what dates it (its pages show the date): rewritten history, a new date.
+    gitrepo.git(proj, "commit", "-q", "--amend", "--no-edit", "--date=2026-03-02T09:00:00+00:00")
+    assert [s.reason for s in volumes.check(proj, parts, html)] == ["its inputs changed"]

@@ -30,6 +30,7 @@ from pathlib import Path
 from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
 from ..parse import regular
+from ..parse.history import added_dates
 from ..write.files import write_file
 from . import stamp as buildstamp
 
@@ -48,6 +49,7 @@ class Part:
     volume: Volume
     closed: bool
     pages: tuple[str, ...]  # docnames, sorted: its digests, then its notes
+    seeds: tuple[str, ...] = ()  # its digests' seed files (seeds/<file>.txt), whose dates its pages show
 
     @property
     def name(self) -> str:
@@ -72,7 +74,8 @@ def partition(site: Site, size: int = VOLUME_NOTES) -> tuple[Part, ...]:
     for volume in volumes:
         mine = [d for d in digests if d.volume == volume.number]
         pages = sorted(d.docname for d in mine) + sorted(n for d in mine for n in d.notes)
-        parts.append(Part(volume, closed=volume is not volumes[-1], pages=tuple(pages)))
+        seeds = tuple(sorted(d.path for d in mine))
+        parts.append(Part(volume, closed=volume is not volumes[-1], pages=tuple(pages), seeds=seeds))
     return tuple(parts)
 
 
@@ -109,16 +112,17 @@ def _neighbours(parts: tuple[Part, ...], index: int) -> list[str | None]:
     return [before, after]
 
 
-def inputs(root: Path, parts: tuple[Part, ...], index: int, shared: dict[str, object] | None = None) -> str:
+def inputs(root: Path, parts: tuple[Part, ...], index: int, shared: dict[str, object], dates: dict[str, str]) -> str:
     """The hash of what volume ``parts[index]``'s pages are made from: their sources (which
-    hold their back-links and the targets of their PR links), the pages beside it, the
-    settings, the code and the environment."""
+    hold their back-links and the targets of their PR links), its digests' dates (from
+    git), the pages beside it, and ``shared``: the settings, the code and the environment."""
     part = parts[index]
     return buildstamp.digest(
         {
             "pages": [[d, _hash(_read(_page_file(root, d)))] for d in part.pages],
+            "dates": [[seed, dates.get(seed)] for seed in part.seeds],
             "neighbours": _neighbours(parts, index),
-            **(shared if shared is not None else _code_and_settings(root)),
+            **shared,
         }
     )
 
@@ -147,12 +151,12 @@ def load_manifest(root: Path) -> dict[str, dict[str, object]]:
 def check(root: Path, parts: tuple[Part, ...], html: Path) -> list[Status]:
     """Each closed volume against the manifest: whether its output can be reused, or why not."""
     manifest = load_manifest(root)
-    shared = _code_and_settings(root)
+    shared, dates = _code_and_settings(root), added_dates(root)
     out = []
     for index, part in enumerate(parts):
         if not part.closed:
             continue
-        now = inputs(root, parts, index, shared)
+        now = inputs(root, parts, index, shared, dates)
         saved = manifest.get(part.name)
         if saved is None:
             reason = "never built"

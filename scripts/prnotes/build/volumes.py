@@ -189,20 +189,25 @@ def record(root: Path, statuses: list[Status], html: Path) -> list[str]:
 
 def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, object]:
     """Every page of the site and the volume that holds it (0: the hub), and every label
-    a page defines with its page: what a build of some pages needs to link to the rest."""
+    a page defines with its page: what a build of some pages needs to link to the rest.
+
+    A note page's one label is its note's (:attr:`prnotes.model.site.Note.label`); the
+    other pages are read for theirs."""
     volume_of = {d: part.volume.number for part in parts for d in part.pages}
+    notes = {note.docname: note for note in site.notes}
     pages: dict[str, int] = {}
-    labels: dict[str, str] = {}
+    labels: dict[str, str] = {note.label: docname for docname, note in notes.items()}
     for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
+        docname = path.relative_to(root).with_suffix("").as_posix()
+        if docname in notes:
+            continue
         data = _read(path)
         if data is None:
             continue
-        docname = path.relative_to(root).with_suffix("").as_posix()
         pages[docname] = volume_of.get(docname, 0)
         for label in _LABEL_RE.findall(data.decode("utf-8", errors="replace")):
             labels.setdefault(label, docname)
-    for note in site.notes:
-        pages.setdefault(note.docname, volume_of.get(note.docname, 0))
+    pages.update((docname, volume_of.get(docname, 0)) for docname in notes)
     return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items()))}
 
 

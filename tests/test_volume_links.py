@@ -25,7 +25,7 @@ def test_references_to_pages_of_other_volumes_go_to_their_urls(app):
     assert "notes/o/r/pr-3.html" in hrefs
     # Markdown links and labels: to the page (and anchor) the map names.
     assert "notes/digests/d1.html" in hrefs
-    assert hrefs.count("notes/reading/close.html#reading-close") == 2
+    assert hrefs.count("notes/reading/close.html#reading-close") == 3  # a Markdown link, a {ref}, an {any} (the badges)
     assert "notes/o/r/pr-3.html#local-label" in hrefs
     note = _hrefs(app, "notes/o/r/pr-3.html")
     assert "pr-1.html" in note and "pr-1.html#pr-o-r-1" in note and "../../../index.html" in note

@@ -13,7 +13,8 @@ site, as if one build held both:
   :mod:`.prlinks`);
 - a Markdown link to a page of another volume or of the hub (MyST leaves it
   unresolved when the file is not in this build's source folder);
-- a ``{ref}`` (and the badges' ``bdg-ref``) to a label another page defines.
+- a ``{ref}`` or an ``{any}`` (the badges' ``bdg-ref`` roles make these) to a
+  label another page defines.
 
 Anything the map does not hold is left to Sphinx and MyST, which warn.
 """
@@ -73,7 +74,7 @@ def _target(node: addnodes.pending_xref) -> tuple[str, str] | None:
             return None
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(refdoc), path))
         return joined.removesuffix(".md"), anchor
-    if reftype == "ref" and domain == "std":
+    if (reftype == "ref" and domain == "std") or reftype == "any":  # {ref}; {any}, which the badges make
         return "", node["reftarget"]
     return None
 

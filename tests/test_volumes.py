@@ -31,15 +31,13 @@ def proj(tmp_path: Path) -> Path:
     return project
 
 
-def _fake_site(project: Path, parts) -> Path:
-    """An output folder holding a page for every page of the volumes, as a build would leave it."""
-    html = project / "_build" / "html"
+def _fake_site(project: Path, parts) -> None:
+    """Each volume's output folder holding a page for each of its pages, as its build would leave it."""
     for part in parts:
         for docname in part.pages:
-            page = html / f"{docname}.html"
+            page = volumes.output(project, part) / f"{docname}.html"
             page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text(f"<html>{docname}</html>\n", encoding="utf-8")
-    return html
 
 
 def test_each_note_and_digest_is_in_exactly_one_volume_and_only_the_newest_is_open(proj):
@@ -79,43 +77,43 @@ def test_the_link_map_names_every_page_its_volume_and_every_label_its_page(proj)
 
 def test_a_closed_volume_is_reused_until_its_inputs_or_its_output_change(proj):
     parts = volumes.partition(load(proj), 5)
-    html = _fake_site(proj, parts)
-    [status] = volumes.check(proj, parts, html)
+    _fake_site(proj, parts)
+    [status] = volumes.check(proj, parts)
     assert (status.part.name, status.reason) == ("v1", "never built")
-    assert volumes.record(proj, [status], html) == ["v1"]
-    assert [s.reason for s in volumes.check(proj, parts, html)] == [""]
+    assert volumes.record(proj, [status]) == ["v1"]
+    assert [s.reason for s in volumes.check(proj, parts)] == [""]
 
     # A page of the output changed by hand, or lost: found by hash.
-    page = html / f"{parts[0].pages[-1]}.html"
+    page = volumes.output(proj, parts[0]) / f"{parts[0].pages[-1]}.html"
     page.write_text("<html>damaged</html>\n", encoding="utf-8")
-    assert [s.reason for s in volumes.check(proj, parts, html)] == ["its output differs from what was built (damaged)"]
+    assert [s.reason for s in volumes.check(proj, parts)] == ["its output differs from what was built (damaged)"]
     page.unlink()
-    assert [s.reason for s in volumes.check(proj, parts, html)] == ["a page of its output is missing"]
+    assert [s.reason for s in volumes.check(proj, parts)] == ["a page of its output is missing"]
 
     # Copied elsewhere (a CI cache restored onto a fresh checkout): the hashes are of contents.
     _fake_site(proj, parts)
-    volumes.record(proj, volumes.check(proj, parts, html), html)
+    volumes.record(proj, volumes.check(proj, parts))
     moved = proj.parent / "moved"
     shutil.copytree(proj, moved)
-    assert [s.reason for s in volumes.check(moved, parts, moved / "_build" / "html")] == [""]
+    assert [s.reason for s in volumes.check(moved, parts)] == [""]
 
     # The open volume's pages are none of the closed one's inputs.
     open_page = proj / f"{parts[1].pages[-1]}.md"
     open_page.write_text(open_page.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    assert [s.reason for s in volumes.check(proj, parts, html)] == [""]
+    assert [s.reason for s in volumes.check(proj, parts)] == [""]
     # The closed volume's own pages, the settings and the taxonomy are.
     for changed in (proj / f"{parts[0].pages[1]}.md", proj / "conf.py", proj / "taxonomy.toml"):
         before = changed.read_bytes()
         changed.write_bytes(before + b"\n")
-        assert [s.reason for s in volumes.check(proj, parts, html)] == ["its inputs changed"], changed
+        assert [s.reason for s in volumes.check(proj, parts)] == ["its inputs changed"], changed
         changed.write_bytes(before)
-    assert [s.reason for s in volumes.check(proj, parts, html)] == [""]
+    assert [s.reason for s in volumes.check(proj, parts)] == [""]
 
 
 def test_a_new_note_citing_a_closed_volume_gives_that_volume_its_back_link_and_a_build(proj):
     parts = volumes.partition(load(proj), 8)
-    html = _fake_site(proj, parts)
-    volumes.record(proj, volumes.check(proj, parts, html), html)
+    _fake_site(proj, parts)
+    volumes.record(proj, volumes.check(proj, parts))
     assert [(p.name, p.closed) for p in parts] == [("v1", True), ("v2", False)]
 
     (proj / "seeds" / "002_citing.txt").write_text(CITING, encoding="utf-8")
@@ -126,25 +124,26 @@ def test_a_new_note_citing_a_closed_volume_gives_that_volume_its_back_link_and_a
     cited = next(n for n in site.notes if n.number == 52046)
     assert cited.docname in after[0].pages
     assert "pr-60001" in (proj / f"{cited.docname}.md").read_text(encoding="utf-8")  # the back-link, in its source
-    reasons = {s.part.name: s.reason for s in volumes.check(proj, after, html)}
+    reasons = {s.part.name: s.reason for s in volumes.check(proj, after)}
     # v1 holds the cited note: built again; v2 is closed now and was never built as a closed volume.
     assert reasons == {"v1": "its inputs changed", "v2": "never built"}
 
 
-def test_the_command_says_what_each_volume_needs_and_check_fails_until_recorded(proj, capsys):
-    parts = volumes.partition(load(proj), 5)
-    _fake_site(proj, parts)
+def test_the_command_says_what_each_volume_needs_and_check_fails_until_it_is_built(proj, capsys):
     root = ["--root", str(proj)]
     assert main(["volumes", *root, "--size", "5", "--check"]) == 1
     out = capsys.readouterr().out
     assert "v1 第 1 期, 8 notes: closed, to build: never built" in out
     assert "v2 第 2 期, 8 notes: open, built with the hub" in out
-    assert main(["volumes", *root, "--size", "5", "--record"]) == 0
-    assert "recorded: v1 in _build/volumes/manifest.json" in capsys.readouterr().out
+    parts = volumes.partition(load(proj), 5)
+    _fake_site(proj, parts)
+    assert volumes.record(proj, volumes.check(proj, parts)) == ["v1"]
     assert main(["volumes", *root, "--size", "5", "--check"]) == 0
     assert "v1 第 1 期, 8 notes: closed, reused" in capsys.readouterr().out
     assert main(["volumes", *root, "--size", "0"]) == 1
     assert "a volume holds at least one note" in capsys.readouterr().err
+    assert main(["volumes", *root, "--build", "-j", "0"]) == 1
+    assert "at least one volume at a time" in capsys.readouterr().err
 
 
 def test_the_fixture_is_two_digests():
@@ -158,9 +157,9 @@ def test_a_closed_volume_whose_digest_is_dated_again_is_built_again(proj):
     gitrepo.init(proj)
     gitrepo.commit(proj, ["seeds"], "2026-03-01T09:00:00+00:00")
     parts = volumes.partition(load(proj), 5)
-    html = _fake_site(proj, parts)
-    volumes.record(proj, volumes.check(proj, parts, html), html)
-    assert [s.reason for s in volumes.check(proj, parts, html)] == [""]
+    _fake_site(proj, parts)
+    volumes.record(proj, volumes.check(proj, parts))
+    assert [s.reason for s in volumes.check(proj, parts)] == [""]
     # The first digest's first commit is what dates it (its pages show the date): rewritten history, a new date.
     gitrepo.git(proj, "commit", "-q", "--amend", "--no-edit", "--date=2026-03-02T09:00:00+00:00")
-    assert [s.reason for s in volumes.check(proj, parts, html)] == ["its inputs changed"]
+    assert [s.reason for s in volumes.check(proj, parts)] == ["its inputs changed"]

@@ -23,23 +23,35 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+
+from .. import contract
 
 from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
 from ..parse import regular
 from ..parse.history import added_dates
-from ..write.files import write_file
+from ..write.files import apply, plan, write_file
 from . import stamp as buildstamp
 
 FOLDER = Path("_build") / "volumes"
 LINK_MAP = FOLDER / "linkmap.json"
 MANIFEST = FOLDER / "manifest.json"
+CHANGED = "its inputs changed"
+LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
 MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
 # A MyST target line, ``(label)=``, as the converter writes it before a heading.
 _LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
+
+
+class BuildError(Exception):
+    """A volume's build failed; the message says which and why."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +75,12 @@ class Status:
     part: Part
     inputs: str  # the hash of what its pages are made from, now
     reason: str  # "" when its recorded output is current; else why it is built
+
+    @property
+    def write_all(self) -> bool:
+        """Whether its build must write every page: its output is damaged, incomplete or
+        unknown, which Sphinx, seeing its sources as they were, would not write again."""
+        return bool(self.reason) and self.reason != CHANGED
 
 
 def partition(site: Site, size: int = VOLUME_NOTES) -> tuple[Part, ...]:
@@ -127,6 +145,11 @@ def inputs(root: Path, parts: tuple[Part, ...], index: int, shared: dict[str, ob
     )
 
 
+def output(root: Path, part: Part) -> Path:
+    """Where a closed volume's build writes its HTML: ``_build/volumes/v<k>/html``."""
+    return root / FOLDER / part.name / "html"
+
+
 def outputs(html: Path, part: Part) -> str | None:
     """The hash of a volume's pages in the output folder ``html``; None when one is missing."""
     found = []
@@ -148,7 +171,7 @@ def load_manifest(root: Path) -> dict[str, dict[str, object]]:
     return {k: v for k, v in volumes.items() if isinstance(v, dict)} if isinstance(volumes, dict) else {}
 
 
-def check(root: Path, parts: tuple[Part, ...], html: Path) -> list[Status]:
+def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
     """Each closed volume against the manifest: whether its output can be reused, or why not."""
     manifest = load_manifest(root)
     shared, dates = _code_and_settings(root), added_dates(root)
@@ -161,8 +184,8 @@ def check(root: Path, parts: tuple[Part, ...], html: Path) -> list[Status]:
         if saved is None:
             reason = "never built"
         elif saved.get("inputs") != now or saved.get("pages") != list(part.pages):
-            reason = "its inputs changed"
-        elif (made := outputs(html, part)) is None:
+            reason = CHANGED
+        elif (made := outputs(output(root, part), part)) is None:
             reason = "a page of its output is missing"
         elif made != saved.get("outputs"):
             reason = "its output differs from what was built (damaged)"
@@ -172,13 +195,13 @@ def check(root: Path, parts: tuple[Part, ...], html: Path) -> list[Status]:
     return out
 
 
-def record(root: Path, statuses: list[Status], html: Path) -> list[str]:
+def record(root: Path, statuses: list[Status]) -> list[str]:
     """Write the manifest: each closed volume's inputs (as :func:`check` found them, before
-    the build) and its pages' hashes in ``html`` now. A volume with a page missing from
-    the output is left out, so that it is built next time. Returns the names recorded."""
+    the build) and its pages' hashes in its output now. A volume with a page missing from
+    its output is left out, so that it is built next time. Returns the names recorded."""
     volumes = {}
     for status in statuses:
-        made = outputs(html, status.part)
+        made = outputs(output(root, status.part), status.part)
         if made is not None:
             volumes[status.part.name] = {"inputs": status.inputs, "outputs": made, "pages": list(status.part.pages)}
     path = root / MANIFEST
@@ -218,3 +241,71 @@ def write_link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> Path:
     text = json.dumps(link_map(root, site, parts), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     write_file(path, text.encode("utf-8"))
     return path
+
+
+def stage(root: Path, part: Part) -> Path:
+    """A closed volume's sources, ``_build/volumes/v<k>/src``: its pages as the conversion
+    wrote them, at their own paths, and a root page whose hidden toctree holds them (only
+    what changed is written; a page it no longer holds is removed)."""
+    src = root / FOLDER / part.name / "src"
+    pages = {}
+    for docname in part.pages:
+        data = _read(_page_file(root, docname))
+        if data is None:
+            raise BuildError(f"{docname}.md is missing; run `prnotes notes` first")
+        pages[f"{docname}.md"] = data.decode("utf-8")
+    pages["index.md"] = "\n".join(
+        [
+            f"{contract.MARKER} for volume {part.name} of the archive; edit the seeds, not this page.",
+            "",
+            f"# {part.volume.title}",
+            "",
+            "```{toctree}",
+            ":hidden:",
+            "",
+            *part.pages,
+            "```",
+            "",
+        ]
+    )
+    src.mkdir(parents=True, exist_ok=True)
+    apply(src, pages, plan(src, pages))
+    return src
+
+
+def _build_one(root: Path, status: Status) -> None:
+    part = status.part
+    src = stage(root, part)
+    html, doctrees = output(root, part), root / FOLDER / part.name / "doctrees"
+    command = [
+        sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", "1",
+        *(["-a"] if status.write_all else []),
+        "-c", str(root), "-d", str(doctrees), "-D", f"{LINK_MAP_SETTING}={root / LINK_MAP}", str(src), str(html),
+    ]  # fmt: skip
+    proc = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"volume {part.name}: sphinx-build failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}")
+
+
+def build(root: Path, statuses: list[Status], processes: int | None = None) -> tuple[list[str], list[str]]:
+    """Build, side by side in processes of their own, the closed volumes :func:`check` found
+    out of date, each into its own output; then record the manifest, without the volumes
+    whose build failed. Returns the names built and the failures' messages."""
+    todo = [status for status in statuses if status.reason]
+    failed: dict[str, str] = {}
+    if todo:
+        # The work is Sphinx in processes of its own: threads suffice to run them side by side.
+        with ThreadPoolExecutor(max_workers=min(len(todo), processes or os.cpu_count() or 1)) as pool:
+            for status, error in zip(todo, pool.map(lambda s: _attempt(root, s), todo)):
+                if error:
+                    failed[status.part.name] = error
+    record(root, [status for status in statuses if status.part.name not in failed])
+    return [s.part.name for s in todo if s.part.name not in failed], [failed[name] for name in sorted(failed)]
+
+
+def _attempt(root: Path, status: Status) -> str:
+    try:
+        _build_one(root, status)
+    except BuildError as exc:
+        return str(exc)
+    return ""

@@ -1,22 +1,23 @@
-"""``prnotes volumes [--size N] [--html DIR] [--record] [--check]``: the archive in volumes.
+"""``prnotes volumes [--size N] [--build [-j N]] [--check]``: the archive in volumes.
 
 Converts (as ``prnotes notes`` does), cuts the archive into volumes
 (:func:`prnotes.build.volumes.partition`), writes the link map that a build
 of some volumes reads to link to the others (``_build/volumes/linkmap.json``)
-and says, for each closed volume, whether its pages in the site (``--html``,
-default ``_build/html``) are what its inputs make, as the manifest recorded
-them, or why it has to be built again: never built, its inputs changed, a
-page missing, a page damaged. ``--record``, after a build of the site, records
-each closed volume's inputs and pages in the manifest; ``--check`` exits 1
-when a closed volume has to be built. The site's build itself is still one
-Sphinx build (docs/volumes.md says what is left).
+and says, for each closed volume, whether its output
+(``_build/volumes/v<k>/html``) is what its inputs make, as the manifest
+recorded them, or why it has to be built again: never built, its inputs
+changed, a page missing, a page damaged. ``--build`` builds those, side by
+side in processes of their own (``-j``: at most that many), each in a Sphinx
+build of its own, and records them in the manifest; ``--check`` exits 1 when
+a closed volume has to be built. The site itself is still one Sphinx build:
+the volumes' pages are not yet published in it (docs/volumes.md says what is
+left).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..diagnostics import CommandError
 
@@ -28,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from ..model.site import VOLUME_NOTES
 
     parser.add_argument("--size", type=int, default=VOLUME_NOTES, help=f"notes a volume closes at (default {VOLUME_NOTES})")
-    parser.add_argument("--html", type=Path, help="the site's output folder (default: ROOT/_build/html)")
-    parser.add_argument("--record", action="store_true", help="record each closed volume's inputs and pages (after a build)")
+    parser.add_argument("--build", action="store_true", help="build the closed volumes that are out of date, and record them")
+    parser.add_argument("-j", "--jobs", type=int, help="with --build: at most this many volumes at once (default: the cores)")
     parser.add_argument("--check", action="store_true", help="exit 1 if a closed volume has to be built")
 
 
@@ -39,8 +40,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.size < 1:
         raise CommandError(f"--size {args.size}: a volume holds at least one note")
+    if args.jobs is not None and args.jobs < 1:
+        raise CommandError(f"-j {args.jobs}: at least one volume at a time")
     root = args.root
-    html = (args.html or root / "_build" / "html").resolve()
 
     def waiting() -> None:
         print(f"{args.tool}: another conversion is writing notes/; waiting for it to finish", file=sys.stderr)
@@ -50,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     parts = volumes.partition(site, args.size)
     volumes.write_link_map(root, site, parts)
-    statuses = volumes.check(root, parts, html)
+    statuses = volumes.check(root, parts)
     reasons = {status.part.name: status.reason for status in statuses}
     for part in parts:
         what = f"{part.name} {part.volume.title}, {part.volume.notes} notes"
@@ -60,8 +62,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"{what}: closed, to build: {reasons[part.name]}")
         else:
             print(f"{what}: closed, reused")
-    if args.record:
-        recorded = volumes.record(root, statuses, html)
-        print(f"recorded: {' '.join(recorded) or 'no closed volume'} in {volumes.MANIFEST.as_posix()}")
-        return 0
+    if args.build:
+        built, failures = volumes.build(root, statuses, args.jobs)
+        for name in built:
+            print(f"{name}: built into {(volumes.FOLDER / name / 'html').as_posix()}")
+        for failure in failures:
+            print(f"{args.tool}: {failure}", file=sys.stderr)
+        return 1 if failures else 0
     return 1 if args.check and any(reasons.values()) else 0

@@ -163,3 +163,18 @@ def test_a_closed_volume_whose_digest_is_dated_again_is_built_again(proj):
     # The first digest's first commit is what dates it (its pages show the date): rewritten history, a new date.
     gitrepo.git(proj, "commit", "-q", "--amend", "--no-edit", "--date=2026-03-02T09:00:00+00:00")
     assert [s.reason for s in volumes.check(proj, parts)] == ["its inputs changed"]
+
+
+def test_the_folders_of_volumes_the_archive_no_longer_has_are_removed(proj):
+    parts = volumes.partition(load(proj), 5)
+    _fake_site(proj, parts)
+    statuses = volumes.check(proj, parts)
+    volumes.record(proj, statuses)
+    gone = proj / volumes.FOLDER / "v7" / "html" / "index.html"
+    gone.parent.mkdir(parents=True)
+    gone.write_text("old", encoding="utf-8")
+    # Every closed volume current: nothing is built, and the folder of v7 goes.
+    assert volumes.build(proj, volumes.check(proj, parts)) == ([], [])
+    assert not gone.parent.parent.exists()
+    assert volumes.output(proj, parts[0]).is_dir()
+    assert (proj / volumes.LINK_MAP).parent.is_dir()

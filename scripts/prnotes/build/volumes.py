@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -47,6 +48,7 @@ CHANGED = "its inputs changed"
 LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
 MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
 # A MyST target line, ``(label)=``, as the converter writes it before a heading.
+_VOLUME_NAME = re.compile(r"^v\d+$")
 _LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
 
 
@@ -290,7 +292,8 @@ def _build_one(root: Path, status: Status) -> None:
 def build(root: Path, statuses: list[Status], processes: int | None = None) -> tuple[list[str], list[str]]:
     """Build, side by side in processes of their own, the closed volumes :func:`check` found
     out of date, each into its own output; then record the manifest, without the volumes
-    whose build failed. Returns the names built and the failures' messages."""
+    whose build failed, and remove the folders of volumes that are not closed volumes
+    of the archive now. Returns the names built and the failures' messages."""
     todo = [status for status in statuses if status.reason]
     failed: dict[str, str] = {}
     if todo:
@@ -300,7 +303,17 @@ def build(root: Path, statuses: list[Status], processes: int | None = None) -> t
                 if error:
                     failed[status.part.name] = error
     record(root, [status for status in statuses if status.part.name not in failed])
+    _remove_others(root, {status.part.name for status in statuses})
     return [s.part.name for s in todo if s.part.name not in failed], [failed[name] for name in sorted(failed)]
+
+
+def _remove_others(root: Path, keep: set[str]) -> None:
+    """The folders of volumes that are not closed volumes of the archive now (its size
+    changed, or digests were removed): their pages are another volume's now."""
+    folder = root / FOLDER
+    for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+        if path.is_dir() and _VOLUME_NAME.match(path.name) and path.name not in keep:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _attempt(root: Path, status: Status) -> str:

@@ -1,9 +1,9 @@
 """Closed volumes built on their own (``prnotes volumes --build``, prnotes/build/volumes.py):
 the fixture archive in three volumes, two of them closed and each built by a
-Sphinx build of its own, against the same archive in one build. A note page
-of a closed volume links where the one build's does (its badges, PR links,
-本篇提到 and 提到本篇的笔记, a back-link from a later volume included), at the
-same URL; a volume whose output is current is not built again, and one whose
+Sphinx build of its own, against the same archive in one build. A page of a
+closed volume, a note's or a digest's, links where the one build's does (its
+badges, PR links, 本篇提到 and 提到本篇的笔记, a back-link from a later volume
+included, its list's entries), at the same URL; a volume whose output is current is not built again, and one whose
 output is damaged is, alone (docs/volumes.md)."""
 
 from __future__ import annotations
@@ -63,12 +63,10 @@ def test_a_closed_note_links_where_the_one_build_links_at_the_same_urls(archive)
     compared = 0
     for part in parts[:2]:
         for docname in part.pages:
-            if docname.startswith("notes/digests/"):
-                continue
             mine = _article_links(volumes.output(proj, part) / f"{docname}.html")
             assert mine == _article_links(one / f"{docname}.html"), docname
             compared += 1
-    assert compared == 16
+    assert compared == 18  # 16 notes, 2 digests
 
 
 def test_a_note_of_a_later_volume_is_a_back_link_on_a_closed_page(archive):
@@ -79,13 +77,13 @@ def test_a_note_of_a_later_volume_is_a_back_link_on_a_closed_page(archive):
     assert ("pr-60001.html", "禁止 PCP 分片在 CPU 上回退到旧路径") in _article_links(page)
 
 
-def test_a_closed_digest_page_links_to_nothing_the_one_build_does_not(archive):
-    # Its list's entries do not link their subsystems yet (docs/volumes.md, "What is left").
+def test_a_closed_digest_page_links_where_the_one_build_links(archive):
     proj, parts, one = archive
     for part in parts[:2]:
         digest = next(d for d in part.pages if d.startswith("notes/digests/"))
-        mine = set(_article_links(volumes.output(proj, part) / f"{digest}.html"))
-        assert mine and mine <= set(_article_links(one / f"{digest}.html"))
+        mine = _article_links(volumes.output(proj, part) / f"{digest}.html")
+        assert mine == _article_links(one / f"{digest}.html"), digest
+        assert ("../feeds.html", "全部订阅源") in mine
 
 
 def test_a_current_volume_is_reused_and_a_damaged_one_alone_is_built_again(archive, capsys):

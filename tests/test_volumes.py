@@ -178,3 +178,10 @@ def test_the_folders_of_volumes_the_archive_no_longer_has_are_removed(proj):
     assert not gone.parent.parent.exists()
     assert volumes.output(proj, parts[0]).is_dir()
     assert (proj / volumes.LINK_MAP).parent.is_dir()
+
+
+def test_the_link_map_gives_the_titles_of_the_pages_that_are_not_notes(proj):
+    site = load(proj)
+    mapped = volumes.link_map(proj, site, volumes.partition(site, 5))
+    assert mapped["titles"]["notes/subsystem/ci"] == "CI 与构建"
+    assert not any(note.docname in mapped["titles"] for note in site.notes)

@@ -49,6 +49,8 @@ LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads
 MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
 # A MyST target line, ``(label)=``, as the converter writes it before a heading.
 _VOLUME_NAME = re.compile(r"^v\d+$")
+_TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)
+_ESCAPED_RE = re.compile(r"\\(.)")
 _LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
 
 
@@ -213,14 +215,17 @@ def record(root: Path, statuses: list[Status]) -> list[str]:
 
 
 def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, object]:
-    """Every page of the site and the volume that holds it (0: the hub), and every label
-    a page defines with its page: what a build of some pages needs to link to the rest.
+    """Every page of the site and the volume that holds it (0: the hub), every label a
+    page defines with its page, and the title of every page but the notes: what a build
+    of some pages needs to link to the rest.
 
     A note page's one label is its note's (:attr:`prnotes.model.site.Note.label`); the
-    other pages are read for theirs."""
+    other pages are read for theirs and their titles (a page's first ``# `` heading,
+    its Markdown escapes undone)."""
     volume_of = {d: part.volume.number for part in parts for d in part.pages}
     notes = {note.docname: note for note in site.notes}
     pages: dict[str, int] = {}
+    titles: dict[str, str] = {}
     labels: dict[str, str] = {note.label: docname for docname, note in notes.items()}
     for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
         docname = path.relative_to(root).with_suffix("").as_posix()
@@ -230,10 +235,13 @@ def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, objec
         if data is None:
             continue
         pages[docname] = volume_of.get(docname, 0)
-        for label in _LABEL_RE.findall(data.decode("utf-8", errors="replace")):
+        text = data.decode("utf-8", errors="replace")
+        for label in _LABEL_RE.findall(text):
             labels.setdefault(label, docname)
+        if (title := _TITLE_RE.search(text)) is not None:
+            titles[docname] = _ESCAPED_RE.sub(r"\1", title.group(1).strip())
     pages.update((docname, volume_of.get(docname, 0)) for docname in notes)
-    return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items()))}
+    return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items())), "titles": dict(sorted(titles.items()))}
 
 
 def write_link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> Path:

@@ -16,7 +16,10 @@ site, as if one build held both:
 - a ``{ref}`` or an ``{any}`` (the badges' ``bdg-ref`` roles make these) to a
   label another page defines.
 
-Anything the map does not hold is left to Sphinx and MyST, which warn.
+A list entry names its subsystem's page by the title the map gives it
+(:func:`title_elsewhere`), and a feed line links 全部订阅源 when another build
+holds that page. Anything the map does not hold is left to Sphinx and MyST,
+which warn.
 """
 
 from __future__ import annotations
@@ -41,10 +44,10 @@ MAX_MAP_BYTES = 256 << 20  # two lines per page of the archive
 
 
 def link_map(app: Sphinx) -> dict[str, dict[str, object]]:
-    """The map ``prnotes_link_map`` names, read once per build: ``{"pages": …, "labels": …}``."""
+    """The map ``prnotes_link_map`` names, read once per build: ``{"pages": …, "labels": …, "titles": …}``."""
     name = app.config[CONFIG]
     if not name:
-        return {"pages": {}, "labels": {}}
+        return {"pages": {}, "labels": {}, "titles": {}}
 
     def read() -> dict[str, dict[str, object]]:
         path = Path(app.srcdir) / name
@@ -52,7 +55,7 @@ def link_map(app: Sphinx) -> dict[str, dict[str, object]]:
             data = json.loads(regular.read_regular(path, MAX_MAP_BYTES).decode("utf-8"))
         except (OSError, ValueError) as exc:
             raise ConfigError(f"{CONFIG} = {name!r}: {path} is not a link map ({exc}); `prnotes volumes` writes it") from None
-        return {"pages": dict(data.get("pages") or {}), "labels": dict(data.get("labels") or {})}
+        return {key: dict(data.get(key) or {}) for key in ("pages", "labels", "titles")}
 
     return state.of(app.env).once("volumes.link_map", read)
 
@@ -60,6 +63,14 @@ def link_map(app: Sphinx) -> dict[str, dict[str, object]]:
 def elsewhere(app: Sphinx, docname: str) -> bool:
     """Whether another build of the site holds the page ``docname``."""
     return docname not in app.env.all_docs and docname in link_map(app)["pages"]
+
+
+def title_elsewhere(app: Sphinx, docname: str) -> str | None:
+    """The title of the page ``docname`` when another build holds it, as the link map has it."""
+    if docname in app.env.all_docs:
+        return None
+    title = link_map(app)["titles"].get(docname)
+    return str(title) if title is not None else None
 
 
 def _target(node: addnodes.pending_xref) -> tuple[str, str] | None:

@@ -38,3 +38,10 @@ def test_without_a_link_map_the_pages_of_other_volumes_are_missing_as_before(app
     assert "notes/digests/d1.md" in warnings and "reading-close" in warnings
     hrefs = _hrefs(app, "index.html")
     assert "https://github.com/o/r/pull/1" in hrefs and "notes/o/r/pr-1.html" not in hrefs
+
+
+def test_the_build_names_the_setting_the_extension_reads():
+    from prnotes.build import volumes as building
+    from prnotes.sphinxext.links import volumes as linking
+
+    assert building.LINK_MAP_SETTING == linking.CONFIG

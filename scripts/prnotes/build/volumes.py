@@ -9,14 +9,17 @@ note and digest pages change only when something outside it changes what
 they show (a new note citing one of them, the code, the settings).
 
 :func:`partition` says which pages each volume holds; :func:`link_map` maps
-every page and label of the site to its page (``_build/volumes/linkmap.json``),
-which a build of some volumes reads to link to the pages it does not hold
-(docs/volumes.md); :func:`check` compares each closed
+every page and label of the site to its page, with the titles of the pages
+that are not notes (``_build/volumes/linkmap.json``), which a build of some
+volumes reads to link to the pages it does not hold
+(:mod:`prnotes.sphinxext.links.volumes`); :func:`check` compares each closed
 volume with the manifest (``_build/volumes/manifest.json``): its inputs by
-hash, and its pages in the output by hash, so that an output damaged or
-removed is found and built again; :func:`record` writes the manifest after a
-build. Hashes are of contents, never of modification times, so a manifest
-restored from a CI cache onto a fresh checkout still matches.
+hash, and its pages in its output by hash, so that an output damaged or
+removed is found and built again; :func:`build` builds the closed volumes
+that are out of date, each a Sphinx build of its own, side by side, and
+:func:`record` writes the manifest after it. Hashes are of contents, never
+of modification times, so a manifest restored from a CI cache onto a fresh
+checkout still matches.
 """
 
 from __future__ import annotations
@@ -33,7 +36,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import contract
-
 from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
 from ..parse import regular
@@ -47,10 +49,10 @@ MANIFEST = FOLDER / "manifest.json"
 CHANGED = "its inputs changed"
 LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
 MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
+_VOLUME_NAME = re.compile(r"^v\d+$")  # a volume's folder under FOLDER
+_TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first heading
+_ESCAPED_RE = re.compile(r"\\(.)")  # a Markdown escape, as the converter writes them
 # A MyST target line, ``(label)=``, as the converter writes it before a heading.
-_VOLUME_NAME = re.compile(r"^v\d+$")
-_TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)
-_ESCAPED_RE = re.compile(r"\\(.)")
 _LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
 
 

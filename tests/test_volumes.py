@@ -185,3 +185,21 @@ def test_the_link_map_gives_the_titles_of_the_pages_that_are_not_notes(proj):
     mapped = volumes.link_map(proj, site, volumes.partition(site, 5))
     assert mapped["titles"]["notes/subsystem/ci"] == "CI 与构建"
     assert not any(note.docname in mapped["titles"] for note in site.notes)
+
+
+def test_only_the_volumes_named_are_built_and_the_others_out_of_date_stay_unrecorded(proj, capsys):
+    (proj / "seeds" / "002_citing.txt").write_text(CITING, encoding="utf-8")
+    assert main(["notes", "--root", str(proj), "-q"]) == 0
+    parts = volumes.partition(load(proj), 8)
+    _fake_site(proj, parts)
+    volumes.record(proj, volumes.check(proj, parts))
+    # v2's output damaged; a job of a matrix that builds v1 only builds nothing (v1 is current)
+    # and leaves v2 out of the manifest, so that it is still built (never reused as it is).
+    page = volumes.output(proj, parts[1]) / f"{parts[1].pages[-1]}.html"
+    page.write_text("damaged", encoding="utf-8")
+    assert volumes.build(proj, volumes.check(proj, parts), only=frozenset({"v1"})) == ([], [])
+    page.write_text(f"<html>{parts[1].pages[-1]}</html>\n", encoding="utf-8")  # as recorded: still not trusted
+    assert [(s.part.name, s.reason) for s in volumes.check(proj, parts)] == [("v1", ""), ("v2", "never built")]
+    root = ["--root", str(proj), "--size", "8"]
+    assert main(["volumes", *root, "--build", "--only", "v3"]) == 1
+    assert "--only v3: not a closed volume of the archive (closed: v1 v2)" in capsys.readouterr().err

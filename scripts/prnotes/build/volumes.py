@@ -299,12 +299,17 @@ def _build_one(root: Path, status: Status) -> None:
         raise BuildError(f"volume {part.name}: sphinx-build failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}")
 
 
-def build(root: Path, statuses: list[Status], processes: int | None = None) -> tuple[list[str], list[str]]:
+def build(
+    root: Path, statuses: list[Status], processes: int | None = None, only: frozenset[str] = frozenset()
+) -> tuple[list[str], list[str]]:
     """Build, side by side in processes of their own, the closed volumes :func:`check` found
-    out of date, each into its own output; then record the manifest, without the volumes
-    whose build failed, and remove the folders of volumes that are not closed volumes
-    of the archive now. Returns the names built and the failures' messages."""
-    todo = [status for status in statuses if status.reason]
+    out of date (``only``: of those, the volumes so named, as a CI job of a matrix builds
+    one), each into its own output; then record the manifest, without the volumes whose
+    build failed or that are out of date and were not built, and remove the folders of
+    volumes that are not closed volumes of the archive now. Returns the names built and
+    the failures' messages."""
+    todo = [status for status in statuses if status.reason and (not only or status.part.name in only)]
+    left = {status.part.name for status in statuses if status.reason} - {status.part.name for status in todo}
     failed: dict[str, str] = {}
     if todo:
         # The work is Sphinx in processes of its own: threads suffice to run them side by side.
@@ -312,7 +317,7 @@ def build(root: Path, statuses: list[Status], processes: int | None = None) -> t
             for status, error in zip(todo, pool.map(lambda s: _attempt(root, s), todo)):
                 if error:
                     failed[status.part.name] = error
-    record(root, [status for status in statuses if status.part.name not in failed])
+    record(root, [status for status in statuses if status.part.name not in failed and status.part.name not in left])
     _remove_others(root, {status.part.name for status in statuses})
     return [s.part.name for s in todo if s.part.name not in failed], [failed[name] for name in sorted(failed)]
 

@@ -4,6 +4,7 @@
     prnotes notes [--check] [--strict] [-q]   seeds/ -> notes/ and index.md
     prnotes build [--notes] [-- <sphinx args>] the site (sphinx-build) unless nothing changed
     prnotes pdf [--verdict …] [--subsystem …] the PDF book
+    prnotes volumes [--size N] [--record]     the archive in volumes: link map, closed volumes by hash
     prnotes audit [--build DIR]               check a build against seeds/
     prnotes bench …                           the benchmarks (a checkout's bench/)
 

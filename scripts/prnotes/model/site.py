@@ -116,13 +116,14 @@ class Volume:
         return f"第 {self.first} 期" if self.first == self.last else f"第 {self.first}–{self.last} 期"
 
 
-def assign_volumes(digests: list[Digest]) -> tuple[list[Digest], tuple[Volume, ...]]:
-    """Number the volumes from the oldest digest on (see :data:`VOLUME_NOTES`)."""
+def assign_volumes(digests: list[Digest], size: int = VOLUME_NOTES) -> tuple[list[Digest], tuple[Volume, ...]]:
+    """Number the volumes from the oldest digest on: a volume closes once it
+    holds ``size`` notes (:data:`VOLUME_NOTES`), at the end of a digest."""
     out: list[Digest] = []
     volumes: list[Volume] = []
     number, first, count = 1, 1, 0
     for digest in digests:
-        if count >= VOLUME_NOTES:
+        if count >= size:
             volumes.append(Volume(number, first, digest.number - 1, count))
             number, first, count = number + 1, digest.number, 0
         count += len(digest.notes)

@@ -3,7 +3,8 @@
 The roles make ``pending_xref`` nodes; :func:`resolve` is the one place that
 decides where they go: the site's note for that PR when there is one, else
 GitHub. Whether a note exists follows from its docname alone
-(:func:`prnotes.contract.note_docname`). :func:`one_pass_resolver` resolves a
+(:func:`prnotes.contract.note_docname`), or from the link map when another
+build of the archive's volumes holds it (:mod:`.volumes`). :func:`one_pass_resolver` resolves a
 page's references before Sphinx's resolver does, all in one pass
 (:mod:`.splice`): Sphinx replaces them one by one, which costs time quadratic
 in the number of references in one paragraph. A reference it cannot resolve
@@ -26,7 +27,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from ... import contract
 from .. import _internals
 from ..facts import state
-from . import splice
+from . import splice, volumes
 
 REFTYPES = {"pr": "pull", "issue": "issues"}
 
@@ -80,7 +81,7 @@ def link(app: Sphinx, env: BuildEnvironment, refdoc: str, reftype: str, repo: st
     github = contract.github_url(repo, number, REFTYPES[reftype])
     if reftype == "pr":
         docname = contract.note_docname(repo, number, "")
-        if docname in _internals.documents(env):
+        if docname in _internals.documents(env) or volumes.elsewhere(app, docname):
             uri = app.builder.get_relative_uri(refdoc, docname)
             ref = nodes.reference("", "", internal=True, refuri=uri, reftitle=f"{repo}#{number} 的笔记")
             ref += contnode
@@ -130,6 +131,7 @@ class Mentions(state.Collector[set]):
 
 
 def setup(app: Sphinx) -> dict:
+    app.setup_extension(f"{__package__}.volumes")  # notes another build holds
     for name, reftype in (("pr", "pr"), ("issue", "issue")):
         app.add_role(name, PrRole(reftype, code=False))
         app.add_role(f"{name}-code", PrRole(reftype, code=True))

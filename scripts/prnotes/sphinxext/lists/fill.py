@@ -79,7 +79,7 @@ from ...model.symbols import initial, sort_key as symbol_sort_key, Symbol
 from .. import _internals
 from ..facts import buildtime, state, stream
 from . import readmarks
-from ..links import splice
+from ..links import splice, volumes
 from ..facts.frozen import thaw
 from ..facts.notes import Facts, NoteFacts, present, site_repositories
 from ..links.prlinks import link, resolve
@@ -535,9 +535,10 @@ class Builder:
             meta += nodes.Text(" · ")
         subsystem = contract.subsystem_docname(facts.subsystem)
         title = self.env.titles.get(subsystem)
-        if title is not None:
+        text = title.astext() if title is not None else volumes.title_elsewhere(self.app, subsystem)
+        if text is not None:
             uri = self.app.builder.get_relative_uri(self.page, subsystem)
-            meta += nodes.reference("", title.astext(), internal=True, refuri=uri, classes=["prnotes-entry-subsystem"])
+            meta += nodes.reference("", text, internal=True, refuri=uri, classes=["prnotes-entry-subsystem"])
         return meta
 
     def build_today(self, query: ListQuery) -> list[nodes.list_item]:

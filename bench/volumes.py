@@ -1,0 +1,100 @@
+"""What a day's digest asks of the archive in volumes (docs/volumes.md).
+
+    python -m bench.volumes --sizes 5000 20000 [--work DIR]
+
+For each size, the dense archive (:func:`bench.corpus.generate_dense`,
+digests of 16 notes) is converted and cut into volumes of
+:data:`prnotes.model.site.VOLUME_NOTES` notes; a page per page of the
+volumes stands in for each closed volume's output, and the manifest is recorded. Then a
+day's digest (:func:`bench.corpus.dense_day`) is added and converted, and
+``prnotes volumes``' check says which closed volumes a build would make again:
+those whose notes the day's notes cite (their back-links are in their
+pages' sources) and the one the day closes. Also timed: the link map and the
+check, the work ``prnotes volumes`` adds to a conversion. The table goes
+between the ``volumes-table`` markers of BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from bench.corpus import dense_day, generate_dense
+from bench.markers import replace_between
+from tests.support.sandbox import copy_project
+
+BEGIN, END = "<!-- volumes-table -->", "<!-- /volumes-table -->"
+
+
+def _stand_in_output(proj: Path, parts) -> None:
+    from prnotes.build import volumes
+
+    for part in parts:
+        for docname in part.pages:
+            page = volumes.output(proj, part) / f"{docname}.html"
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text(docname, encoding="utf-8")
+
+
+def _sources(proj: Path, parts) -> dict[str, bytes]:
+    return {d: (proj / f"{d}.md").read_bytes() for part in parts if part.closed for d in part.pages}
+
+
+def bench_size(n: int, work: Path, per_file: int = 16) -> str:
+    from prnotes.build import volumes
+    from prnotes.write.convert import convert
+
+    proj = copy_project(work / f"n{n}", generate_dense(n, per_file=per_file))
+    subprocess.run(["git", "init", "-q"], cwd=proj, check=True)  # digests uncommitted: no dates
+    site = convert(proj)
+    parts = volumes.partition(site)
+    start = time.perf_counter()
+    volumes.write_link_map(proj, site, parts)
+    link_map_s = time.perf_counter() - start
+    _stand_in_output(proj, parts)
+    start = time.perf_counter()
+    statuses = volumes.check(proj, parts)
+    check_s = time.perf_counter() - start
+    volumes.record(proj, statuses)
+    before = _sources(proj, parts)
+
+    day = dense_day(n, per_file=per_file)
+    for name, text in day.items():
+        (proj / "seeds" / name).write_text(text, encoding="utf-8")
+    site = convert(proj)
+    after_parts = volumes.partition(site)
+    after = _sources(proj, parts)
+    changed_pages = sum(1 for d, data in before.items() if after.get(d) != data)
+    reasons = Counter(s.reason for s in volumes.check(proj, after_parts) if s.reason)
+    closed = sum(1 for p in parts if p.closed)
+    why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items())) or "none"
+    return (
+        f"| {n:,} | {len(parts)} ({closed} closed) | {len(site.notes) - n} | {link_map_s:.1f} | {check_s:.1f} "
+        f"| {sum(reasons.values())} ({why}) | {changed_pages} |"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5000, 20000])
+    parser.add_argument("--work", type=Path, help="where the archives go (default: a temporary folder)")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.work or Path(tmp)
+        rows = [bench_size(n, work) for n in args.sizes]
+    header = (
+        "| notes | volumes | a day's notes | link map (s) | check (s) | closed volumes the day builds again | closed pages the day changed |\n"
+        "|---:|---:|---:|---:|---:|---|---:|"
+    )
+    replace_between(args.out, BEGIN, END, "\n".join([header, *rows]), section="Volumes")
+    print("\n".join([header, *rows]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

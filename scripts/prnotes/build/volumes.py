@@ -1,0 +1,339 @@
+"""The archive in volumes: what each holds, the link map across them, and
+whether a closed volume's pages are still what its inputs make (docs/volumes.md).
+
+A volume is a run of consecutive digests that closes, at the end of a
+digest, once it holds :data:`prnotes.model.site.VOLUME_NOTES` notes (the
+PDF's volumes: :func:`prnotes.model.site.assign_volumes`). Every volume but
+the newest is *closed*: digests are only ever added after the others, so its
+note and digest pages change only when something outside it changes what
+they show (a new note citing one of them, the code, the settings).
+
+:func:`partition` says which pages each volume holds; :func:`link_map` maps
+every page and label of the site to its page, with the titles of the pages
+that are not notes (``_build/volumes/linkmap.json``), which a build of some
+volumes reads to link to the pages it does not hold
+(:mod:`prnotes.sphinxext.links.volumes`); :func:`check` compares each closed
+volume with the manifest (``_build/volumes/manifest.json``): its inputs by
+hash, and its pages in its output by hash, so that an output damaged or
+removed is found and built again; :func:`build` builds the closed volumes
+that are out of date, each a Sphinx build of its own, side by side, and
+:func:`record` writes the manifest after it. Hashes are of contents, never
+of modification times, so a manifest restored from a CI cache onto a fresh
+checkout still matches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import contract
+from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
+from ..model.taxonomy import taxonomy_files
+from ..parse import regular
+from ..parse.history import added_dates
+from ..write.files import apply, plan, write_file
+from . import stamp as buildstamp
+
+FOLDER = Path("_build") / "volumes"
+LINK_MAP = FOLDER / "linkmap.json"
+MANIFEST = FOLDER / "manifest.json"
+CHANGED = "its inputs changed"
+LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
+MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
+_VOLUME_NAME = re.compile(r"^v\d+$")  # a volume's folder under FOLDER
+_TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first heading
+_ESCAPED_RE = re.compile(r"\\(.)")  # a Markdown escape, as the converter writes them
+# A MyST target line, ``(label)=``, as the converter writes it before a heading.
+_LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
+
+
+class BuildError(Exception):
+    """A volume's build failed; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One volume of the site: its digests' pages and its notes' pages."""
+
+    volume: Volume
+    closed: bool
+    pages: tuple[str, ...]  # docnames, sorted: its digests, then its notes
+    seeds: tuple[str, ...] = ()  # its digests' seed files (seeds/<file>.txt), whose dates its pages show
+
+    @property
+    def name(self) -> str:
+        return f"v{self.volume.number}"
+
+
+@dataclass(frozen=True)
+class Status:
+    """What a build has to do with one closed volume."""
+
+    part: Part
+    inputs: str  # the hash of what its pages are made from, now
+    reason: str  # "" when its recorded output is current; else why it is built
+
+    @property
+    def write_all(self) -> bool:
+        """Whether its build must write every page: its output is damaged, incomplete or
+        unknown, which Sphinx, seeing its sources as they were, would not write again."""
+        return bool(self.reason) and self.reason != CHANGED
+
+
+def partition(site: Site, size: int = VOLUME_NOTES) -> tuple[Part, ...]:
+    """The volumes of ``site`` at ``size`` notes a volume, oldest first; the newest is open."""
+    if size < 1:
+        raise ValueError(f"a volume holds at least one note, not {size}")
+    digests, volumes = assign_volumes(list(site.digests), size)
+    parts = []
+    for volume in volumes:
+        mine = [d for d in digests if d.volume == volume.number]
+        pages = sorted(d.docname for d in mine) + sorted(n for d in mine for n in d.notes)
+        seeds = tuple(sorted(d.path for d in mine))
+        parts.append(Part(volume, closed=volume is not volumes[-1], pages=tuple(pages), seeds=seeds))
+    return tuple(parts)
+
+
+def _page_file(root: Path, docname: str) -> Path:
+    return root / f"{docname}.md"
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return regular.read_regular(path)
+    except OSError:
+        return None
+
+
+def _hash(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _code_and_settings(root: Path) -> dict[str, object]:
+    """What every page of every volume is made from besides its own source, by content."""
+    shared = [(root / "conf.py", "conf.py"), *taxonomy_files(root)]
+    package = sorted(p for p in buildstamp.PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return {
+        "settings": [[rel, _hash(_read(path))] for path, rel in shared],
+        "package": [[p.relative_to(buildstamp.PACKAGE).as_posix(), _hash(_read(p))] for p in package],
+        "environment": buildstamp.environment([]),
+    }
+
+
+def _neighbours(parts: tuple[Part, ...], index: int) -> list[str | None]:
+    """The pages beside a volume in the archive's order (its edges' 上一篇/下一篇 and 上一期/下一期)."""
+    before = parts[index - 1].pages[-1] if index > 0 else None
+    after = parts[index + 1].pages[0] if index + 1 < len(parts) else None
+    return [before, after]
+
+
+def inputs(root: Path, parts: tuple[Part, ...], index: int, shared: dict[str, object], dates: dict[str, str]) -> str:
+    """The hash of what volume ``parts[index]``'s pages are made from: their sources (which
+    hold their back-links and the targets of their PR links), its digests' dates (from
+    git), the pages beside it, and ``shared``: the settings, the code and the environment."""
+    part = parts[index]
+    return buildstamp.digest(
+        {
+            "pages": [[d, _hash(_read(_page_file(root, d)))] for d in part.pages],
+            "dates": [[seed, dates.get(seed)] for seed in part.seeds],
+            "neighbours": _neighbours(parts, index),
+            **shared,
+        }
+    )
+
+
+def output(root: Path, part: Part) -> Path:
+    """Where a closed volume's build writes its HTML: ``_build/volumes/v<k>/html``."""
+    return root / FOLDER / part.name / "html"
+
+
+def outputs(html: Path, part: Part) -> str | None:
+    """The hash of a volume's pages in the output folder ``html``; None when one is missing."""
+    found = []
+    for docname in part.pages:
+        digest = _hash(_read(html / f"{docname}.html"))
+        if digest is None:
+            return None
+        found.append([docname, digest])
+    return buildstamp.digest(found)
+
+
+def load_manifest(root: Path) -> dict[str, dict[str, object]]:
+    """The recorded volumes, by name (``v1`` …); empty when there is no usable manifest."""
+    try:
+        saved = json.loads(regular.read_regular(root / MANIFEST, MAX_MANIFEST_BYTES).decode("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    volumes = saved.get("volumes") if isinstance(saved, dict) else None
+    return {k: v for k, v in volumes.items() if isinstance(v, dict)} if isinstance(volumes, dict) else {}
+
+
+def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
+    """Each closed volume against the manifest: whether its output can be reused, or why not."""
+    manifest = load_manifest(root)
+    shared, dates = _code_and_settings(root), added_dates(root)
+    out = []
+    for index, part in enumerate(parts):
+        if not part.closed:
+            continue
+        now = inputs(root, parts, index, shared, dates)
+        saved = manifest.get(part.name)
+        if saved is None:
+            reason = "never built"
+        elif saved.get("inputs") != now or saved.get("pages") != list(part.pages):
+            reason = CHANGED
+        elif (made := outputs(output(root, part), part)) is None:
+            reason = "a page of its output is missing"
+        elif made != saved.get("outputs"):
+            reason = "its output differs from what was built (damaged)"
+        else:
+            reason = ""
+        out.append(Status(part, now, reason))
+    return out
+
+
+def record(root: Path, statuses: list[Status]) -> list[str]:
+    """Write the manifest: each closed volume's inputs (as :func:`check` found them, before
+    the build) and its pages' hashes in its output now. A volume with a page missing from
+    its output is left out, so that it is built next time. Returns the names recorded."""
+    volumes = {}
+    for status in statuses:
+        made = outputs(output(root, status.part), status.part)
+        if made is not None:
+            volumes[status.part.name] = {"inputs": status.inputs, "outputs": made, "pages": list(status.part.pages)}
+    path = root / MANIFEST
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_file(path, (json.dumps({"volumes": volumes}, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    return sorted(volumes)
+
+
+def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, object]:
+    """Every page of the site and the volume that holds it (0: the hub), every label a
+    page defines with its page, and the title of every page but the notes: what a build
+    of some pages needs to link to the rest.
+
+    A note page's one label is its note's (:attr:`prnotes.model.site.Note.label`); the
+    other pages are read for theirs and their titles (a page's first ``# `` heading,
+    its Markdown escapes undone)."""
+    volume_of = {d: part.volume.number for part in parts for d in part.pages}
+    notes = {note.docname: note for note in site.notes}
+    pages: dict[str, int] = {}
+    titles: dict[str, str] = {}
+    labels: dict[str, str] = {note.label: docname for docname, note in notes.items()}
+    for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
+        docname = path.relative_to(root).with_suffix("").as_posix()
+        if docname in notes:
+            continue
+        data = _read(path)
+        if data is None:
+            continue
+        pages[docname] = volume_of.get(docname, 0)
+        text = data.decode("utf-8", errors="replace")
+        for label in _LABEL_RE.findall(text):
+            labels.setdefault(label, docname)
+        if (title := _TITLE_RE.search(text)) is not None:
+            titles[docname] = _ESCAPED_RE.sub(r"\1", title.group(1).strip())
+    pages.update((docname, volume_of.get(docname, 0)) for docname in notes)
+    return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items())), "titles": dict(sorted(titles.items()))}
+
+
+def write_link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> Path:
+    """:func:`link_map`, written to ``_build/volumes/linkmap.json`` (unchanged: left as it is)."""
+    path = root / LINK_MAP
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(link_map(root, site, parts), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    write_file(path, text.encode("utf-8"))
+    return path
+
+
+def stage(root: Path, part: Part) -> Path:
+    """A closed volume's sources, ``_build/volumes/v<k>/src``: its pages as the conversion
+    wrote them, at their own paths, and a root page whose hidden toctree holds them (only
+    what changed is written; a page it no longer holds is removed)."""
+    src = root / FOLDER / part.name / "src"
+    pages = {}
+    for docname in part.pages:
+        data = _read(_page_file(root, docname))
+        if data is None:
+            raise BuildError(f"{docname}.md is missing; run `prnotes notes` first")
+        pages[f"{docname}.md"] = data.decode("utf-8")
+    pages["index.md"] = "\n".join(
+        [
+            f"{contract.MARKER} for volume {part.name} of the archive; edit the seeds, not this page.",
+            "",
+            f"# {part.volume.title}",
+            "",
+            "```{toctree}",
+            ":hidden:",
+            "",
+            *part.pages,
+            "```",
+            "",
+        ]
+    )
+    src.mkdir(parents=True, exist_ok=True)
+    apply(src, pages, plan(src, pages))
+    return src
+
+
+def _build_one(root: Path, status: Status) -> None:
+    part = status.part
+    src = stage(root, part)
+    html, doctrees = output(root, part), root / FOLDER / part.name / "doctrees"
+    command = [
+        sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", "1",
+        *(["-a"] if status.write_all else []),
+        "-c", str(root), "-d", str(doctrees), "-D", f"{LINK_MAP_SETTING}={root / LINK_MAP}", str(src), str(html),
+    ]  # fmt: skip
+    proc = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"volume {part.name}: sphinx-build failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}")
+
+
+def build(
+    root: Path, statuses: list[Status], processes: int | None = None, only: frozenset[str] = frozenset()
+) -> tuple[list[str], list[str]]:
+    """Build, side by side in processes of their own, the closed volumes :func:`check` found
+    out of date (``only``: of those, the volumes so named, as a CI job of a matrix builds
+    one), each into its own output; then record the manifest, without the volumes whose
+    build failed or that are out of date and were not built, and remove the folders of
+    volumes that are not closed volumes of the archive now. Returns the names built and
+    the failures' messages."""
+    todo = [status for status in statuses if status.reason and (not only or status.part.name in only)]
+    left = {status.part.name for status in statuses if status.reason} - {status.part.name for status in todo}
+    failed: dict[str, str] = {}
+    if todo:
+        # The work is Sphinx in processes of its own: threads suffice to run them side by side.
+        with ThreadPoolExecutor(max_workers=min(len(todo), processes or os.cpu_count() or 1)) as pool:
+            for status, error in zip(todo, pool.map(lambda s: _attempt(root, s), todo)):
+                if error:
+                    failed[status.part.name] = error
+    record(root, [status for status in statuses if status.part.name not in failed and status.part.name not in left])
+    _remove_others(root, {status.part.name for status in statuses})
+    return [s.part.name for s in todo if s.part.name not in failed], [failed[name] for name in sorted(failed)]
+
+
+def _remove_others(root: Path, keep: set[str]) -> None:
+    """The folders of volumes that are not closed volumes of the archive now (its size
+    changed, or digests were removed): their pages are another volume's now."""
+    folder = root / FOLDER
+    for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+        if path.is_dir() and _VOLUME_NAME.match(path.name) and path.name not in keep:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _attempt(root: Path, status: Status) -> str:
+    try:
+        _build_one(root, status)
+    except BuildError as exc:
+        return str(exc)
+    return ""

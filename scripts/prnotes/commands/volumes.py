@@ -1,0 +1,82 @@
+"""``prnotes volumes [--size N] [--build [-j N] [--only vK]] [--check]``: the archive in volumes.
+
+Converts (as ``prnotes notes`` does), cuts the archive into volumes
+(:func:`prnotes.build.volumes.partition`), writes the link map that a build
+of some volumes reads to link to the others (``_build/volumes/linkmap.json``)
+and says, for each closed volume, whether its output
+(``_build/volumes/v<k>/html``) is what its inputs make, as the manifest
+recorded them, or why it has to be built again: never built, its inputs
+changed, a page missing, a page damaged. ``--build`` builds those, side by
+side in processes of their own (``-j``: at most that many; ``--only vK``:
+only those named, as a job of a CI matrix does), each in a Sphinx build of
+its own, and records them in the manifest; ``--check`` exits 1 when
+a closed volume has to be built. The site itself is still one Sphinx build:
+the volumes' pages are not yet published in it (docs/volumes.md says what is
+left).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..diagnostics import CommandError
+
+NAME = "volumes"
+HELP = "cut the archive into volumes, write their link map and check each closed volume's pages by hash"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..model.site import VOLUME_NOTES
+
+    parser.add_argument("--size", type=int, default=VOLUME_NOTES, help=f"notes a volume closes at (default {VOLUME_NOTES})")
+    parser.add_argument("--build", action="store_true", help="build the closed volumes that are out of date, and record them")
+    parser.add_argument("-j", "--jobs", type=int, help="with --build: at most this many volumes at once (default: the cores)")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="VOLUME",
+        help="with --build: only this volume (v3), if it is out of date; again for more (a CI matrix job's)",
+    )  # fmt: skip
+    parser.add_argument("--check", action="store_true", help="exit 1 if a closed volume has to be built")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..build import volumes
+    from ..write.convert import convert
+
+    if args.size < 1:
+        raise CommandError(f"--size {args.size}: a volume holds at least one note")
+    if args.jobs is not None and args.jobs < 1:
+        raise CommandError(f"-j {args.jobs}: at least one volume at a time")
+    root = args.root
+    named = [name.strip() for value in args.only for name in value.split(",") if name.strip()]
+
+    def waiting() -> None:
+        print(f"{args.tool}: another conversion is writing notes/; waiting for it to finish", file=sys.stderr)
+
+    site = convert(root, waiting)
+    for warning in site.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    parts = volumes.partition(site, args.size)
+    unknown = sorted(set(named) - {part.name for part in parts if part.closed})
+    if unknown:
+        closed = " ".join(part.name for part in parts if part.closed) or "none"
+        raise CommandError(f"--only {' '.join(unknown)}: not a closed volume of the archive (closed: {closed})")
+    volumes.write_link_map(root, site, parts)
+    statuses = volumes.check(root, parts)
+    reasons = {status.part.name: status.reason for status in statuses}
+    for part in parts:
+        what = f"{part.name} {part.volume.title}, {part.volume.notes} notes"
+        if not part.closed:
+            print(f"{what}: open, built with the hub")
+        elif reasons[part.name]:
+            print(f"{what}: closed, to build: {reasons[part.name]}")
+        else:
+            print(f"{what}: closed, reused")
+    if args.build:
+        built, failures = volumes.build(root, statuses, args.jobs, frozenset(named))
+        for name in built:
+            print(f"{name}: built into {(volumes.FOLDER / name / 'html').as_posix()}")
+        for failure in failures:
+            print(f"{args.tool}: {failure}", file=sys.stderr)
+        return 1 if failures else 0
+    return 1 if args.check and any(reasons.values()) else 0

@@ -1,0 +1,107 @@
+"""Closed volumes built on their own (``prnotes volumes --build``, prnotes/build/volumes.py):
+the fixture archive in three volumes, two of them closed and each built by a
+Sphinx build of its own, against the same archive in one build. A page of a
+closed volume, a note's or a digest's, links where the one build's does (its
+badges, PR links, 本篇提到 and 提到本篇的笔记, a back-link from a later volume
+included, its list's entries), at the same URL; a volume whose output is current is not built again, and one whose
+output is damaged is, alone (docs/volumes.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from prnotes.build import volumes
+from prnotes.commands.cli import main
+from prnotes.project import load
+from tests.support.sandbox import copy_project
+from tests.test_volumes import CITING
+
+SIZE = "8"  # the fixture's two digests of eight notes close two volumes; the citing digest is the third
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    """``(project, parts, one)``: the volumes built, and the whole archive built once into ``one``."""
+    proj = copy_project(tmp_path_factory.mktemp("volumes") / "proj")
+    (proj / "seeds" / "002_citing.txt").write_text(CITING, encoding="utf-8")
+    assert main(["notes", "--root", str(proj), "-q"]) == 0
+    assert main(["volumes", "--root", str(proj), "--size", SIZE, "--build"]) == 0
+    one = proj / "_build" / "one"
+    subprocess.run(
+        [sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", "1",
+         "-d", str(proj / "_build" / "one-doctrees"), str(proj), str(one)],
+        cwd=proj, check=True, capture_output=True,
+    )  # fmt: skip
+    return proj, volumes.partition(load(proj), int(SIZE)), one
+
+
+def _article_links(page: Path) -> list[tuple[str, str]]:
+    """The links of a page's article (its own content, not the site's navigation), in order;
+    not its 相似笔记, which a volume's build still scores over its own notes only
+    (docs/volumes.md, "What is left")."""
+    article = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article")
+    for similar in article.find_all(id="similar-notes"):
+        similar.decompose()
+    return [(a["href"], a.get_text(" ", strip=True)) for a in article.find_all("a", href=True) if a["href"] != "#similar-notes"]
+
+
+def test_the_archive_is_two_closed_volumes_and_an_open_one(archive):
+    proj, parts, _ = archive
+    assert [(p.name, p.closed, len(p.pages)) for p in parts] == [("v1", True, 9), ("v2", True, 9), ("v3", False, 2)]
+    for part in parts[:2]:
+        for docname in part.pages:
+            assert (volumes.output(proj, part) / f"{docname}.html").is_file(), docname
+
+
+def test_a_closed_note_links_where_the_one_build_links_at_the_same_urls(archive):
+    proj, parts, one = archive
+    compared = 0
+    for part in parts[:2]:
+        for docname in part.pages:
+            mine = _article_links(volumes.output(proj, part) / f"{docname}.html")
+            assert mine == _article_links(one / f"{docname}.html"), docname
+            compared += 1
+    assert compared == 18  # 16 notes, 2 digests
+
+
+def test_a_note_of_a_later_volume_is_a_back_link_on_a_closed_page(archive):
+    proj, parts, one = archive
+    cited = next(n for n in load(proj).notes if n.number == 52046)
+    assert cited.docname in parts[0].pages
+    page = volumes.output(proj, parts[0]) / f"{cited.docname}.html"
+    assert ("pr-60001.html", "禁止 PCP 分片在 CPU 上回退到旧路径") in _article_links(page)
+
+
+def test_a_closed_digest_page_links_where_the_one_build_links(archive):
+    proj, parts, one = archive
+    for part in parts[:2]:
+        digest = next(d for d in part.pages if d.startswith("notes/digests/"))
+        mine = _article_links(volumes.output(proj, part) / f"{digest}.html")
+        assert mine == _article_links(one / f"{digest}.html"), digest
+        assert ("../feeds.html", "全部订阅源") in mine
+
+
+def test_a_current_volume_is_reused_and_a_damaged_one_alone_is_built_again(archive, capsys):
+    proj, parts, _ = archive
+    root = ["--root", str(proj), "--size", SIZE]
+    first = volumes.output(proj, parts[0]) / f"{parts[0].pages[1]}.html"
+    before = first.stat().st_mtime_ns
+    assert main(["volumes", *root, "--build"]) == 0
+    out = capsys.readouterr().out
+    assert "closed, reused" in out and "built into" not in out
+
+    damaged = volumes.output(proj, parts[1]) / f"{parts[1].pages[-1]}.html"
+    good = damaged.read_bytes()
+    damaged.write_bytes(good[: len(good) // 2])
+    assert main(["volumes", *root, "--build"]) == 0
+    out = capsys.readouterr().out
+    assert "v2 第 2 期, 8 notes: closed, to build: its output differs from what was built (damaged)" in out
+    assert "v2: built into _build/volumes/v2/html" in out and "v1: built" not in out
+    assert damaged.read_bytes() == good
+    assert first.stat().st_mtime_ns == before
+    assert main(["volumes", *root, "--check"]) == 0

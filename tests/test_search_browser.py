@@ -359,12 +359,12 @@ def test_an_expansion_weighs_less_than_what_was_typed(page):
           return [...prnotesGroupLookup("typed+more|~other", lookup)].sort();
         }"""
     )
-    # Typed: file 0 has both words (10 + 10), file 1 half of them (10); the
-    # expansion's file 2 weighs PRNOTES_EXPANSION_WEIGHT of a typed match of
-    # as many words as were typed.
+    # A group weighs as one term, the mean of what was typed: file 0 has both
+    # words (10), file 1 half of them (5); the expansion's file 2 weighs
+    # PRNOTES_EXPANSION_WEIGHT of a whole typed match.
     expansion = page.evaluate("() => PRNOTES_EXPANSION_WEIGHT")
     assert 0 < expansion < 1
-    assert weights == [[0, 20], [1, 10], [2, 20 * expansion]]
+    assert weights == [[0, 10], [1, 5], [2, 10 * expansion]]
     # An expansion must have all its words; what was typed, half of them.
     assert page.evaluate(
         """() => [...prnotesGroupLookup("x|~typed+other", (t) => new Map(t === "typed" ? [[0, 10]] : []))]"""

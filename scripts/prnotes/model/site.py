@@ -116,9 +116,10 @@ class Volume:
         return f"第 {self.first} 期" if self.first == self.last else f"第 {self.first}–{self.last} 期"
 
 
-def assign_volumes(digests: list[Digest], size: int = VOLUME_NOTES) -> tuple[list[Digest], tuple[Volume, ...]]:
+def assign_volumes(digests: list[Digest], size: int | None = None) -> tuple[list[Digest], tuple[Volume, ...]]:
     """Number the volumes from the oldest digest on: a volume closes once it
-    holds ``size`` notes (:data:`VOLUME_NOTES`), at the end of a digest."""
+    holds ``size`` notes (:data:`VOLUME_NOTES`, read when called), at the end of a digest."""
+    size = VOLUME_NOTES if size is None else size
     out: list[Digest] = []
     volumes: list[Volume] = []
     number, first, count = 1, 1, 0

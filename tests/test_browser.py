@@ -47,6 +47,11 @@ OVERFLOW_JS = """
     if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
       out.push(`${name(el)} scrolls: ${el.scrollWidth} > ${el.clientWidth}`);
     }
+    // Text wider than its own block (a long word in a title): cut off where an ancestor clips it.
+    if (el.matches('article h1, article h2, article h3, article p, article li, article dd') &&
+        style.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1) {
+      out.push(`${name(el)} text overflows: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
     if (r.right <= vw + 1) continue;
     let hidden = false;
     for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {

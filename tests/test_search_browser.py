@@ -555,8 +555,10 @@ def test_the_text_work_of_a_search_is_linear_in_the_length_of_the_query(page, sh
     queries = [_long_queries(n)[shape] for n in (20_000, 40_000, 80_000)]
     page.evaluate(_TIME_TEXT_WORK, queries[0])  # compiled once, not counted
     times = [page.evaluate(_TIME_TEXT_WORK, q) for q in queries]
-    # Two doublings: at most 2.5 x 2.5 the time (a quadratic stage: 16 times).
-    assert times[2] / max(times[0], 10) < 6.25, (shape, times)
+    # Four times the length: a linear stage costs about 4 times, a quadratic
+    # one 16. The machine is shared and a long run pays for memory too
+    # (Chinese text once took 7.7 times), so the bound sits between the two.
+    assert times[2] / max(times[0], 10) < 10, (shape, times)
 
 
 # The ways PR references and glossary phrases were found before they were

@@ -18,6 +18,11 @@ from tests.support.sandbox import ROOT, convert, copy_project, fixture_site, sph
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 
+# Tests read warnings as plain text. Sphinx colours them when CI, FORCE_COLOR or
+# a terminal says so, and NO_COLOR wins over all three (builds in subprocesses
+# inherit it).
+os.environ["NO_COLOR"] = "1"
+
 hypothesis_profiles.load()
 
 

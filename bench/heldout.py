@@ -53,8 +53,8 @@ def filing_table(proj: Path, held: list[heldout.HeldNote]) -> tuple[str, list[st
         lines.append(
             f"| {part} | {f.notes} | {f.areas} | {f.together} | {f.apart} | {f.most_split} | {f.split_known} | {f.other} | {f.most_other} |"
         )
-        if part == "dev":
-            split += [f"- {s}" for s in f.split]
+        if part != heldout.SEALED:
+            split += [f"- {part}: {s}" for s in f.split]
         elif f.split:
             split.append(f"- sealed: {len(f.split)} areas split (not shown)")
     return "\n".join(lines), split
@@ -87,8 +87,8 @@ def search_table(html: Path, held: list[heldout.HeldNote]) -> tuple[str, list[st
             empty = sum(1 for _, _, n in rows if n == 0)
             name = f"**{kind}**" if kind == "all" else kind
             lines.append(f"| {part} | {name} | {len(rows)} | {top3} | {first} | {empty} |")
-        if part == "dev":
-            misses += [f"- `{q.query}` ({q.kind}): {'empty' if n == 0 else f'rank {rank or 'none'}'}" for q, rank, n in mine if not 0 < rank <= 3]
+        if part != heldout.SEALED:
+            misses += [f"- {part}: `{q.query}` ({q.kind}): {'empty' if n == 0 else f'rank {rank or 'none'}'}" for q, rank, n in mine if not 0 < rank <= 3]
     return "\n".join(lines), misses
 
 
@@ -126,12 +126,12 @@ def body(search: bool = True) -> str:
         similar = similar_table(app.env, held)
         out = ["Filing (the repository's areas, each labelled by its maintainers' layout):", "", filing]
         if split:
-            out += ["", "Areas split (dev part):", "", *split]
+            out += ["", "Areas split (dev parts):", "", *split]
         if search:
             table, misses = search_table(proj / "_build" / "html", held)
             out += ["", "Search (the questions' notes among the search page's results):", "", table]
             if misses:
-                out += ["", "Questions missed (dev part):", "", *misses]
+                out += ["", "Questions missed (dev parts):", "", *misses]
         out += ["", "相似笔记 (labelled pairs: tests/heldout/similar_pairs.tsv):", "", similar]
     return "\n".join(out)
 

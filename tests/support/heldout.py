@@ -1,7 +1,9 @@
 """The held-out evaluation data (``tests/heldout/``) as a project, and its scores.
 
-``tests/heldout/notes.tsv`` (the dev part) and ``tests/heldout/sealed/notes.tsv``
-(the sealed part, never read while the rules are tuned) hold notes of
+``tests/heldout/notes.tsv`` (the dev part), ``tests/heldout/dev2/notes.tsv``
+(a second dev part, written later, about vLLM, SGLang and Transformers areas
+no earlier data had shown) and ``tests/heldout/sealed/notes.tsv`` (the sealed
+part, never read while the rules are tuned) hold notes of
 repositories and vLLM areas the project had not seen when they were written,
 each labelled with the area of its repository a maintainer would file it
 under; ``queries.tsv`` holds reader questions, each naming the note it wants,
@@ -24,7 +26,8 @@ from pathlib import Path
 from tests.support.sandbox import ROOT, copy_project
 
 HELDOUT = ROOT / "tests" / "heldout"
-PARTS = {"dev": HELDOUT, "sealed": HELDOUT / "sealed"}
+PARTS = {"dev": HELDOUT, "dev2": HELDOUT / "dev2", "sealed": HELDOUT / "sealed"}
+SEALED = "sealed"
 NOTE_COLUMNS = ("repo", "area", "pr", "title", "upstream", "advice")
 QUERY_COLUMNS = ("query", "expected", "kind")
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from tests.support.classifyeval import SETS, load_rows, run, scores
 from tests.support.sandbox import ROOT, ROOTS, TAXONOMY, fixture_site
+from prnotes.model import filing
 from prnotes.model.filing import _signals, code_subsystem, file_note, prefixes_of
 from prnotes.diagnostics import InputError
 from prnotes.model.taxonomy import load_taxonomy
@@ -357,6 +359,7 @@ title = "其他"
 [[rule]]
 subsystem = "docs"
 prefixes = ["Doc"]
+code = ["mkdocs"]
 
 [paths]
 "src/" = "engine"
@@ -366,14 +369,17 @@ prefixes = ["Doc"]
 """
 
 
-@pytest.fixture(scope="module")
-def layout_taxonomy(tmp_path_factory):
-    root = tmp_path_factory.mktemp("layout")
+def _layout_project(root: Path) -> Path:
     shutil.copy2(TAXONOMY / "taxonomy.toml", root / "taxonomy.toml")
     (root / "taxonomy").mkdir()
     shutil.copy2(TAXONOMY / "taxonomy" / "default.toml", root / "taxonomy" / "default.toml")
     (root / "taxonomy" / "o__layout.toml").write_text(LAYOUT_SET, encoding="utf-8")
-    return load_taxonomy(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def layout_taxonomy(tmp_path_factory):
+    return load_taxonomy(_layout_project(tmp_path_factory.mktemp("layout")))
 
 
 @pytest.mark.parametrize(
@@ -404,6 +410,51 @@ def test_a_kind_of_change_outranks_the_layout_as_it_outranks_a_topic(layout_taxo
     assert file_note("更新指标文档", "[Doc] Update metrics docs", "见 `src/engine/metrics/stats.py`。", layout_taxonomy, "o/layout").subsystem == "docs"
     # A topic's own prefix does not: the layout is more specific than the words.
     assert file_note("调度器改动", "[Sched] x", "见 `src/engine/metrics/stats.py`。", layout_taxonomy, "o/layout").subsystem == "metrics"
+    # Nor does a kind that only code tokens name: what the PR says it is
+    # (its prefix, its title) makes it documentation, not a tool it mentions.
+    body = "见 `src/engine/metrics/stats.py`，用 `mkdocs` 按 `mkdocs.yml` 生成。"
+    assert file_note("指标改动", "x", body, layout_taxonomy, "o/layout").subsystem == "metrics"
+    assert file_note("指标文档改动", "x", body, layout_taxonomy, "o/layout").subsystem == "docs"
+
+
+# Where the o/layout repository defines some names (definitions/<owner>__<repo>.txt).
+LAYOUT_DEFINITIONS = """\
+# repo: o/layout
+src/engine/metrics/stats.py StatLogger record_iteration_stats
+src/engine/core.py EngineCore
+"""
+
+
+@pytest.fixture
+def defined_taxonomy(tmp_path, monkeypatch):
+    (tmp_path / "definitions").mkdir()
+    (tmp_path / "definitions" / "o__layout.txt").write_text(LAYOUT_DEFINITIONS, encoding="utf-8")
+    monkeypatch.setattr(filing, "DEFINITIONS", tmp_path / "definitions")
+    filing.definitions.cache_clear()
+    (tmp_path / "project").mkdir()
+    yield load_taxonomy(_layout_project(tmp_path / "project"))
+    filing.definitions.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # A name and no path: the module that defines it, before the words of the body.
+        ("调度器的请求队列、调度与 scheduler 都提到了；改的是 `StatLogger`。", "metrics"),
+        # A method of a class, a call, an attribute of self: the name they start with.
+        ("调度器的请求队列；`StatLogger.log()` 与 `self.record_iteration_stats()`。", "metrics"),
+        # Two names: the deeper module's folder wins, as with paths.
+        ("`EngineCore` 调用 `record_iteration_stats()`。", "metrics"),
+        # Another library's namespace names its own function, not this repository's.
+        ("调度器的请求队列；`torch.StatLogger()`。", "engine"),
+        # A path the note writes says more than where a name is defined.
+        ("改动在 `src/engine/core.py`，调用 `StatLogger`。", "engine"),
+        # Even a path the layout does not claim: the note says where it is.
+        ("调度器的请求队列；改动在 `docs/metrics.md`，调用 `StatLogger`。", "engine"),
+    ],
+)
+def test_a_name_the_note_cites_is_filed_by_the_module_that_defines_it(defined_taxonomy, body, expected):
+    assert file_note("标题", "", body, defined_taxonomy, "o/layout").subsystem == expected
 
 
 def test_paths_are_checked_with_their_line(tmp_path):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from prnotes.model.filing import Layout
+from prnotes.model.filing import DEFINITIONS, Layout, definitions
 from prnotes.model.taxonomy import load_taxonomy
 from tests.support.sandbox import ROOT
 
@@ -104,3 +104,61 @@ def test_a_folder_left_unclaimed_is_found(taxonomy, repo, key):
     # A catch-all for the whole source root does not hide it.
     wider = (*fewer, (header["source-root"], taxonomy.set_for(repo).subsystems[0].slug))
     assert key in unplaced(entries, wider, taxonomy.fallback, header["source-root"])
+
+
+# --- where each repository defines its names (model/definitions/) -----------
+
+DEFINED = ("vllm-project/vllm", "sgl-project/sglang", "huggingface/transformers")
+
+
+def read_definitions(repo: str) -> tuple[dict[str, str], list[tuple[str, list[str]]]]:
+    """The header fields and the ``(module, names)`` lines of a definitions list."""
+    path = DEFINITIONS / (repo.replace("/", "__") + ".txt")
+    header, lines = {}, []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            key, sep, value = line[1:].partition(":")
+            if sep:
+                header[key.strip()] = value.strip()
+        elif line:
+            module, *names = line.split(" ")
+            lines.append((module, names))
+    return header, lines
+
+
+@pytest.mark.parametrize("repo", DEFINED)
+def test_the_definitions_list_names_its_release_and_places_every_module(taxonomy, repo):
+    header, lines = read_definitions(repo)
+    assert header.get("repo") == repo and header.get("release") and header.get("commit")
+    names = [n for _, ns in lines for n in ns]
+    assert len(names) > 5000, repo
+    assert len(set(names)) == len(names), "a name is defined by one module only"
+    assert [m for m, _ in lines] == sorted({m for m, _ in lines})
+    layout = Layout.of(taxonomy.set_for(repo).paths)
+    unclaimed = [m for m, _ in lines if not m.endswith(".py") or layout.claim(m.lower()) is None]
+    assert not unclaimed, unclaimed[:10]
+    # What filing reads is this list.
+    assert definitions(repo) == {n: m.lower() for m, ns in lines for n in ns}
+
+
+def test_a_definitions_list_leaves_out_shared_names_folders_and_variables(tmp_path):
+    import tarfile
+
+    from tests.layouts.definitions import definitions as write_definitions
+
+    sources = {
+        "pkg/a/engine.py": "class EngineCore: ...\ndef fused_moe(): ...\ndef shared_name(): ...\n",
+        "pkg/b/other.py": "def shared_name(): ...\ndef run(tp_size_x=1): ...\ndef start_engine(): ...\n",
+        "pkg/fused_moe/__init__.py": "",
+        "pkg/c/use.py": "def tp_size_x(): ...\nclass Aliased: ...\n",
+        "pkg/d/alias.py": "Aliased = int\n",
+    }
+    archive = tmp_path / "pkg-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name, text in sources.items():
+            (tmp_path / "f").write_text(text, encoding="utf-8")
+            tar.add(tmp_path / "f", arcname=f"pkg-1.0/{name}")
+    assert write_definitions(str(archive), "pkg/", "python/") == {
+        "python/pkg/a/engine.py": ["EngineCore"],
+        "python/pkg/b/other.py": ["start_engine"],
+    }

@@ -120,6 +120,10 @@ def test_a_wheel_installed_elsewhere_starts_and_builds_a_site_of_its_own(tmp_pat
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
     wheel = next(wheels.glob("prnotes-*.whl"))
+    import zipfile
+
+    packaged = {Path(n).name for n in zipfile.ZipFile(wheel).namelist() if "/model/definitions/" in n}
+    assert packaged == {p.name for p in (ROOT / "scripts/prnotes/model/definitions").glob("*.txt")}, packaged
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"

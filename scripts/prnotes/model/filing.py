@@ -9,10 +9,13 @@ tables of ``taxonomy.toml``, the set's ``[[subsystem]]`` words and its
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..parse.refs import code_spans
+from .symbols import generic_names
 from .taxonomy import Taxonomy, compile_pattern, normalize_prefix, prefilter
 
 # Leading bracketed prefixes of a title: "[Bugfix][Spec Decode] …", "[ROCm]: …".
@@ -125,9 +128,10 @@ class Layout:
     files: dict[str, tuple[tuple[str, str, int], ...]]
     tails: dict[str, tuple[str, int]]
     roots: frozenset[str]  # first segments of the claims: what a dotted name must start with
+    defined: dict[str, str]  # a name -> the module that defines it (definitions/<owner>__<repo>.txt)
 
     @classmethod
-    def of(cls, paths: tuple[tuple[str, str], ...]) -> Layout:
+    def of(cls, paths: tuple[tuple[str, str], ...], defined: dict[str, str] | None = None) -> Layout:
         folders, files, tails, seen = {}, {}, {}, {}
         for key, slug in paths:
             depth = key.rstrip("/").count("/") + 1
@@ -142,7 +146,7 @@ class Layout:
                 files.setdefault(folder + "/" if folder else "", []).append((name, slug, depth))
         tails = {t: next(iter(v)) for t, v in seen.items() if len(v) == 1 and t not in folders}
         roots = frozenset(k.split("/", 1)[0] for k, _ in paths)
-        return cls(folders, {k: tuple(v) for k, v in sorted(files.items())}, tails, roots)
+        return cls(folders, {k: tuple(v) for k, v in sorted(files.items())}, tails, roots, defined or {})
 
     def claim(self, path: str) -> tuple[str, int] | None:
         """``(slug, depth)`` of the deepest prefix claimed for ``path`` (lower-case)."""
@@ -161,6 +165,42 @@ class Layout:
         return best
 
 
+DEFINITIONS = Path(__file__).with_name("definitions")
+_NAME_RE = re.compile(r"_?[A-Za-z][A-Za-z0-9_]*")
+_OWN = ("self", "cls")  # an object's own attribute: the name after it is the repository's
+
+
+@functools.cache
+def definitions(repo: str) -> dict[str, str]:
+    """Where the repository defines each name: ``definitions/<owner>__<repo>.txt``
+    (written from a release by tests/layouts/definitions.py), or nothing."""
+    path = DEFINITIONS / f"{repo.lower().replace('/', '__')}.txt"
+    if "/" not in repo or not path.is_file():
+        return {}
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            module, *names = line.split()
+            out.update(dict.fromkeys(names, module.lower()))
+    return out
+
+
+def defining_module(token: str, layout: Layout) -> str | None:
+    """The module that defines the name a code token starts with: the class
+    of ``StructuredOutputManager.grammar_bitmask()``, the function of
+    ``grammar_bitmask()`` or ``self.grammar_bitmask()``; nothing for a name
+    of another library's namespace (``torch.cuda.synchronize()``)."""
+    if not layout.defined:
+        return None
+    parts = token.strip().strip("`'\"").lstrip(".").split(".")
+    if len(parts) > 1 and parts[0] in _OWN:
+        parts = parts[1:]
+    elif len(parts) > 1 and parts[0] in generic_names().namespaces:
+        return None
+    match = _NAME_RE.match(parts[0])
+    return layout.defined.get(match.group()) if match else None
+
+
 def cited_paths(tokens: list[str], layout: Layout) -> list[str]:
     """The paths among a note's code tokens, lower-cased, in order: tokens with
     a "/" (no URL, no line number), and dotted names that start at a claimed
@@ -176,13 +216,12 @@ def cited_paths(tokens: list[str], layout: Layout) -> list[str]:
 
 
 def path_claims(tokens: list[str], layout: Layout) -> list[tuple[str, int, int]]:
-    """``(slug, depth, position)`` of every cited path the layout claims."""
-    out = []
-    for position, path in enumerate(cited_paths(tokens, layout)):
-        hit = layout.claim(path)
-        if hit:
-            out.append((*hit, position))
-    return out
+    """``(slug, depth, position)`` of every cited path the layout claims; when
+    the note cites no path at all, of the modules that define the names its
+    tokens start with (``XgrammarBackend``): a path the note writes says more
+    than where one of its names is defined."""
+    paths = cited_paths(tokens, layout) or [defining_module(t, layout) for t in tokens]
+    return [(*hit, position) for position, path in enumerate(paths) if path and (hit := layout.claim(path))]
 
 
 # A whole word of letters, digits and "_" matches exactly where the text has
@@ -243,7 +282,7 @@ def _compile_signals(taxonomy: Taxonomy, repo: str) -> _Signals:
     code_re = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
     chosen = taxonomy.set_for(repo)
     words = tuple(s.words for s in chosen.subsystems) + tuple(r.words for r in rules)
-    return _Signals(prefixes, code_re, code, _WordSet.of(words, "title"), _WordSet.of(words, "body"), Layout.of(chosen.paths))
+    return _Signals(prefixes, code_re, code, _WordSet.of(words, "title"), _WordSet.of(words, "body"), Layout.of(chosen.paths, definitions(chosen.repo)))
 
 
 def _boundaries(token: str):
@@ -352,10 +391,11 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     fallback subsystem (``matched`` is false).
 
     The repository's layout (the set's ``[paths]``) comes first: a note that
-    cites a path the layout claims is filed by the deepest claimed prefix
+    cites a path the layout claims (or, citing no path, a name whose module
+    :func:`definitions` knows) is filed by the deepest claimed prefix
     (:func:`_deepest_claim`), whatever its words say, unless the subsystem
     with most evidence is one the set weighs above topics (a weight above 1:
-    a kind of change or a hardware) and more than the body speaks for it.
+    a kind of change or a hardware) and the PR's prefix or title names it.
     """
     w = taxonomy.weights
     signals = _signals(taxonomy, repo)
@@ -411,10 +451,11 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     # A cited path the layout claims decides, the deepest claim first. Only
     # what the set weighs above topics (a kind of change or a hardware: its
     # subsystem's weight is above 1, docs, CI, ROCm) outranks the layout, as
-    # it outranks any topic, when more than the body speaks for it.
+    # it outranks any topic, when the PR's prefix or title names it: a code
+    # token alone (`current_platform`) is a mention, not what the PR is.
     chosen = taxonomy.set_for(repo)
     top = evidence[0]
-    outranks = top.strong and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
+    outranks = (top.prefix or top.title) and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
     winner = _deepest_claim(claims) if claims and not outranks else top.subsystem
     runners_up = sorted(
         {e.subsystem for e in evidence[1:] if e.strong and e.total >= w.tag and e.subsystem != winner}, key=order.__getitem__

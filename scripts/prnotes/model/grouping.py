@@ -58,7 +58,7 @@ _MIN_WORD = 3
 _SPLIT_RE = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATOR_RE = re.compile(r"[^A-Za-z0-9]+")
 _EXTENSION_RE = re.compile(r"\.[A-Za-z0-9]{1,6}$")
-_NO_LAYOUT = Layout({}, {}, {}, frozenset())
+_NO_LAYOUT = Layout.of(())
 
 
 def words(text: str) -> list[str]:

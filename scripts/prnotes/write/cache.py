@@ -41,7 +41,7 @@ def code_version(taxonomy: bytes) -> str:
     """A hash of this package's source, the taxonomy and the Python version."""
     digest = hashlib.sha1(sys.version.encode())
     for path in sorted(_PACKAGE.rglob("*")):
-        if path.suffix in {".py", ".toml", ".js", ".sty"} and path.is_file():
+        if path.suffix in {".py", ".toml", ".js", ".sty", ".txt"} and path.is_file():
             digest.update(path.relative_to(_PACKAGE).as_posix().encode())
             digest.update(path.read_bytes())
     digest.update(taxonomy)

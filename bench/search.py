@@ -2,7 +2,7 @@
 """Benchmark the site search at several sizes: what a query transfers and how soon it answers.
 
     .venv/bin/python -m bench.search [--sizes 1000 5000 20000] [--runs 3]
-        [--work DIR [--no-build]] [--compare] [--write BENCHMARKS.md]
+        [--work DIR [--no-build]] [--compare] [--long-queries] [--write BENCHMARKS.md]
 
 For each size (16 is the real seeds; larger sizes are synthetic archives of
 bench/corpus.py) it converts and builds a copy of the project (or, with
@@ -22,6 +22,13 @@ search files anew; ``--no-build`` measures it as it is) and reports:
   time to the first result;
 - a note page's first visit, before any search: every response, plain and
   gzipped.
+
+With ``--long-queries``, on the real seeds' site: the stages of a search that
+read only the query's text, for five shapes of query at 20,000, 40,000 and
+80,000 characters (the least of five runs each; linear work gives a ratio of
+about 4 from 20,000 to 80,000, quadratic work 16), and an 80,000-character
+query sent from the search page's field, from the submit to the results
+listed (the page cuts it first).
 
 Medians over ``--runs`` rounds of the queries. ``--compare`` also runs the
 evaluation set (tests/search_eval.tsv) through the search page of the real
@@ -45,7 +52,7 @@ from pathlib import Path
 from prnotes.commands.cli import main as cli_main
 from bench.markers import replace_between
 from tests.support.sandbox import PROJECT_FILES, ROOT, copy_project
-from tests.support.searchbrowser import search_page
+from tests.support.searchbrowser import SUBMIT_TIMED, TIME_TEXT_WORK, long_queries, search_page
 from tests.support.searcheval import Ranked, load_cases, recall_at
 
 # First queries: Chinese, an English word, an identifier, two words, a
@@ -315,16 +322,39 @@ def size_table(rows: list[SizeRow], runs: int) -> str:
     return "\n".join(lines)
 
 
+LONG_LENGTHS = (20_000, 40_000, 80_000)
+
+
+def long_query_table(html: Path) -> str:
+    """The query's text stages at three lengths, and an 80,000-character query answered, per shape."""
+    lines = [
+        "| query shape | text stages, 20,000 chars | 40,000 | 80,000 | ratio 80,000 / 20,000 | 80,000 sent to answered |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    with search_page(html) as tab:
+        tab.search("前缀缓存")
+        for shape in long_queries(10):
+            queries = [long_queries(n)[shape] for n in LONG_LENGTHS]
+            tab.evaluate(TIME_TEXT_WORK, queries[0])  # compiled once, not counted
+            times = [tab.evaluate(TIME_TEXT_WORK, q) for q in queries]
+            answered = tab.evaluate(SUBMIT_TIMED, queries[-1])
+            cells = " | ".join(f"{t:,.1f} ms" for t in times)
+            lines.append(f"| {shape} | {cells} | {times[2] / max(times[0], 0.1):.1f} | {answered:,.0f} ms |")
+    return "\n".join(lines)
+
+
 BEGIN, END = "<!-- bench_search.py: begin -->", "<!-- bench_search.py: end -->"
+LONG_BEGIN, LONG_END = "<!-- long-queries:begin -->", "<!-- long-queries:end -->"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000], help="corpus sizes in notes (16: the real seeds)")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 5000, 20000], help="corpus sizes in notes (16: the real seeds)")
     parser.add_argument("--runs", type=int, default=1, help="rounds of the queries per size (default 1)")
     parser.add_argument("--work", type=Path, help="keep the corpora and sites here (built again when present)")
     parser.add_argument("--no-build", action="store_true", help="measure the sites found in --work as they are")
     parser.add_argument("--compare", action="store_true", help="also run the evaluation set on the real seeds")
+    parser.add_argument("--long-queries", action="store_true", help="also time long queries on the real seeds' site")
     parser.add_argument("--write", type=Path, help="write the tables into the '## Search' section of this Markdown file")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-search-") as tmp:
@@ -334,14 +364,24 @@ def main(argv: list[str] | None = None) -> int:
         for n in args.sizes:
             rows.append(measure_size(work, n, args.runs, rebuild=not args.no_build))
             print(f"measured {rows[-1].notes} notes", file=sys.stderr)
-        out = [size_table(rows, args.runs)]
+        out = [size_table(rows, args.runs)] if rows else []
         if args.compare:
             r1, r3, cases = compare(work)
             out.append(f"Evaluation set, real seeds, search page: {cases} queries, recall@1 {r1:.3f}, recall@3 {r3:.3f}.")
-    report = "\n\n".join(out)
-    print(report)
-    if args.write:
-        replace_between(args.write, BEGIN, END, report, section="Search")
+        if args.long_queries:
+            proj = work / "site-long-queries"
+            if not (proj / "_build/html/search.html").exists():
+                make_project(proj, ROOT / "seeds")
+                build(proj)
+            long = long_query_table(proj / "_build/html")
+            print(long)
+            if args.write:
+                replace_between(args.write, LONG_BEGIN, LONG_END, long)
+    if out:
+        report = "\n\n".join(out)
+        print(report)
+        if args.write:
+            replace_between(args.write, BEGIN, END, report, section="Search")
     return 0
 
 

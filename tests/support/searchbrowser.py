@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -227,3 +228,57 @@ def search_page(html_dir: Path, timeout: float = TIMEOUT_MS) -> Iterator[SearchP
             tab.close()
         finally:
             browser.close()
+
+
+def long_queries(n: int, seed: int = 0) -> dict[str, str]:
+    """Queries of `n` characters: one long word, many short words (none of
+    them the same, most unknown to the index), Chinese text, a mix with
+    punctuation, identifiers and PR references."""
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = " ".join("".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(n // 3))
+    mixed = "vllm#52810 _fused_norm_rope_kernel, PR  52810（前缀缓存）x86_64/pull/ ; HTTPServer.get-top_k "
+    shapes = {
+        "one-word": "schedular" * n,
+        "short-words": words,
+        "chinese": "前缀缓存浅克隆的竞态投機解碼权重生命周期" * n,
+        "mixed": mixed * n,
+        "pr-spaces": "pr" + " " * (n - 3) + "x",
+    }
+    return {name: text[:n] for name, text in shapes.items()}
+
+
+# Put `query` into the search page's field and send the form; resolves to the
+# milliseconds (performance.now) from the submit to the results listed.
+SUBMIT_TIMED = """(query) => new Promise((resolve) => {
+  const out = document.getElementById("search-results");
+  const form = document.querySelector(".bd-search-container form.bd-search");
+  form.querySelector('input[name="q"]').value = query;
+  const seen = new MutationObserver(() => {
+    if (out.dataset.prnotesState !== "done") return;
+    seen.disconnect();
+    resolve(performance.now() - start);
+  });
+  seen.observe(out, {attributes: true, attributeFilter: ["data-prnotes-state"]});
+  const start = performance.now();
+  form.requestSubmit();
+})"""
+
+# The least of five runs of the stages of a search that read only the
+# query's text (no index): its PR references and normalizing, its terms
+# and words, its glossary phrases and the words missing from it, and the
+# marks of a text of it for a fixed set of terms. Milliseconds.
+TIME_TEXT_WORK = """(query) => {
+  const matched = new Set(["前缀", "缓存", "竞态", "race", "kernel", "#52810", "sync"]);
+  let least = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    prnotesTokens(query);
+    prnotesTypedWords(query);
+    prnotesQueryTerms(query, null);
+    prnotesMissingWords(query, []);
+    prnotesMarks(query, matched);
+    least = Math.min(least, performance.now() - start);
+  }
+  return least;
+}"""

@@ -619,16 +619,7 @@ class Builder:
 
     def week_rest(self, query: ListQuery) -> list[nodes.Node]:
         """On a week of more notes than a page shows: how many more, and where they are."""
-        week = self.the_week(query)
-        more = len(week.notes) - stream.TODAY_SHOWN if week else 0
-        if more <= 0:
-            return []
-        para = nodes.paragraph(classes=["prnotes-today-rest"])
-        para += nodes.Text(f"这一周另有 {more} 篇，在这一周的各期摘要里（见上面的期数，或")
-        uri = self.app.builder.get_relative_uri(self.page, contract.DIGESTS_INDEX)
-        para += nodes.reference("", "摘要归档", internal=True, refuri=uri)
-        para += nodes.Text("）。")
-        return [para]
+        return self._rest(self.the_week(query), "这一周另有 {} 篇，在这一周的各期摘要里")
 
     def build_unread(self, query: ListQuery) -> list[nodes.list_item]:
         window = {number for number, _ in readmarks.digest_counts(self.env)}
@@ -636,12 +627,16 @@ class Builder:
 
     def today_rest(self) -> list[nodes.Node]:
         """On a day of more notes than 今日 shows: how many more, and where they are."""
-        day = stream.newest_day(self.env)
-        more = len(day.notes) - stream.TODAY_SHOWN if day else 0
+        return self._rest(stream.newest_day(self.env), "今日另有 {} 篇，在这一天的各期摘要里")
+
+    def _rest(self, span, says: str) -> list[nodes.Node]:
+        """The notes of a day or week past the ones shown: ``says`` with their
+        count, and where they are (the digests above, or 摘要归档)."""
+        more = len(span.notes) - stream.TODAY_SHOWN if span else 0
         if more <= 0:
             return []
         para = nodes.paragraph(classes=["prnotes-today-rest"])
-        para += nodes.Text(f"今日另有 {more} 篇，在这一天的各期摘要里（见上面的期数，或")
+        para += nodes.Text(says.format(more) + "（见上面的期数，或")
         uri = self.app.builder.get_relative_uri(self.page, contract.DIGESTS_INDEX)
         para += nodes.reference("", "摘要归档", internal=True, refuri=uri)
         para += nodes.Text("）。")

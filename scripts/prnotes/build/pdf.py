@@ -43,6 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import BuildError
 from . import stamp as buildstamp
 from ..diagnostics import Diagnostic, InputError
 from ..parse.history import added_dates
@@ -60,10 +61,6 @@ STAMP = "stamp.json"  # what a PDF was built from: in a staged book's work folde
 MISSING_CHAR = re.compile(r"^Missing character: .*$", re.MULTILINE)
 _CODE_POINT = re.compile(r"\(U\+([0-9A-F]{4,6})\)")
 MAIN_MATTER_END = re.compile(r"^prnotes: the main matter ends at page (\d+)$", re.MULTILINE)
-
-
-class BuildError(Exception):
-    """A step failed; the message says which and why."""
 
 
 @dataclass(frozen=True)

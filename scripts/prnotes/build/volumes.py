@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import BuildError
 from .. import contract
 from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
@@ -54,10 +55,6 @@ _TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first h
 _ESCAPED_RE = re.compile(r"\\(.)")  # a Markdown escape, as the converter writes them
 # A MyST target line, ``(label)=``, as the converter writes it before a heading.
 _LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
-
-
-class BuildError(Exception):
-    """A volume's build failed; the message says which and why."""
 
 
 @dataclass(frozen=True)

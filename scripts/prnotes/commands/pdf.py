@@ -33,7 +33,8 @@ def describe(tool: str, book: Book, root) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: the other commands do without the PDF's modules.
-    from ..build.pdf import BuildError, build_book, build_volumes
+    from ..build import BuildError
+    from ..build.pdf import build_book, build_volumes
     from ..project import load
     from ..build.subset import parse_selection
     from ..parse import history

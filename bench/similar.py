@@ -62,10 +62,10 @@ def corpus_env(work: Path):
 
 def precision_rows(env) -> list[str]:
     from prnotes import contract
-    from prnotes.sphinxext.facts.notes import FACTS
+    from prnotes.sphinxext.facts.notes import Facts
 
-    facts = FACTS.of(env)
-    terms = {d: t for d, (_, t) in sorted(similarnotes.TERMS.of(env).items())}
+    facts = Facts.of(env)
+    terms = {d: t for d, (_, t) in sorted(similarnotes.Terms.of(env).items())}
     key = {d: contract.note_key(f.repo, f.number, d) for d, f in facts.items()}
     linked = similarnotes.linked_notes(env)
     index = similar.Index(terms)

@@ -2,7 +2,8 @@
 
 ``tests/heldout/notes.tsv`` (the dev part), ``tests/heldout/dev2/notes.tsv``
 (a second dev part, written later, about vLLM, SGLang and Transformers areas
-no earlier data had shown) and ``tests/heldout/sealed/notes.tsv`` (the sealed
+no earlier data had shown; ``dev3`` holds only questions, harder ones, about
+the notes of the two) and ``tests/heldout/sealed/notes.tsv`` (the sealed
 part, never read while the rules are tuned) hold notes of
 repositories and vLLM areas the project had not seen when they were written,
 each labelled with the area of its repository a maintainer would file it
@@ -26,7 +27,7 @@ from pathlib import Path
 from tests.support.sandbox import ROOT, copy_project
 
 HELDOUT = ROOT / "tests" / "heldout"
-PARTS = {"dev": HELDOUT, "dev2": HELDOUT / "dev2", "sealed": HELDOUT / "sealed"}
+PARTS = {"dev": HELDOUT, "dev2": HELDOUT / "dev2", "dev3": HELDOUT / "dev3", "sealed": HELDOUT / "sealed"}
 SEALED = "sealed"
 NOTE_COLUMNS = ("repo", "area", "pr", "title", "upstream", "advice")
 QUERY_COLUMNS = ("query", "expected", "kind")
@@ -76,9 +77,14 @@ def queries(parts: tuple[str, ...] = tuple(PARTS)) -> list[Query]:
 
 
 def similar_labels() -> set[frozenset[str]]:
+    """The labelled pairs: ``similar_pairs.tsv`` (dev and sealed notes), and a
+    part folder's own (``dev2/similar_pairs.tsv``)."""
     pairs = set()
-    for row in _rows(HELDOUT / "similar_pairs.tsv", ("note", "other", "why")):
-        pairs.add(frozenset((row["note"], row["other"])))
+    files = [HELDOUT / "similar_pairs.tsv", *(folder / "similar_pairs.tsv" for folder in PARTS.values() if folder != HELDOUT)]
+    for path in files:
+        if path.exists():
+            for row in _rows(path, ("note", "other", "why")):
+                pairs.add(frozenset((row["note"], row["other"])))
     return pairs
 
 

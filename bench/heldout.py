@@ -48,6 +48,8 @@ def filing_table(proj: Path, held: list[heldout.HeldNote]) -> tuple[str, list[st
     split = []
     for part in heldout.PARTS:
         mine = [n for n in held if n.part == part]
+        if not mine:
+            continue  # a part of questions only (dev3)
         known = frozenset(s.repo.lower() for s in site.taxonomy.sets if s.repo)
         f = heldout.filing(mine, filed, known=known)
         lines.append(
@@ -106,6 +108,8 @@ def similar_table(env, held: list[heldout.HeldNote]) -> str:
     part_of = {n.key: n.part for n in held}
     for part in [*heldout.PARTS, "all"]:
         docs = [d for d, k in key.items() if part in ("all", part_of[k])]
+        if not docs:
+            continue  # a part of questions only (dev3)
         showing = sum(1 for d in docs if lists.get(d))
         pairs = [(key[d], key.get(o)) for d in docs for o in lists.get(d, ())]
         agreed = sum(1 for a, b in pairs if b and frozenset((a, b)) in labels)

@@ -361,6 +361,10 @@ subsystem = "docs"
 prefixes = ["Doc"]
 code = ["mkdocs"]
 
+[[rule]]
+subsystem = "engine"
+prefixes = ["Sched"]
+
 [paths]
 "src/" = "engine"
 "src/engine/metrics/" = "metrics"
@@ -455,6 +459,14 @@ def defined_taxonomy(tmp_path, monkeypatch):
 )
 def test_a_name_the_note_cites_is_filed_by_the_module_that_defines_it(defined_taxonomy, body, expected):
     assert file_note("标题", "", body, defined_taxonomy, "o/layout").subsystem == expected
+
+
+def test_a_topic_s_prefix_outranks_where_a_name_is_defined_not_a_cited_path(defined_taxonomy):
+    # What the PR calls itself says more than where one of its names lives ...
+    assert file_note("标题", "[Sched] x", "改的是 `StatLogger`。", defined_taxonomy, "o/layout").subsystem == "engine"
+    # ... and less than a path it changes; title words say less than either.
+    assert file_note("标题", "[Sched] x", "见 `src/engine/metrics/stats.py`。", defined_taxonomy, "o/layout").subsystem == "metrics"
+    assert file_note("调度器改动", "x", "改的是 `StatLogger`。", defined_taxonomy, "o/layout").subsystem == "metrics"
 
 
 def test_paths_are_checked_with_their_line(tmp_path):

@@ -18,7 +18,7 @@ EXPECTED = {
     49793: ("close", "spec-decode", ()),
     51368: ("close", "loading", ()),
     51875: ("close", "kv-cache", ()),
-    52046: ("close", "parallel", ()),
+    52046: ("close", "models", ()),
     52288: ("close", "spec-decode", ()),
     52326: ("optional", "ci", ("ci-maintainers",)),
     52327: ("optional", "ci", ("ci-maintainers",)),

@@ -94,7 +94,7 @@ WATCH_LIST = {
         ("为 load_dspark_model 补充“显式继承/显式覆盖”的配置语义与回归测试",
          "未指明 PR 或 issue · 出自 DSpark 未指定 backend 时继承 target，修复 DSV4 缓存崩溃 #52288 · 第 2 期 · 日期未知"),
     ],
-    "parallel": [
+    "models": [
         ("dense MHA 路径 PCP 支持的跟进 PR，以及 PCP+DCP 组合下的数值一致性测试",
          "未指明 PR 或 issue · 出自 DSV3.2 接入 PCP 分片，fused kernel 物化 K 行，prefill 提升 2.65x #52046 · 第 1 期 · 日期未知"),
     ],

@@ -216,12 +216,18 @@ def cited_paths(tokens: list[str], layout: Layout) -> list[str]:
 
 
 def path_claims(tokens: list[str], layout: Layout) -> list[tuple[str, int, int]]:
-    """``(slug, depth, position)`` of every cited path the layout claims; when
-    the note cites no path at all, of the modules that define the names its
-    tokens start with (``XgrammarBackend``): a path the note writes says more
-    than where one of its names is defined."""
-    paths = cited_paths(tokens, layout) or [defining_module(t, layout) for t in tokens]
-    return [(*hit, position) for position, path in enumerate(paths) if path and (hit := layout.claim(path))]
+    """``(slug, depth, position)`` of every cited path the layout claims."""
+    return [(*hit, position) for position, path in enumerate(cited_paths(tokens, layout)) if (hit := layout.claim(path))]
+
+
+def definition_claims(tokens: list[str], layout: Layout, fallback: str) -> list[tuple[str, int, int]]:
+    """``(slug, depth, position)`` of the modules that define the names the tokens start with
+    (``XgrammarBackend``), as the layout claims them."""
+    out = []
+    for position, token in enumerate(tokens):
+        if (module := defining_module(token, layout)) and (hit := layout.claim(module)) and hit[0] != fallback:
+            out.append((*hit, position))
+    return out
 
 
 # A whole word of letters, digits and "_" matches exactly where the text has
@@ -391,11 +397,13 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     fallback subsystem (``matched`` is false).
 
     The repository's layout (the set's ``[paths]``) comes first: a note that
-    cites a path the layout claims (or, citing no path, a name whose module
-    :func:`definitions` knows) is filed by the deepest claimed prefix
+    cites a path the layout claims is filed by the deepest claimed prefix
     (:func:`_deepest_claim`), whatever its words say, unless the subsystem
     with most evidence is one the set weighs above topics (a weight above 1:
     a kind of change or a hardware) and the PR's prefix or title names it.
+    A note that cites no path is filed likewise by the modules that define
+    the names it cites (:func:`definition_claims`), unless the subsystem with
+    most evidence has a prefix of the PR's title.
     """
     w = taxonomy.weights
     signals = _signals(taxonomy, repo)
@@ -411,13 +419,15 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
             add(sub, "prefix", w.prefix * weight)
     counted: dict[str, int] = {}
     tokens = list(dict.fromkeys(code_tokens(title) + code_tokens(upstream_title) + code_tokens(body)))
+    claims = [c for c in path_claims(tokens, signals.layout) if c[0] != taxonomy.fallback]
+    # A note that cites no path: the modules that define the names it cites.
+    defined = [] if cited_paths(tokens, signals.layout) else definition_claims(tokens, signals.layout, taxonomy.fallback)
     for token in tokens:
         hit = code_subsystem(token, signals)
         if hit and counted.get(hit[0], 0) < w.code_cap:
             counted[hit[0]] = counted.get(hit[0], 0) + 1
             add(hit[0], "code", w.code * hit[1])
-    claims = [c for c in path_claims(tokens, signals.layout) if c[0] != taxonomy.fallback]
-    for sub in {c[0] for c in claims}:
+    for sub in {c[0] for c in claims + defined}:
         if not counted.get(sub):
             add(sub, "code", w.code)
     if signals.prefixes:
@@ -456,7 +466,14 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     chosen = taxonomy.set_for(repo)
     top = evidence[0]
     outranks = (top.prefix or top.title) and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
-    winner = _deepest_claim(claims) if claims and not outranks else top.subsystem
+    if claims and not outranks:
+        winner = _deepest_claim(claims)
+    elif defined and not top.prefix:
+        # Where a name is defined decides, unless a prefix says what the PR is:
+        # "[Quantization] … moe_kernel_quantize_input" is quantization's.
+        winner = _deepest_claim(defined)
+    else:
+        winner = top.subsystem
     runners_up = sorted(
         {e.subsystem for e in evidence[1:] if e.strong and e.total >= w.tag and e.subsystem != winner}, key=order.__getitem__
     )

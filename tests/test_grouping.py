@@ -60,6 +60,7 @@ def test_a_group_page_says_where_it_comes_from(project):
         ("python/CuTeDSL/cutlass/base_dsl/dsl.py", "cutedsl"),  # one word, as written
         ("tools/profiler.cu", "profiler"),  # no folder names anything: the file does
         ("src/lib.rs", None),
+        ("x/mlxrunner/cache.go", "mlxrunner"),  # a single letter names nothing (Go's x/)
     ],
 )
 def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
@@ -81,6 +82,31 @@ def test_a_group_needs_two_notes_and_a_lone_note_joins_by_shared_words():
     grouping = group_notes(notes)
     assert [g.slug for g in grouping.groups] == ["alpha", "beta"]
     assert grouping.filed == {0: "alpha", 1: "alpha", 2: "beta", 3: "beta", 4: "alpha"}
+
+
+def test_a_note_without_a_path_names_its_area_by_the_words_of_its_code():
+    words = repo_words("o/ggml")
+    notes = [
+        cited("", "", "`src/ggml-cuda/mmvq.cu` 的 `mul_mat_vec_q`。", words),
+        cited("", "", "`ggml_cuda_graph_update_executable()` 不再重复捕获。", words),  # names cuda, cites no path
+        cited("", "", "`src/ggml-vulkan/ggml-vulkan.cpp`。", words),
+        cited("", "", "`src/ggml-vulkan/vulkan-shaders/x.comp`。", words),
+        cited("", "", "`ggml_vk_create_buffer()` 与 `VK_KHR_x`。", words),  # names no area whole: vk is not vulkan
+    ]
+    grouping = group_notes(notes)
+    # cuda has one note with a path and one that names it: a group of two.
+    assert [g.slug for g in grouping.groups] == ["cuda", "vulkan"]
+    assert grouping.filed[1] == "cuda" and grouping.filed[0] == "cuda"
+    # A note with a path is filed by it, whatever words it has.
+    assert grouping.filed[2] == grouping.filed[3] == "vulkan"
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["<think>...</think>", "api/models/{id}?expand[]=inferenceProviderMapping", "$HOME/.cache/x"],
+)
+def test_markup_a_url_template_or_a_variable_is_no_path(token):
+    assert cited("", "", f"见 `{token}`。", repo_words("o/r")).areas == ()
 
 
 def test_a_set_added_later_keeps_note_urls_and_the_group_pages_lead_on(tmp_path):

@@ -111,6 +111,9 @@ class _Signals:
 _URL_RE = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 _PATH_TAIL_RE = re.compile(r"(?::\d+(?:[-:]\d+)*|::\S*|#L\d+\S*)$")
 _DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){2,}")
+# What a file path is made of: no spaces, no markup (`<think>…</think>`) and no
+# URL query or template (`api/models/{id}?expand[]=…`).
+_PATH_CHARS_RE = re.compile(r"[A-Za-z0-9_.+@~*%,-]*(?:/[A-Za-z0-9_.+@~*%,-]*)+")
 
 
 @dataclass(frozen=True)
@@ -208,7 +211,7 @@ def cited_paths(tokens: list[str], layout: Layout) -> list[str]:
     out = []
     for token in tokens:
         token = _PATH_TAIL_RE.sub("", token.strip().strip("`'\"()[]"))
-        if "/" in token and not _URL_RE.match(token) and " " not in token:
+        if "/" in token and not _URL_RE.match(token) and _PATH_CHARS_RE.fullmatch(token):
             out.append(token.lstrip("./").lower())
         elif _DOTTED_RE.fullmatch(token) and token.split(".", 1)[0].lower() in layout.roots:
             out.append(token.replace(".", "/").lower() + "/")

@@ -14,8 +14,10 @@ them:
    and ``metal_backend`` are both ``metal``; ``test/unit/gemm/`` and
    ``include/cutlass/gemm/`` both ``gemm``). A path whose folders all hold
    others names its area by its file (``tools/profiler.cu``: ``profiler``).
-2. A note's area is that of the first path it cites; an area that at least
-   :data:`MIN_GROUP` notes have is a **group**.
+2. A note's area is that of the first path it cites; a note that cites no
+   path names an area when every word of the area is a word of its code
+   (``ggml_cuda_graph_update`` names ``cuda``). An area that at least
+   :data:`MIN_GROUP` notes have, one of them by a path, is a **group**.
 3. A note whose first path names no group takes the first group another of
    its paths names; else the group whose notes share most of its words
    (the words of its paths and identifiers, each weighed by how few groups
@@ -88,15 +90,22 @@ def area_of(path: str, original: str, repo_words: frozenset[str]) -> Area | None
     shown_parts = original.strip("/").split("/") if original.lower().strip("/") == path.strip("/") else parts
     folders, name = (parts, "") if path.endswith("/") else (parts[:-1], parts[-1])
     for i, segment in enumerate(folders):
-        kept = [w for w in segment_words(shown_parts[i]) if w not in CONTAINERS and w not in repo_words and not w.isdigit()]
+        kept = [w for w in segment_words(shown_parts[i]) if _names(w, repo_words)]
         if kept:
             return Area("-".join(kept), _shown(shown_parts[i], kept), "/".join(shown_parts[: i + 1]) + "/")
     if name:
         stem = _EXTENSION_RE.sub("", shown_parts[len(folders)])
-        kept = [w for w in segment_words(stem) if w not in CONTAINERS and w not in repo_words and not w.isdigit()]
+        kept = [w for w in segment_words(stem) if _names(w, repo_words)]
         if kept:
             return Area("-".join(kept), _shown(stem, kept), "/".join(shown_parts[: len(folders)]) + "/")
     return None
+
+
+def _names(word: str, repo_words: frozenset[str]) -> bool:
+    """Whether a word of a folder or file name names a part of the code: not a
+    container, not the repository's own name, not a number or a single letter
+    (Go's ``x/`` holds experiments)."""
+    return len(word) > 1 and word not in CONTAINERS and word not in repo_words and not word.isdigit()
 
 
 def _shown(segment: str, kept: list[str]) -> str:
@@ -171,22 +180,32 @@ def _slug(key: str, taken: Iterable[str]) -> str:
     return slug
 
 
+def _named_areas(note: Cited, keys: set[str]) -> list[str]:
+    """The areas whose words all are words of the note's code, the most words first."""
+    found = [k for k in keys if set(k.split("-")) <= note.words]
+    return sorted(found, key=lambda k: (-len(k.split("-")), k))
+
+
 def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> Grouping:
     """Group one repository's notes by the code they cite (the module docstring).
 
     ``reserved``: slugs a group may not take (the fallback's, ``other``).
     """
     primary = [c.areas[0].key if c.areas else None for c in notes]
-    counts = Counter(k for k in primary if k)
-    keys = sorted((k for k, n in counts.items() if n >= MIN_GROUP), key=lambda k: (-counts[k], k))
+    # A note that cites no path names an area by its identifiers' words
+    # (`ggml_cuda_graph_update` names cuda): it counts towards that area's group.
+    named = [_named_areas(c, set(primary) - {None}) if not c.areas else [] for c in notes]
+    counts = Counter(k for k in primary if k) + Counter(k for ks in named for k in ks[:1])
+    keys = sorted((k for k, n in counts.items() if n >= MIN_GROUP and k in primary), key=lambda k: (-counts[k], k))
     if not keys:
         return Grouping((), {})
     members: dict[str, list[int]] = {k: [] for k in keys}
     filed: dict[int, str] = {}
     for i, c in enumerate(notes):
-        if primary[i] in members:
-            filed[i] = primary[i]
-            members[primary[i]].append(i)
+        k = primary[i] if primary[i] in members else next((k for k in named[i] if k in members), None)
+        if k is not None:
+            filed[i] = k
+            members[k].append(i)
     # Words of each group, and how many groups have each word.
     group_words = {k: Counter(w for i in members[k] for w in notes[i].words) for k in keys}
     spread = Counter(w for k in keys for w in group_words[k])

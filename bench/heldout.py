@@ -106,8 +106,10 @@ def similar_table(env, held: list[heldout.HeldNote]) -> str:
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     part_of = {n.key: n.part for n in held}
-    for part in [*heldout.PARTS, "all"]:
-        docs = [d for d, k in key.items() if part in ("all", part_of[k])]
+    # Only the parts with labelled pairs: every pair of another part would count as false.
+    labelled = {part_of[k] for pair in labels for k in pair if k in part_of}
+    for part in [*(p for p in heldout.PARTS if p in labelled), "all"]:
+        docs = [d for d, k in key.items() if part_of[k] in labelled and part in ("all", part_of[k])]
         if not docs:
             continue  # a part of questions only (dev3)
         showing = sum(1 for d in docs if lists.get(d))

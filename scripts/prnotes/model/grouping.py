@@ -180,9 +180,11 @@ def _slug(key: str, taken: Iterable[str]) -> str:
     return slug
 
 
-def _named_areas(note: Cited, keys: set[str]) -> list[str]:
-    """The areas whose words all are words of the note's code, the most words first."""
-    found = [k for k in keys if set(k.split("-")) <= note.words]
+def _named_areas(note: Cited, by_word: dict[str, list[str]]) -> list[str]:
+    """The areas whose words all are words of the note's code, the most words
+    first; ``by_word``: the areas by their first word (a note looks up its own
+    words, not every area)."""
+    found = [k for w in note.words for k in by_word.get(w, ()) if set(k.split("-")) <= note.words]
     return sorted(found, key=lambda k: (-len(k.split("-")), k))
 
 
@@ -194,7 +196,10 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     primary = [c.areas[0].key if c.areas else None for c in notes]
     # A note that cites no path names an area by its identifiers' words
     # (`ggml_cuda_graph_update` names cuda): it counts towards that area's group.
-    named = [_named_areas(c, set(primary) - {None}) if not c.areas else [] for c in notes]
+    by_word: dict[str, list[str]] = {}  # an area's first word -> the areas
+    for k in sorted(set(primary) - {None}):
+        by_word.setdefault(k.split("-")[0], []).append(k)
+    named = [_named_areas(c, by_word) if not c.areas else [] for c in notes]
     counts = Counter(k for k in primary if k) + Counter(k for ks in named for k in ks[:1])
     keys = sorted((k for k, n in counts.items() if n >= MIN_GROUP and k in primary), key=lambda k: (-counts[k], k))
     if not keys:

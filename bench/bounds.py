@@ -57,6 +57,17 @@ def many_entries(n: int) -> tuple[str, str]:
     return _seed(entries), prs
 
 
+def many_areas(n: int) -> tuple[str, str]:
+    """``n`` entries of a repository without a set, citing ``n / 4`` areas of it: half
+    by a path, half by an identifier only (the grouping of :mod:`prnotes.model.grouping`)."""
+    entries = []
+    for i in range(n):
+        area = f"area{(i * 7919) % max(1, n // 4)}"
+        code = f"`src/{area}/mod_{i}.py` 的 `{area}_helper_{i}()`" if i % 2 else f"`{area}_fn_{i}()` 与 `Other{i}Thing`"
+        entries.append((f"改动 {i} (#{i + 1})", f"值得快速浏览。{code}。"))
+    return _seed(entries), ""
+
+
 def long_body(n: int) -> tuple[str, str]:
     """One entry whose body is one line of ``n`` characters, half of it a ``a-a-…`` run."""
     body = (HOSTILE * (n // 2 // len(HOSTILE) + 1))[: n // 2] + "a-" * (n // 4)
@@ -127,6 +138,7 @@ class Case:
 
 CASES = (
     Case("10,000 entries", convert_in_memory, many_entries, 10_000, 10),
+    Case("10,000 entries citing 2,500 areas of a repository without a set", convert_in_memory, many_areas, 10_000, 10),
     Case("a 100,000-character body", convert_in_memory, long_body, 100_000, 10),
     Case("a 5 MB seed file", convert_in_memory, big_file, 5_000_000, 10),
     Case("200,000 bad lines rejected", reject_bad_lines, bad_lines, 200_000, 10),

@@ -196,12 +196,13 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     primary = [c.areas[0].key if c.areas else None for c in notes]
     # A note that cites no path names an area by its identifiers' words
     # (`ggml_cuda_graph_update` names cuda): it counts towards that area's group.
+    by_path = set(primary) - {None}  # the areas some note names by a path
     by_word: dict[str, list[str]] = {}  # an area's first word -> the areas
-    for k in sorted(set(primary) - {None}):
+    for k in sorted(by_path):
         by_word.setdefault(k.split("-")[0], []).append(k)
     named = [_named_areas(c, by_word) if not c.areas else [] for c in notes]
     counts = Counter(k for k in primary if k) + Counter(k for ks in named for k in ks[:1])
-    keys = sorted((k for k, n in counts.items() if n >= MIN_GROUP and k in primary), key=lambda k: (-counts[k], k))
+    keys = sorted((k for k, n in counts.items() if n >= MIN_GROUP and k in by_path), key=lambda k: (-counts[k], k))
     if not keys:
         return Grouping((), {})
     members: dict[str, list[int]] = {k: [] for k in keys}
@@ -214,30 +215,35 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     # Words of each group, and how many groups have each word.
     group_words = {k: Counter(w for i in members[k] for w in notes[i].words) for k in keys}
     spread = Counter(w for k in keys for w in group_words[k])
+    # The groups that have each word few groups have: a note looks up its own words.
+    holders: dict[str, list[str]] = {}
+    for k in keys:
+        for w in group_words[k]:
+            if spread[w] * 2 <= len(keys) + 1:
+                holders.setdefault(w, []).append(k)
+    rank = {k: n for n, k in enumerate(keys)}
     for i, c in enumerate(notes):
         if i in filed:
             continue
-        best, score = None, 0.0
-        for k in keys:
-            s = sum(
-                math.log(1 + len(keys) / spread[w]) * (2 if w in c.first else 1)
-                for w in c.words
-                if w in group_words[k] and spread[w] * 2 <= len(keys) + 1
-            )
-            if s > score:
-                best, score = k, s
+        scores: dict[str, float] = {}
+        for w in sorted(c.words):
+            for k in holders.get(w, ()):
+                scores[k] = scores.get(k, 0.0) + math.log(1 + len(keys) / spread[w]) * (2 if w in c.first else 1)
+        # The most shared; on a tie, the earlier group (the bigger one).
+        best = min(scores, key=lambda k: (-scores[k], rank[k])) if scores else None
         if best is None:
             best = next((a.key for a in c.areas if a.key in members), None)
         if best is not None:
             filed[i] = best
             members[best].append(i)
     order = sorted(keys, key=lambda k: (-len(members[k]), k))
-    groups, slugs = [], {}
+    groups, slugs, taken = [], {}, set(reserved)
     for k in order:
         shown = Counter(a.shown for i in members[k] for a in notes[i].areas if a.key == k)
         folders = Counter(a.folder for i in members[k] for a in notes[i].areas if a.key == k)
-        slug = _slug(k, set(slugs.values()) | set(reserved))
+        slug = _slug(k, taken)
         slugs[k] = slug
+        taken.add(slug)
         title = min(shown, key=lambda s: (-shown[s], s)) if shown else k
         where = "、".join(f for f, _ in sorted(folders.items(), key=lambda fc: (-fc[1], fc[0]))[:3])
         groups.append(Group(slug, title, f"按代码归组：笔记引用的 {where} 下的改动。"))

@@ -478,3 +478,17 @@ def test_notes_titled_like_a_notes_sections_keep_their_advice(tmp_path):
     index = (proj / "_build/html/searchindex.js").read_text(encoding="utf-8")
     assert "甲乙" in index and "庚辛" in index
     assert '<meta name="description" content="庚辛壬癸。"' in html_of(proj, "notes/o/r/pr-2")
+
+
+def test_a_short_code_span_keeps_the_punctuation_after_it(built_site):
+    # The note on GPU syncs lists `keep_on_cpu`、`async_tensor_h2d`、…: each short
+    # span and its 、 are one box, with a place to break before it.
+    html = article(html_of(built_site[0], "notes/vllm-project/vllm/pr-43107"))
+    glued = re.findall(r'<wbr><span class="prnotes-glue"><code [^>]*>(.*?)</code>(.)</span>', html)
+    assert ('<span class="pre">keep_on_cpu</span>', "、") in glued
+    assert all(mark in "，。、；：！？）】」』”’》〉" for _, mark in glued)
+    # No span glued to anything else, and none longer than a phone's line.
+    assert html.count('class="prnotes-glue"') == len(glued)
+    assert all(len(re.sub(r"<[^>]+>", "", code)) <= 32 for code, _ in glued)
+    # The punctuation is not written twice.
+    assert "、、" not in re.sub(r"<[^>]+>", "", html)

@@ -218,9 +218,9 @@ def cited_paths(tokens: list[str], layout: Layout) -> list[str]:
     return out
 
 
-def path_claims(tokens: list[str], layout: Layout) -> list[tuple[str, int, int]]:
-    """``(slug, depth, position)`` of every cited path the layout claims."""
-    return [(*hit, position) for position, path in enumerate(cited_paths(tokens, layout)) if (hit := layout.claim(path))]
+def path_claims(paths: list[str], layout: Layout) -> list[tuple[str, int, int]]:
+    """``(slug, depth, position)`` of every cited path (:func:`cited_paths`) the layout claims."""
+    return [(*hit, position) for position, path in enumerate(paths) if (hit := layout.claim(path))]
 
 
 def definition_claims(tokens: list[str], layout: Layout, fallback: str) -> list[tuple[str, int, int]]:
@@ -422,9 +422,10 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
             add(sub, "prefix", w.prefix * weight)
     counted: dict[str, int] = {}
     tokens = list(dict.fromkeys(code_tokens(title) + code_tokens(upstream_title) + code_tokens(body)))
-    claims = [c for c in path_claims(tokens, signals.layout) if c[0] != taxonomy.fallback]
+    paths = cited_paths(tokens, signals.layout)
+    claims = [c for c in path_claims(paths, signals.layout) if c[0] != taxonomy.fallback]
     # A note that cites no path: the modules that define the names it cites.
-    defined = [] if cited_paths(tokens, signals.layout) else definition_claims(tokens, signals.layout, taxonomy.fallback)
+    defined = [] if paths else definition_claims(tokens, signals.layout, taxonomy.fallback)
     for token in tokens:
         hit = code_subsystem(token, signals)
         if hit and counted.get(hit[0], 0) < w.code_cap:

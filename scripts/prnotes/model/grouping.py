@@ -145,12 +145,12 @@ class Cited:
 def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> Cited:
     tokens = code_tokens(title) + code_tokens(upstream) + code_tokens(body)
     originals = {t.lower().strip("`'\"()[]").lstrip("./"): t.strip("`'\"()[]").lstrip("./") for t in tokens}
+    paths = cited_paths(tokens, _NO_LAYOUT)
     areas = []
-    for path in cited_paths(tokens, _NO_LAYOUT):
+    for path in paths:
         area = area_of(path, originals.get(path, path), repo_words)
         if area is not None:
             areas.append(area)
-    paths = cited_paths(tokens, _NO_LAYOUT)
     found, first = set(), set()
     for token in tokens:
         these = _token_words(token, repo_words)

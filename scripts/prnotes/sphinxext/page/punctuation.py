@@ -33,15 +33,10 @@ class GlueClosingPunctuation(SphinxPostTransform):
     def run(self, **kwargs) -> None:
         for literal in list(self.document.findall(nodes.literal)):
             parent = literal.parent
-            if parent is None or isinstance(parent, nodes.inline) and GLUE in parent["classes"]:
+            after = literal.next_node(descend=False, siblings=True)
+            text = after.astext() if isinstance(after, nodes.Text) else ""
+            if not text or text[0] not in CLOSING or len(literal.astext()) > LONGEST:
                 continue
-            at = parent.index(literal)
-            after = parent[at + 1] if at + 1 < len(parent) else None
-            if not isinstance(after, nodes.Text) or not after.astext() or after.astext()[0] not in CLOSING:
-                continue
-            if len(literal.astext()) > LONGEST:
-                continue
-            text = after.astext()
             glue = nodes.inline("", "", classes=[GLUE])
             parent.replace(literal, glue)
             # A line may still break before the box: Chromium takes the box's

@@ -264,17 +264,19 @@ def test_a_translation_weighs_less_than_a_pair_the_notes_make(page):
     assert page.evaluate("() => PRNOTES_ALTERNATIVE_WEIGHTS['='] < PRNOTES_ALTERNATIVE_WEIGHTS['^']")
 
 
-def test_an_english_word_the_notes_write_is_not_translated():
-    # CC-CEDICT gives "event" for 事件, which a note writes; but another note writes "event" itself.
+def test_an_english_word_the_notes_write_is_translated_too():
+    # CC-CEDICT gives "event" for 事件, which a note writes; another note writes "event" itself.
     notes = _fixture_notes()
     assert pairs.translations(f"{n.title}\n{n.advice}" for n in notes)["event"] == ["事件"]
-    assert "event" in pairs.written_words(notes)
-    assert "event" not in pairs.translate(notes, glossary.load())
+    assert any("event" in n.upstream.lower() for n in notes)
+    assert pairs.translate(notes, glossary.load())["event"] == ["事件"]
 
 
-def test_an_english_word_the_notes_write_finds_only_the_notes_that_write_it(page):
-    assert _split(page, "event") == ["event"]
-    assert page.search("event").docnames == ("notes/o/fb/pr-110",)
+def test_an_english_word_the_notes_write_finds_them_first_then_the_chinese(page):
+    assert _split(page, "event") == ["event|=事件"]
+    found = page.search("event").docnames
+    assert found[0] == "notes/o/fb/pr-110"
+    assert EVENT_TIME_ONLY_IN_CHINESE in found[1:]
     assert EVENT_TIME_ONLY_IN_CHINESE in page.search("事件").docnames
 
 
@@ -368,6 +370,6 @@ def test_the_split_holds_the_typo_keys_and_the_pairs(site):
     assert links["backpressur"] == [["backpressure", ["背压"]]]  # its inflection folded, as the term is
     assert links["背压"] == [["背压", ["backpressure"]]]
     assert links["水位"] == [["水位线", ["watermark"]]]
-    # The dictionary's words: only those the notes do not write ("event" is in an upstream title).
+    # The dictionary's words, those the notes write too ("event" is in an upstream title).
     assert words["journal"] == ["日志"] and words["alter"] == ["改动", "更改", "修改"]
-    assert "event" not in words and "event" in terms
+    assert words["event"] == ["事件"] and "event" in terms

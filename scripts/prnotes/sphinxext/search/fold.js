@@ -13,8 +13,8 @@
  * - prnotesUnits is glossary.py's phrase_units.
  * - prnotesQueryTerms turns what the reader typed into the query's terms:
  *   PR references written any way, glossary terms and the pairs the notes
- *   make (pairs.py) in both directions, English words the notes do not
- *   write through the dictionary's Chinese for them (pairs.py, CC-CEDICT),
+ *   make (pairs.py) in both directions, English words through the
+ *   dictionary's Chinese for them (pairs.py, CC-CEDICT),
  *   identifiers typed without their "_" or with spaces, joined words the
  *   index has apart, and typos (the index's side of these, index.js: near,
  *   pieces, links, translations). A term that stands
@@ -138,8 +138,8 @@ const prnotesUnits = (normalized) => {
 // for another spelling the index has (an identifier joined or split, 1),
 // "~" for the glossary's other side (0.7), "^" for a pair the notes
 // themselves make (pairs.py, 0.6), "?" for a correction of a typo (0.6),
-// "=" for a Chinese word the dictionary gives an English word the notes do
-// not write (pairs.py, CC-CEDICT; 0.4). Terms never hold these characters.
+// "=" for a Chinese word the dictionary gives an English word (pairs.py,
+// CC-CEDICT; 0.4). Terms never hold these characters.
 const PRNOTES_ALTERNATIVE_WEIGHTS = {"": 1, "~": 0.7, "^": 0.6, "?": 0.6, "=": 0.4};
 const PRNOTES_EXPANSION_WEIGHT = PRNOTES_ALTERNATIVE_WEIGHTS["~"];
 const PRNOTES_MARK = /^[~^?=]/;
@@ -257,8 +257,7 @@ const prnotesDerivedPhrases = (norm, links) => {
  * The English words of the query that the dictionary translates
  * (pairs.py, CC-CEDICT): each word of letters stored with Chinese words
  * (`translations(term)`: [Chinese words]) is a phrase of one unit, as a
- * phrase of the glossary is, with the mark "=". The dictionary holds only
- * words the notes do not write; an identifier's parts match nothing
+ * phrase of the glossary is, with the mark "=". An identifier's parts match nothing
  * (prnotesGlossaryMatches).
  */
 const prnotesDictionaryPhrases = (norm, translations) => {

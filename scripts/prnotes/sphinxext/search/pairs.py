@@ -79,13 +79,12 @@ Chinese words of the site's notes they translate, a weaker kind of pair:
    translates, best first: an earlier sense, then a gloss of the word alone
    before one of two words, an earlier gloss, the word more notes use. At
    most :data:`MAX_TRANSLATIONS` are kept (a common word translates many).
-4. **What is stored** (:func:`translate`): the English words the notes do not
-   write themselves (:func:`written_words`: plain words of their titles, upstream
-   titles and advice; ``dot`` inside ``scaled_dot_product_attention`` is no
-   word the notes write) and the glossary does not have as a term of its
-   own. A word the notes write finds the notes that write it, at full
-   weight; expanding it too would list every note that writes a Chinese
-   word for it, weaker, below them.
+4. **What is stored** (:func:`translate`): every such word the glossary
+   does not have as a term of its own, also one the notes write. A word the
+   notes write finds the notes that write it at full weight, and the notes
+   that write only a Chinese word for it after them, at 0.4: a reader who
+   types "integer" about notes in Chinese wants 整数 too, and an archive
+   that writes "integer" once must not hide every note that writes 整数.
 
 :mod:`.split` stores the words in the term chunk each hashes to, so a query
 loads them with its own terms; the browser (fold.js) looks an English word
@@ -481,21 +480,11 @@ def translations(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry
     }
 
 
-def written_words(notes: Iterable[NoteText]) -> set[str]:
-    """The English words the notes write (titles, upstream titles, advice),
-    folded: plain words only, not the parts of an identifier or a file name
-    (``dot`` of ``scaled_dot_product_attention`` is not the word "dot")."""
-    out: set[str] = set()
-    for note in notes:
-        out.update(english_words(normalize(f"{note.title}\n{note.upstream}\n{note.advice}")))
-    return out
-
-
 def translate(notes: Iterable[NoteText], glossary: Glossary | None = None) -> dict[str, list[str]]:
     """What the split index stores (:mod:`.split`): {folded English word: the
     notes' Chinese words it translates, best first}, for the English words
-    the notes do not write themselves and the glossary does not have."""
+    the glossary does not have."""
     notes = list(notes)
-    known = written_words(notes) | {units[0] for entry in (glossary.entries if glossary else ()) if len(units := phrase_units(entry.english)) == 1}
+    known = {units[0] for entry in (glossary.entries if glossary else ()) if len(units := phrase_units(entry.english)) == 1}
     found = translations(f"{note.title}\n{note.advice}" for note in notes)
     return {word: chinese for word, chinese in found.items() if word not in known}

@@ -61,6 +61,7 @@ def test_a_group_page_says_where_it_comes_from(project):
         ("tools/profiler.cu", "profiler"),  # no folder names anything: the file does
         ("src/lib.rs", None),
         ("x/mlxrunner/cache.go", "mlxrunner"),  # a single letter names nothing (Go's x/)
+        ("api/v1/openai/chat.ts", "openai"),  # nor does a version
     ],
 )
 def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
@@ -82,6 +83,38 @@ def test_a_group_needs_two_notes_and_a_lone_note_joins_by_shared_words():
     grouping = group_notes(notes)
     assert [g.slug for g in grouping.groups] == ["alpha", "beta"]
     assert grouping.filed == {0: "alpha", 1: "alpha", 2: "beta", 3: "beta", 4: "alpha"}
+
+
+def test_notes_without_a_path_join_the_area_of_the_notes_they_share_code_with():
+    words = repo_words("o/r")
+    notes = [
+        cited("", "", "`src/alpha/a.py` 的 `AlphaCache`。", words),
+        cited("", "", "`src/alpha/b.py`。", words),
+        cited("", "", "`x/runner/cache.go` 的 `SnapshotCache.Capture()`。", words),  # runner: one note by a path
+        cited("", "", "`SnapshotCache.Evict()` 与 `captureBoundary()`。", words),  # shares SnapshotCache with it
+        cited("", "", "`captureBoundary()` 之后的 `flushPrefix()`。", words),  # shares only with the note above: a chain
+        cited("", "", "`flushPrefix()` 外没有别的代码。", words),  # three links away: past the rounds
+    ]
+    grouping = group_notes(notes)
+    # runner has one note by its path and two joined through their code: a group.
+    assert [g.slug for g in grouping.groups] == ["runner", "alpha"]
+    assert grouping.filed == {0: "alpha", 1: "alpha", 2: "runner", 3: "runner", 4: "runner", 5: "runner"}
+
+
+def test_the_order_of_the_notes_does_not_change_where_they_join():
+    words = repo_words("o/r")
+    texts = [
+        "`src/alpha/a.py` 的 `AlphaCache`。",
+        "`src/alpha/b.py` 的 `SharedThing`。",
+        "`src/beta/c.py` 的 `SharedThing`。",
+        "`src/beta/d.py`。",
+        "只有 `SharedThing`。",
+    ]
+    filed = []
+    for order in (texts, texts[::-1]):
+        grouping = group_notes([cited("", "", t, words) for t in order])
+        filed.append({order[i]: slug for i, slug in grouping.filed.items()})
+    assert filed[0] == filed[1]
 
 
 def test_a_note_without_a_path_names_its_area_by_the_words_of_its_code():

@@ -16,13 +16,21 @@ them:
    others names its area by its file (``tools/profiler.cu``: ``profiler``).
 2. A note's area is that of the first path it cites; a note that cites no
    path names an area when every word of the area is a word of its code
-   (``ggml_cuda_graph_update`` names ``cuda``). An area that at least
-   :data:`MIN_GROUP` notes have, one of them by a path, is a **group**.
-3. A note whose first path names no group takes the first group another of
-   its paths names; else the group whose notes share most of its words
-   (the words of its paths and identifiers, each weighed by how few groups
-   have it), when they share a word few groups have.
-4. Only a note that cites no code a group shares is filed by the generic
+   (``ggml_cuda_graph_update`` names ``cuda``).
+3. A note that names no area joins the area of the notes it shares most
+   code with: the words of their paths and identifiers (two letters and
+   more: ``vk`` of ``ggml_vk_create_buffer``), each weighed by how few
+   notes have it (``ln(N / df)``, words of more than :data:`NEAR_DF` notes
+   left out); its :data:`NEAREST` nearest notes vote, each with what it
+   shares. This goes in :data:`ROUNDS` rounds, each reading only the notes
+   placed before it, so that a note can join through another that joined,
+   and the order of the notes never matters.
+4. An area is a **group** when some note names it by a path and at least
+   :data:`MIN_GROUP` notes name it, or one more than that has joined it
+   (one note by a path and one that shares a word with it is too little).
+   A note whose area is no group takes the first group another of its
+   paths names, else joins a group as in (3).
+5. Only a note that shares no code with a group is filed by the generic
    words of ``taxonomy/default.toml``, as before; what those do not file
    goes to 其他.
 
@@ -55,10 +63,17 @@ CONTAINERS = frozenset(
 )
 # A group holds at least this many notes.
 MIN_GROUP = 2
+# A word of more notes than this is not looked up to find a note's nearest note.
+NEAR_DF = 30
+# The nearest notes that vote for the area a note joins.
+NEAREST = 3
+# Rounds of joining the nearest note: a note may join through a chain this long.
+ROUNDS = 3
 # Words of identifiers shorter than this say nothing.
-_MIN_WORD = 3
+_MIN_WORD = 2
 _SPLIT_RE = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATOR_RE = re.compile(r"[^A-Za-z0-9]+")
+_VERSION_RE = re.compile(r"v?[0-9]+")
 _EXTENSION_RE = re.compile(r"\.[A-Za-z0-9]{1,6}$")
 _NO_LAYOUT = Layout.of(())
 
@@ -103,9 +118,9 @@ def area_of(path: str, original: str, repo_words: frozenset[str]) -> Area | None
 
 def _names(word: str, repo_words: frozenset[str]) -> bool:
     """Whether a word of a folder or file name names a part of the code: not a
-    container, not the repository's own name, not a number or a single letter
-    (Go's ``x/`` holds experiments)."""
-    return len(word) > 1 and word not in CONTAINERS and word not in repo_words and not word.isdigit()
+    container, not the repository's own name, not a number, a version
+    (``v1/``) or a single letter (Go's ``x/`` holds experiments)."""
+    return len(word) > 1 and word not in CONTAINERS and word not in repo_words and not _VERSION_RE.fullmatch(word)
 
 
 def _shown(segment: str, kept: list[str]) -> str:
@@ -188,6 +203,54 @@ def _named_areas(note: Cited, by_word: dict[str, list[str]]) -> list[str]:
     return sorted(found, key=lambda k: (-len(k.split("-")), k))
 
 
+class _Neighbours:
+    """Which note a note shares most code with: the words of their paths and
+    identifiers, each weighed by how few notes have it (``ln(N / df)``);
+    words of more than :data:`NEAR_DF` notes say too little to look up, and
+    the weight of the first path's words is doubled."""
+
+    def __init__(self, notes: list[Cited]) -> None:
+        self.notes = notes
+        df = Counter(w for c in notes for w in c.words)
+        self.weight = {w: math.log(len(notes) / n) for w, n in df.items() if 2 <= n <= NEAR_DF}
+        self.postings: dict[str, list[int]] = {}
+        for i, c in enumerate(notes):
+            for w in sorted(c.words & self.weight.keys()):
+                self.postings.setdefault(w, []).append(i)
+
+    def nearest(self, i: int, among: dict[int, str]) -> str | None:
+        """The key ``among`` gives the notes most like note ``i``: of its
+        :data:`NEAREST` nearest notes, the key whose notes share most with it;
+        ties go to the key first in order, never to the order of the notes."""
+        scores: dict[int, float] = {}
+        mine = self.notes[i]
+        for w in mine.words & self.weight.keys():
+            weight = self.weight[w] * (2 if w in mine.first else 1)
+            for j in self.postings[w]:
+                if j != i and j in among:
+                    scores[j] = scores.get(j, 0.0) + weight
+        if not scores:
+            return None
+        votes: dict[str, float] = {}
+        for j in sorted(scores, key=lambda j: (-scores[j], among[j]))[:NEAREST]:
+            votes[among[j]] = votes.get(among[j], 0.0) + scores[j]
+        return min(votes, key=lambda k: (-votes[k], k))
+
+    def attach(self, filed: dict[int, str], rest: list[int]) -> dict[int, str]:
+        """The keys of the ``rest`` notes, each the key of the filed note most
+        like it; in rounds, so that a note can join through one filed in the
+        round before (each round reads only the notes filed before it, so the
+        order of the notes does not matter)."""
+        known, out = dict(filed), {}
+        for _ in range(ROUNDS):
+            found = {i: k for i in rest if i not in out and (k := self.nearest(i, known)) is not None}
+            if not found:
+                break
+            out |= found
+            known |= found
+        return out
+
+
 def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> Grouping:
     """Group one repository's notes by the code they cite (the module docstring).
 
@@ -201,41 +264,31 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     for k in sorted(by_path):
         by_word.setdefault(k.split("-")[0], []).append(k)
     named = [_named_areas(c, by_word) if not c.areas else [] for c in notes]
-    counts = Counter(k for k in primary if k) + Counter(k for ks in named for k in ks[:1])
-    keys = sorted((k for k, n in counts.items() if n >= MIN_GROUP and k in by_path), key=lambda k: (-counts[k], k))
+    near = _Neighbours(notes)
+    # Every area a note names, even one of a single note: the notes that name
+    # none join the area of the note they share most code with.
+    area = {i: k for i, k in enumerate(primary) if k} | {i: ks[0] for i, ks in enumerate(named) if ks and primary[i] is None}
+    cited_by = Counter(area.values())
+    area |= near.attach(area, [i for i in range(len(notes)) if i not in area])
+    counts = Counter(area.values())
+    # A group: notes that cite the area, or one more when they are joined by what they share.
+    keys = sorted(
+        (k for k, n in counts.items() if k in by_path and (cited_by[k] >= MIN_GROUP or n > MIN_GROUP)),
+        key=lambda k: (-counts[k], k),
+    )
     if not keys:
         return Grouping((), {})
     members: dict[str, list[int]] = {k: [] for k in keys}
     filed: dict[int, str] = {}
     for i, c in enumerate(notes):
-        k = primary[i] if primary[i] in members else next((k for k in named[i] if k in members), None)
+        # An area too small to be a group: the note's other paths, then the note it shares most with.
+        k = area.get(i) if area.get(i) in members else next((a.key for a in c.areas if a.key in members), None)
         if k is not None:
             filed[i] = k
             members[k].append(i)
-    # Words of each group, and how many groups have each word.
-    group_words = {k: Counter(w for i in members[k] for w in notes[i].words) for k in keys}
-    spread = Counter(w for k in keys for w in group_words[k])
-    # The groups that have each word few groups have: a note looks up its own words.
-    holders: dict[str, list[str]] = {}
-    for k in keys:
-        for w in group_words[k]:
-            if spread[w] * 2 <= len(keys) + 1:
-                holders.setdefault(w, []).append(k)
-    rank = {k: n for n, k in enumerate(keys)}
-    for i, c in enumerate(notes):
-        if i in filed:
-            continue
-        scores: dict[str, float] = {}
-        for w in sorted(c.words):
-            for k in holders.get(w, ()):
-                scores[k] = scores.get(k, 0.0) + math.log(1 + len(keys) / spread[w]) * (2 if w in c.first else 1)
-        # The most shared; on a tie, the earlier group (the bigger one).
-        best = min(scores, key=lambda k: (-scores[k], rank[k])) if scores else None
-        if best is None:
-            best = next((a.key for a in c.areas if a.key in members), None)
-        if best is not None:
-            filed[i] = best
-            members[best].append(i)
+    for i, k in near.attach(filed, [i for i in range(len(notes)) if i not in filed]).items():
+        filed[i] = k
+        members[k].append(i)
     order = sorted(keys, key=lambda k: (-len(members[k]), k))
     groups, slugs, taken = [], {}, set(reserved)
     for k in order:

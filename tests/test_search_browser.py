@@ -293,7 +293,9 @@ def test_every_page_has_the_search_box(built_site):
     proj, _ = built_site
     html_dir = proj / "_build/html"
     pages = sorted(html_dir.glob("notes/**/*.html")) + [html_dir / "index.html"]
-    assert pages
+    # A redirect (an address kept for a page that moved) sends the reader on at once.
+    pages = [p for p in pages if 'http-equiv="refresh"' not in p.read_text(encoding="utf-8")]
+    assert len(pages) > 30
     for path in pages:
         assert 'action="' in path.read_text(encoding="utf-8") and "search.html" in path.read_text(encoding="utf-8"), path
 

@@ -68,6 +68,8 @@ def page(title: str, uri: str) -> bytes:
         f'<link rel="canonical" href="{uri}">\n'
         f'<meta http-equiv="refresh" content="0; url={uri}">\n'
         '<meta name="robots" content="noindex">\n'
+        f'<meta name="description" content="本页已移到{title}。">\n'
+        f'<meta property="og:title" content="{title}">\n'
         "</head>\n<body>\n"
         f'<p>本页已移到<a href="{uri}">{title}</a>。</p>\n'
         "</body>\n</html>\n"

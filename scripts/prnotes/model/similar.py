@@ -23,7 +23,10 @@ cite the other, and they may be of different repositories. The measure:
   two notes) and ``|a|`` is the length of ``a``'s own vector of ``w`` (all
   its terms).
   This is the cosine of the TF-IDF vectors restricted to distinctive terms,
-  each note's length measured on its own words.
+  each note's length measured on its own words. A pair of notes of the same
+  subsystem scores :data:`SAME_SUBSYSTEM` times that: the subsystem is
+  filed by the code the notes cite (their folders, and the modules that
+  define the names they cite), which their shared words do not see.
 - A note lists, best first, up to :data:`LISTED` notes: its best
   neighbour when that one is clearly related, and after it every other
   note that scores at least :data:`THRESHOLD`. The best is clearly related
@@ -69,19 +72,22 @@ from ..sphinxext.search.tokens import STOPWORDS, tokens
 # The longest list; the least score of a note listed after the best; the score
 # from which the best is listed whatever the others score; the least score of
 # a best listed for standing out, and by how much it must beat the next best
-# (tuned on tests/similar_pairs.tsv, FLOOR on the held-out dev parts;
+# (tuned on tests/similar_pairs.tsv; FLOOR, STANDOUT and SAME_SUBSYSTEM on the held-out dev parts;
 # BENCHMARKS.md, "Similar notes").
 LISTED = 5
 THRESHOLD = 0.1
 CERTAIN = 0.15
-FLOOR = 0.07
+FLOOR = 0.08
 STANDOUT = 1.3
+# A note of the same subsystem scores this many times what it shares: the
+# subsystem is filed by the code a note cites, which the words do not see.
+SAME_SUBSYSTEM = 1.4
 # What a CJK bigram weighs, a whole term (identifier, path, English word) weighing 1.
 BIGRAM_WEIGHT = 0.7
 # A term of more notes than this is no longer distinctive.
 DF_CAP = 40
 # Changes when the measure does: lists kept from an earlier build are then all made again.
-VERSION = f"3:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{BIGRAM_WEIGHT}:{DF_CAP}"
+VERSION = f"4:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
 
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Chinese function characters: a bigram with one is a piece of a phrase
@@ -191,7 +197,12 @@ class Index:
         The cut-offs are the site's unless given; ``certain=threshold`` and
         ``standout=math.inf`` give an absolute cut-off alone."""
         skip = set(linked)
-        scores = {other: score for other, score in self.scores(docname).items() if other not in skip}
+        subsystem = subsystem_of.get(docname)
+        scores = {
+            other: score * (SAME_SUBSYSTEM if subsystem is not None and subsystem_of.get(other) == subsystem else 1)
+            for other, score in self.scores(docname).items()
+            if other not in skip
+        }
         top = heapq.nlargest(2, scores.values())
         if not top:
             return ()
@@ -200,7 +211,6 @@ class Index:
             return ()
         # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.
         least = min(threshold, round(best, 2) - 0.005)
-        subsystem = subsystem_of.get(docname)
         ranked = sorted(
             (-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least
         )

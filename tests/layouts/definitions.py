@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import re
 import sys
 import tarfile
+import zipfile
 from collections import defaultdict
 
 # CamelCase (a hump after the first), or an "_" inside; a leading "_" allowed.
@@ -57,26 +59,42 @@ def variables(tree: ast.Module) -> set[str]:
     return names
 
 
+def _files(archive: str):
+    """(path, how to read it, or None for a folder) of each member: an sdist's
+    paths after its top folder, a wheel's as they are (PyTorch publishes no
+    sdist; its wheel holds the package's Python source)."""
+    if archive.endswith((".whl", ".zip")):
+        with zipfile.ZipFile(archive) as wheel:
+            for info in wheel.infolist():
+                yield info.filename, (None if info.is_dir() else functools.partial(wheel.read, info))
+        return
+    with tarfile.open(archive) as tar:
+        for member in tar:
+            yield member.name.split("/", 1)[-1], (functools.partial(_read, tar, member) if member.isfile() else None)
+
+
+def _read(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
+    return tar.extractfile(member).read()
+
+
 def definitions(archive: str, package: str, place: str) -> dict[str, list[str]]:
     """Module path -> the names only it defines, sorted."""
     where: dict[str, set[str]] = defaultdict(set)
     used: dict[str, set[str]] = defaultdict(set)  # a name -> the modules that use it as a variable
     stems: set[str] = set()  # the names of the package's modules and folders
-    with tarfile.open(archive) as tar:
-        for member in tar:
-            path = member.name.split("/", 1)[-1]
-            if path.startswith(package):
-                stems.update(part.removesuffix(".py") for part in path.split("/"))
-            if not member.isfile() or not path.endswith(".py") or not path.startswith(package):
-                continue
-            try:
-                tree = ast.parse(tar.extractfile(member).read())
-            except (SyntaxError, ValueError):
-                continue  # a template or a file for another Python: it defines nothing here
-            for name in defined(tree):
-                where[name].add(place + path)
-            for name in variables(tree):
-                used[name].add(place + path)
+    for path, read in _files(archive):
+        if path.startswith(package):
+            stems.update(part.removesuffix(".py") for part in path.split("/"))
+        if read is None or not path.endswith(".py") or not path.startswith(package):
+            continue
+        try:
+            tree = ast.parse(read())
+        except (SyntaxError, ValueError):
+            continue  # a template or a file for another Python: it defines nothing here
+        for name in defined(tree):
+            where[name].add(place + path)
+        for name in variables(tree):
+            used[name].add(place + path)
     out: dict[str, list[str]] = defaultdict(list)
     for name, paths in where.items():
         if len(paths) == 1 and len(name) >= 6 and name not in stems and used[name] <= paths and _CODE_NAME_RE.fullmatch(name):
@@ -86,7 +104,7 @@ def definitions(archive: str, package: str, place: str) -> dict[str, list[str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("archive", help="the release's source archive (.tar.gz)")
+    parser.add_argument("archive", help="the release's source archive (.tar.gz), or a wheel that holds the source (.whl)")
     parser.add_argument("--package", required=True, help="the package's folder inside the archive, e.g. vllm/")
     parser.add_argument("--place", default="", help="put in front of the package's paths, e.g. python/")
     parser.add_argument("--repo", required=True)

@@ -108,7 +108,7 @@ def test_a_folder_left_unclaimed_is_found(taxonomy, repo, key):
 
 # --- where each repository defines its names (model/definitions/) -----------
 
-DEFINED = ("vllm-project/vllm", "sgl-project/sglang", "huggingface/transformers")
+DEFINED = ("vllm-project/vllm", "sgl-project/sglang", "pytorch/pytorch", "huggingface/transformers")
 
 
 def read_definitions(repo: str) -> tuple[dict[str, str], list[tuple[str, list[str]]]]:
@@ -158,7 +158,13 @@ def test_a_definitions_list_leaves_out_shared_names_folders_and_variables(tmp_pa
         for name, text in sources.items():
             (tmp_path / "f").write_text(text, encoding="utf-8")
             tar.add(tmp_path / "f", arcname=f"pkg-1.0/{name}")
-    assert write_definitions(str(archive), "pkg/", "python/") == {
-        "python/pkg/a/engine.py": ["EngineCore"],
-        "python/pkg/b/other.py": ["start_engine"],
-    }
+    expected = {"python/pkg/a/engine.py": ["EngineCore"], "python/pkg/b/other.py": ["start_engine"]}
+    assert write_definitions(str(archive), "pkg/", "python/") == expected
+    # A wheel holds the same files at its root (PyTorch publishes no sdist).
+    import zipfile
+
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for name, text in sources.items():
+            zf.writestr(name, text)
+    assert write_definitions(str(wheel), "pkg/", "python/") == expected

@@ -280,6 +280,14 @@ def test_an_english_word_the_notes_write_finds_them_first_then_the_chinese(page)
     assert EVENT_TIME_ONLY_IN_CHINESE in page.search("事件").docnames
 
 
+def test_a_verb_of_the_dictionary_also_gives_its_noun():
+    # CC-CEDICT: 生成 "to generate", 压缩 "to compress"; 点积 "dot product" is no verb: no "production".
+    found = pairs.translations(["生成 压缩 点积"])
+    assert found["generation"] == ["生成"] and found["compression"] == ["压缩"]
+    assert found["generat"] == ["生成"] and "production" not in found
+    assert pairs.nominalizations("quantize") == ["quantization"] and pairs.nominalizations("build") == []
+
+
 def test_a_word_with_many_translations_keeps_the_best_few(monkeypatch):
     texts = [f"{n.title}\n{n.advice}" for n in _fixture_notes()]
     # Sense 1 of 更改 and 改动 ("to alter") before sense 2 of the others; then the word more notes use.

@@ -453,6 +453,7 @@ def gloss_words(entry: DictionaryEntry) -> list[tuple[str, tuple[int, int, int]]
             words = [w.lower() for w in _GLOSS_WORD.findall(text)]
             if _NEGATION.intersection(words):
                 continue
+            verb = words[:1] == ["to"]  # CC-CEDICT writes a verb "to generate"
             words = [w for w in words if w not in STOPWORDS and w not in FUNCTION_WORDS]
             if not 1 <= len(words) <= GLOSS_WORDS:
                 continue
@@ -460,7 +461,23 @@ def gloss_words(entry: DictionaryEntry) -> list[tuple[str, tuple[int, int, int]]
                 # "high-speed": one word, whose parts alone do not translate.
                 if len(word) >= GLOSS_SHORTEST and _LETTERS.fullmatch(word):
                     out.append((fold(word), (sense_no, len(words), gloss_no)))
+                    # "to generate": a reader asks for "generation", after the verb's own words.
+                    if verb and len(words) == 1:
+                        out += [(fold(noun), (sense_no, len(words) + 1, gloss_no)) for noun in nominalizations(word)]
     return out
+
+
+# A verb's ending -> its noun's: generate generation, quantize quantization,
+# compress compression, construct construction.
+_NOUN_ENDINGS = (("ate", "ation"), ("ize", "ization"), ("ise", "isation"), ("ify", "ification"), ("ct", "ction"), ("ss", "ssion"), ("pt", "ption"))
+
+
+def nominalizations(word: str) -> list[str]:
+    """The noun a verb of a gloss (``to generate``) makes by a regular ending
+    (``generation``), for words of five letters or more; nothing otherwise."""
+    if len(word) < 5:
+        return []
+    return [word[: -len(end)] + noun for end, noun in _NOUN_ENDINGS if word.endswith(end)][:1]
 
 
 def translations(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry]] | None = None) -> dict[str, list[str]]:

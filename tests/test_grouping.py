@@ -7,6 +7,8 @@ set names: its notes cite csrc/attention/, python/tensorkit/serving/ and docs/.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from prnotes.model.grouping import area_of, cited, group_notes, repo_words
 from prnotes.project import load
@@ -115,6 +117,24 @@ def test_the_order_of_the_notes_does_not_change_where_they_join():
         grouping = group_notes([cited("", "", t, words) for t in order])
         filed.append({order[i]: slug for i, slug in grouping.filed.items()})
     assert filed[0] == filed[1]
+
+
+_CODE = st.sampled_from(
+    ["`src/alpha/a.py`", "`src/beta/b.py`", "`x/v1/gamma.go`", "`AlphaCache`", "`beta_queue()`", "`vk_buf`", "`Shared`", "文字"]
+)
+
+
+@given(st.lists(st.lists(_CODE, max_size=4).map(" ".join), max_size=12), st.randoms(use_true_random=False))
+def test_any_notes_group_the_same_in_any_order(texts, rng):
+    words = repo_words("o/r")
+    grouping = group_notes([cited("", "", t, words) for t in texts])
+    slugs = {g.slug for g in grouping.groups}
+    assert set(grouping.filed.values()) <= slugs
+    assert all(sum(1 for k in grouping.filed.values() if k == g) >= 2 for g in slugs)
+    shuffled = list(range(len(texts)))
+    rng.shuffle(shuffled)
+    again = group_notes([cited("", "", texts[i], words) for i in shuffled])
+    assert {shuffled[i]: k for i, k in again.filed.items()} == grouping.filed
 
 
 def test_a_note_without_a_path_names_its_area_by_the_words_of_its_code():

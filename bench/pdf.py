@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.corpus import generate
-from prnotes.build.pdf import TEX_NAME, build_book
-from tests.support.sandbox import ROOT, copy_project
+from prnotes.build.pdf import build_book
+from tests.support.sandbox import copy_project
 from prnotes.build.subset import Selection
 
 SECTION = "## PDF"

@@ -9,7 +9,6 @@ go where the other browser tests put theirs.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 

@@ -6,11 +6,9 @@ import pytest
 
 from tests.support.sandbox import TAXONOMY, fixture_site
 from prnotes import contract
-from prnotes.project import load
 from prnotes.model.site import build_site
 from prnotes.parse.seeds import parse_prs, parse_seed
 from prnotes.render import render_pages
-from prnotes.render.myst import escape
 from prnotes.render.readinglists import cjk_join
 from tests.support.summary import first_sentence
 from prnotes.model.taxonomy import load_taxonomy

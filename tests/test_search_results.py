@@ -11,8 +11,6 @@ tokens.py agreeing on real words.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest

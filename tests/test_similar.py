@@ -1,11 +1,10 @@
-"""相似笔记 (prnotes/model/similar.py, sphinxext/similarnotes.py): the measure on
+"""相似笔记 (prnotes/model/similar.py, sphinxext/links/similar.py): the measure on
 made-up notes, precision on the labelled pairs (tests/similar_pairs.tsv),
 the section on note pages, and what a new digest makes a build do."""
 
 from __future__ import annotations
 
 import math
-import shutil
 
 import pytest
 from bs4 import BeautifulSoup
@@ -15,7 +14,7 @@ from prnotes.model import similar
 from prnotes.sphinxext.links import similar as similarnotes
 from prnotes.sphinxext.facts.notes import Facts
 from tests.support import gitrepo, similarwork
-from tests.support.followsite import DATES, DIGESTS, SEEDS, build, follow_project
+from tests.support.followsite import build, follow_project
 from tests.support.sandbox import convert, sphinx_build
 from tests.support.similareval import corpus_project, labels, measure
 

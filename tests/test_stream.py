@@ -21,7 +21,6 @@ from prnotes.build.audit import audit
 from prnotes.model.classify import verdict_rank
 from prnotes.project import load
 from prnotes.sphinxext.site import feeds as feed
-from prnotes.sphinxext.links import similar as similarnotes
 from tests.support import gitrepo, similarwork
 from tests.support.pagechecks import nu_errors
 from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tests.support.sandbox import fixture_site
-from prnotes.project import load
 from prnotes.parse.refs import segment
 from tests.support.summary import first_sentence
 

@@ -31,7 +31,9 @@ cite the other, and they may be of different repositories. The measure:
   neighbour when that one is clearly related, and after it every other
   note that scores at least :data:`THRESHOLD`. The best is clearly related
   when it scores at least :data:`CERTAIN`, or when it stands out: at least
-  :data:`FLOOR`, and at least :data:`STANDOUT` times the next best.
+  :data:`FLOOR`, and at least :data:`STANDOUT` times what the next best
+  shares (its score before :data:`SAME_SUBSYSTEM`: a note of the note's own
+  subsystem does not hide a best of another repository).
   How high a pair can score depends on the two notes' lengths and on how
   much of their wording is code (a long note of Chinese prose scores low
   with everything, a short one of identifiers high), so an absolute cut-off
@@ -60,7 +62,6 @@ still the only lists that can change.
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from collections import Counter
@@ -191,6 +192,7 @@ class Index:
         certain: float = CERTAIN,
         floor: float = FLOOR,
         standout: float = STANDOUT,
+        same: float = SAME_SUBSYSTEM,
     ) -> tuple[str, ...]:
         """Up to :data:`LISTED` notes similar to ``docname`` (module docstring); ``linked``: notes to leave out.
 
@@ -198,15 +200,18 @@ class Index:
         ``standout=math.inf`` give an absolute cut-off alone."""
         skip = set(linked)
         subsystem = subsystem_of.get(docname)
+        shared = {other: score for other, score in self.scores(docname).items() if other not in skip}
         scores = {
-            other: score * (SAME_SUBSYSTEM if subsystem is not None and subsystem_of.get(other) == subsystem else 1)
-            for other, score in self.scores(docname).items()
-            if other not in skip
+            other: score * (same if subsystem is not None and subsystem_of.get(other) == subsystem else 1)
+            for other, score in shared.items()
         }
-        top = heapq.nlargest(2, scores.values())
-        if not top:
+        if not scores:
             return ()
-        best, runner_up = top[0], (top[1] if len(top) > 1 else 0.0)
+        # The best by its score; the next by what it shares alone, so that a
+        # note of the same subsystem does not hide a best of another repository.
+        top = max(scores, key=lambda other: (scores[other], other))
+        best = scores[top]
+        runner_up = max((score for other, score in shared.items() if other != top), default=0.0)
         if best < certain and (best < floor or best < standout * runner_up):
             return ()
         # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.

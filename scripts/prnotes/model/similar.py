@@ -88,7 +88,7 @@ BIGRAM_WEIGHT = 0.7
 # A term of more notes than this is no longer distinctive.
 DF_CAP = 40
 # Changes when the measure does: lists kept from an earlier build are then all made again.
-VERSION = f"4:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
+VERSION = f"5:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
 
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Chinese function characters: a bigram with one is a piece of a phrase

@@ -501,7 +501,6 @@ def translate(notes: Iterable[NoteText], glossary: Glossary | None = None) -> di
     """What the split index stores (:mod:`.split`): {folded English word: the
     notes' Chinese words it translates, best first}, for the English words
     the glossary does not have."""
-    notes = list(notes)
     known = {units[0] for entry in (glossary.entries if glossary else ()) if len(units := phrase_units(entry.english)) == 1}
     found = translations(f"{note.title}\n{note.advice}" for note in notes)
     return {word: chinese for word, chinese in found.items() if word not in known}

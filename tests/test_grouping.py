@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from prnotes.model.filing import labels_of
 from prnotes.model.grouping import area_of, cited, group_notes, repo_words
 from prnotes.project import load
 from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
@@ -152,6 +153,40 @@ def test_a_note_without_a_path_names_its_area_by_the_words_of_its_code():
     assert grouping.filed[1] == "cuda" and grouping.filed[0] == "cuda"
     # A note with a path is filed by it, whatever words it has.
     assert grouping.filed[2] == grouping.filed[3] == "vulkan"
+
+
+def test_a_note_without_a_path_names_its_area_by_its_title_s_label_first():
+    words = repo_words("o/hub.js")
+    notes = [
+        cited("", "[jinja] Keep precedence", "`packages/jinja/src/format.ts` 的 `format()`。", words),
+        cited("", "[jinja] Match json.dumps", "`Interpreter.applyFilter()` 与 `toJSON()`。", words),
+        cited("", "jinja: loop filters", "`Interpreter.evaluateFor()` 之后的 `loop.last`。", words),
+        cited("", "[gguf] Typed keys", "`packages/gguf/src/types.ts`。", words),
+        cited("", "[gguf] Header", "`packages/gguf/src/gguf.ts` 的 `buildHeader()`。", words),
+        # Its code names gguf, its label names jinja: the label wins.
+        cited("", "[jinja] Chat templates from GGUF", "`gguf.metadata.chat_template` 读入 `Template`。", words),
+        # A label that names no area says nothing; the code decides.
+        cited("", "[Bugfix] Header size", "`buildHeader()` 的对齐。", words),
+    ]
+    grouping = group_notes(notes)
+    assert [g.slug for g in grouping.groups] == ["jinja", "gguf"]
+    assert grouping.filed == {0: "jinja", 1: "jinja", 2: "jinja", 3: "gguf", 4: "gguf", 5: "jinja", 6: "gguf"}
+
+
+@pytest.mark.parametrize(
+    "title, labels",
+    [
+        ("[Inference Providers] fal-ai: derive URLs", ["Inference Providers"]),
+        ("[Blackwell][EVT] Add callbacks", ["Blackwell", "EVT"]),
+        ("ggml-cpu : fuse RMS_NORM + MUL", ["ggml-cpu"]),
+        ("model/parsers: repair arguments", ["model/parsers"]),
+        ("server, sched: expire runners", ["server", "sched"]),
+        ("quantized qwen3 moe: use fused kernels", []),  # words, not a label
+        ("Fix the cache", []),
+    ],
+)
+def test_a_title_s_labels_are_its_brackets_or_its_leading_area(title, labels):
+    assert labels_of(title) == labels
 
 
 @pytest.mark.parametrize(

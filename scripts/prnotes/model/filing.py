@@ -44,6 +44,20 @@ def prefixes_of(title: str) -> list[str]:
     return out
 
 
+# A title's leading "area: " label, as Go and C projects write it: "vulkan : …", "model/parsers: …".
+_COLON_LABEL_RE = re.compile(r"^\s*([A-Za-z][\w.+/-]*(?:\s*,\s*[A-Za-z][\w.+/-]*)*)\s*:\s")
+
+
+def labels_of(title: str) -> list[str]:
+    """The labels a title starts with, as written: its bracketed prefixes
+    (``[Inference Providers]``), else a leading ``area:`` (``ggml-cpu : …``)."""
+    match = _PREFIXES_RE.match(title)
+    if match:
+        return _BRACKET_RE.findall(match.group(1))
+    match = _COLON_LABEL_RE.match(title)
+    return re.split(r"\s*,\s*", match.group(1)) if match else []
+
+
 def _strip_prefixes(title: str) -> str:
     match = _PREFIXES_RE.match(title)
     return title[match.end() :] if match else title

@@ -15,8 +15,11 @@ them:
    ``include/cutlass/gemm/`` both ``gemm``). A path whose folders all hold
    others names its area by its file (``tools/profiler.cu``: ``profiler``).
 2. A note's area is that of the first path it cites; a note that cites no
-   path names an area when every word of the area is a word of its code
-   (``ggml_cuda_graph_update`` names ``cuda``).
+   path names an area by its title's label (``[jinja] …``, ``ggml-cpu :
+   …``: :func:`~prnotes.model.filing.labels_of`) when every word of the
+   area is a word of the label, else when every word of the area is a word
+   of its code (``ggml_cuda_graph_update`` names ``cuda``). The label's
+   words are words of its code too.
 3. A note that names no area joins the area of the notes it shares most
    code with: the words of their paths and identifiers (two letters and
    more: ``vk`` of ``ggml_vk_create_buffer``), each weighed by how few
@@ -48,7 +51,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .filing import Layout, code_tokens, cited_paths
+from .filing import Layout, code_tokens, cited_paths, labels_of
 from .taxonomy import SLUG_MAX, SLUG_RE
 
 # Folder names that hold other folders rather than name a part of the code.
@@ -155,6 +158,7 @@ class Cited:
     areas: tuple[Area, ...]
     words: frozenset[str]
     first: frozenset[str] = frozenset()  # the words of the first path it cites
+    labels: frozenset[str] = frozenset()  # the words of the title's labels: "[hub] …", "vulkan: …"
 
 
 def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> Cited:
@@ -172,7 +176,8 @@ def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> C
         found |= these
         if paths and token.lower().strip("`'\"()[]").lstrip("./") == paths[0]:
             first = these
-    return Cited(tuple(areas), frozenset(found), frozenset(first))
+    labels = {w for label in labels_of(upstream) + labels_of(title) for w in _token_words(label, repo_words)}
+    return Cited(tuple(areas), frozenset(found | labels), frozenset(first), frozenset(labels))
 
 
 def _token_words(token: str, repo_words: frozenset[str]) -> set[str]:
@@ -195,11 +200,11 @@ def _slug(key: str, taken: Iterable[str]) -> str:
     return slug
 
 
-def _named_areas(note: Cited, by_word: dict[str, list[str]]) -> list[str]:
-    """The areas whose words all are words of the note's code, the most words
-    first; ``by_word``: the areas by their first word (a note looks up its own
+def _named_areas(words: frozenset[str], by_word: dict[str, list[str]]) -> list[str]:
+    """The areas whose words all are in ``words``, the most words first;
+    ``by_word``: the areas by their first word (a note looks up its own
     words, not every area)."""
-    found = [k for w in note.words for k in by_word.get(w, ()) if set(k.split("-")) <= note.words]
+    found = {k for w in words for k in by_word.get(w, ()) if set(k.split("-")) <= words}
     return sorted(found, key=lambda k: (-len(k.split("-")), k))
 
 
@@ -263,7 +268,7 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     by_word: dict[str, list[str]] = {}  # an area's first word -> the areas
     for k in sorted(by_path):
         by_word.setdefault(k.split("-")[0], []).append(k)
-    named = [_named_areas(c, by_word) if not c.areas else [] for c in notes]
+    named = [(_named_areas(c.labels, by_word) or _named_areas(c.words, by_word)) if not c.areas else [] for c in notes]
     near = _Neighbours(notes)
     # Every area a note names, even one of a single note: the notes that name
     # none join the area of the note they share most code with.

@@ -414,11 +414,12 @@ def test_a_kind_of_change_outranks_the_layout_as_it_outranks_a_topic(layout_taxo
     assert file_note("更新指标文档", "[Doc] Update metrics docs", "见 `src/engine/metrics/stats.py`。", layout_taxonomy, "o/layout").subsystem == "docs"
     # A topic's own prefix does not: the layout is more specific than the words.
     assert file_note("调度器改动", "[Sched] x", "见 `src/engine/metrics/stats.py`。", layout_taxonomy, "o/layout").subsystem == "metrics"
-    # Nor does a kind that only code tokens name: what the PR says it is
-    # (its prefix, its title) makes it documentation, not a tool it mentions.
+    # Nor does a kind that only code tokens or title words name: what the PR
+    # says it is (its prefix) makes it documentation, not a word it uses.
     body = "见 `src/engine/metrics/stats.py`，用 `mkdocs` 按 `mkdocs.yml` 生成。"
     assert file_note("指标改动", "x", body, layout_taxonomy, "o/layout").subsystem == "metrics"
-    assert file_note("指标文档改动", "x", body, layout_taxonomy, "o/layout").subsystem == "docs"
+    assert file_note("指标文档改动", "x", body, layout_taxonomy, "o/layout").subsystem == "metrics"
+    assert file_note("指标文档改动", "[Doc] x", body, layout_taxonomy, "o/layout").subsystem == "docs"
 
 
 # Where the o/layout repository defines some names (definitions/<owner>__<repo>.txt).

@@ -65,10 +65,17 @@ def test_a_group_page_says_where_it_comes_from(project):
         ("src/lib.rs", None),
         ("x/mlxrunner/cache.go", "mlxrunner"),  # a single letter names nothing (Go's x/)
         ("api/v1/openai/chat.ts", "openai"),  # nor does a version
+        ("candle-nn/Cargo.toml", "nn"),  # the folder names it
+        ("candle-examples/setup.py", None),  # where only the file could, a manifest names no part of the code
+        ("package.json", None),
+        ("tokenizers/Cargo.toml", None),
+        ("tokenizers/src/pre_tokenizers/split.rs", "pre-tokenizers"),  # the repository's name only leads a name
+        ("bindings/python/src/tokenizer.rs", "bindings"),
     ],
 )
 def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
     repo = "nvidia/cutlass" if "cutlass" in path or "gemm" in path or "profiler" in path else "huggingface/candle"
+    repo = "huggingface/tokenizers" if "token" in path else repo
     area = area_of(path.lower(), path, repo_words(repo))
     assert (area.key if area else None) == key
 

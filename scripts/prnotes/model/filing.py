@@ -417,7 +417,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     cites a path the layout claims is filed by the deepest claimed prefix
     (:func:`_deepest_claim`), whatever its words say, unless the subsystem
     with most evidence is one the set weighs above topics (a weight above 1:
-    a kind of change or a hardware) and the PR's prefix or title names it.
+    a kind of change or a hardware) and the PR's prefix names it.
     A note that cites no path is filed likewise by the modules that define
     the names it cites (:func:`definition_claims`), unless the subsystem with
     most evidence has a prefix of the PR's title.
@@ -479,11 +479,12 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     # A cited path the layout claims decides, the deepest claim first. Only
     # what the set weighs above topics (a kind of change or a hardware: its
     # subsystem's weight is above 1, docs, CI, ROCm) outranks the layout, as
-    # it outranks any topic, when the PR's prefix or title names it: a code
-    # token alone (`current_platform`) is a mention, not what the PR is.
+    # it outranks any topic, when the PR's prefix names it: a word of the
+    # title (`ARC`, a cache policy, is also Intel's Arc) or a code token
+    # (`current_platform`) is a mention, not what the PR is.
     chosen = taxonomy.set_for(repo)
     top = evidence[0]
-    outranks = (top.prefix or top.title) and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
+    outranks = top.prefix and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
     if claims and not outranks:
         winner = _deepest_claim(claims)
     elif defined and not top.prefix:

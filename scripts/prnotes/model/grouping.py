@@ -12,8 +12,11 @@ them:
    repository's own name (``cutlass``, ``candle-``) are passed over; the area
    is the words left of the first folder that has any (``candle-metal-kernels``
    and ``metal_backend`` are both ``metal``; ``test/unit/gemm/`` and
-   ``include/cutlass/gemm/`` both ``gemm``). A path whose folders all hold
-   others names its area by its file (``tools/profiler.cu``: ``profiler``).
+   ``include/cutlass/gemm/`` both ``gemm``); the repository's words are
+   passed over only where they lead a name (tokenizers' ``pre_tokenizers``
+   keeps them). A path whose folders all hold others names its area by its
+   file (``tools/profiler.cu``: ``profiler``), unless that is a manifest
+   (:data:`MANIFESTS`: ``Cargo.toml``, ``package.json``).
 2. A note's area is that of the first path it cites; a note that cites no
    path names an area by its title's label (``[jinja] …``, ``ggml-cpu :
    …``: :func:`~prnotes.model.filing.labels_of`) when every word of the
@@ -64,6 +67,14 @@ CONTAINERS = frozenset(
     dist build out api backend backends kernels ops
     """.split()
 )
+# Files that build, describe or pin a project rather than hold a part of its code:
+# a path to one (``tokenizers/Cargo.toml``, ``package.json``) names no area.
+MANIFESTS = frozenset(
+    """
+    cargo package package-lock pnpm-lock yarn pyproject setup requirements makefile cmakelists meson build
+    go readme license changelog contributing dockerfile tsconfig manifest codeowners
+    """.split()
+)
 # A group holds at least this many notes.
 MIN_GROUP = 2
 # A word of more notes than this is not looked up to find a note's nearest note.
@@ -108,15 +119,25 @@ def area_of(path: str, original: str, repo_words: frozenset[str]) -> Area | None
     shown_parts = original.strip("/").split("/") if original.lower().strip("/") == path.strip("/") else parts
     folders, name = (parts, "") if path.endswith("/") else (parts[:-1], parts[-1])
     for i, segment in enumerate(folders):
-        kept = [w for w in segment_words(shown_parts[i]) if _names(w, repo_words)]
+        kept = _kept(segment_words(shown_parts[i]), repo_words)
         if kept:
             return Area("-".join(kept), _shown(shown_parts[i], kept), "/".join(shown_parts[: i + 1]) + "/")
     if name:
         stem = _EXTENSION_RE.sub("", shown_parts[len(folders)])
-        kept = [w for w in segment_words(stem) if _names(w, repo_words)]
-        if kept:
+        kept = _kept(segment_words(stem), repo_words)
+        if kept and "-".join(segment_words(stem)) not in MANIFESTS:
             return Area("-".join(kept), _shown(stem, kept), "/".join(shown_parts[: len(folders)]) + "/")
     return None
+
+
+def _kept(segment: list[str], repo_words: frozenset[str]) -> list[str]:
+    """The words of a folder or file name that name a part: the repository's
+    own name only leads one (``candle-metal``, ``ggml_cuda``), so after the
+    first other word it is kept (``pre_tokenizers`` of tokenizers)."""
+    lead = 0
+    while lead < len(segment) and segment[lead] in repo_words:
+        lead += 1
+    return [w for w in segment[lead:] if _names(w, frozenset())]
 
 
 def _names(word: str, repo_words: frozenset[str]) -> bool:

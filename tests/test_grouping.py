@@ -162,6 +162,20 @@ def test_a_note_without_a_path_names_its_area_by_the_words_of_its_code():
     assert grouping.filed[2] == grouping.filed[3] == "vulkan"
 
 
+def test_a_note_whose_paths_name_no_group_takes_the_group_its_code_names():
+    words = repo_words("o/r")
+    notes = [
+        cited("", "", "`src/gemm/a.cuh` 的 `RunGemm`。", words),
+        cited("", "", "`src/gemm/b.cuh`。", words),
+        cited("", "", "`src/sampling/c.cuh` 的 `SharedWorkspace` 与 `TopKRenorm`。", words),
+        cited("", "", "`src/sampling/d.cuh` 的 `SharedWorkspace` 与 `TopKRenorm`。", words),
+        # Its file names an area of its own; its code names gemm, though it shares more words with sampling.
+        cited("", "", "`csrc/fused_moe_kernel.cu` 的 `BatchedGemmRunner`、`SharedWorkspace` 与 `TopKRenorm`。", words),
+    ]
+    grouping = group_notes(notes)
+    assert grouping.filed[4] == "gemm"
+
+
 def test_a_note_without_a_path_names_its_area_by_its_title_s_label_first():
     words = repo_words("o/hub.js")
     notes = [

@@ -35,7 +35,9 @@ them:
    :data:`MIN_GROUP` notes name it, or one more than that has joined it
    (one note by a path and one that shares a word with it is too little).
    A note whose area is no group takes the first group another of its
-   paths names, else joins a group as in (3).
+   paths names, else a group its label or its code names as in (2)
+   (``csrc/trtllm_fused_moe_dev_kernel.cu`` and ``BatchedGemmInterface``:
+   ``gemm``), else joins a group as in (3).
 5. Only a note that shares no code with a group is filed by the generic
    words of ``taxonomy/default.toml``, as before; what those do not file
    goes to 其他.
@@ -305,10 +307,16 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     if not keys:
         return Grouping((), {})
     members: dict[str, list[int]] = {k: [] for k in keys}
+    group_by_word: dict[str, list[str]] = {}
+    for k in keys:
+        group_by_word.setdefault(k.split("-")[0], []).append(k)
     filed: dict[int, str] = {}
     for i, c in enumerate(notes):
-        # An area too small to be a group: the note's other paths, then the note it shares most with.
+        # An area too small to be a group: the note's other paths, then a
+        # group its label or its code names, then the note it shares most with.
         k = area.get(i) if area.get(i) in members else next((a.key for a in c.areas if a.key in members), None)
+        if k is None:
+            k = next(iter(_named_areas(c.labels, group_by_word) or _named_areas(c.words, group_by_word)), None)
         if k is not None:
             filed[i] = k
             members[k].append(i)

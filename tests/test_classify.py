@@ -462,11 +462,14 @@ def test_a_name_the_note_cites_is_filed_by_the_module_that_defines_it(defined_ta
     assert file_note("标题", "", body, defined_taxonomy, "o/layout").subsystem == expected
 
 
-def test_a_topic_s_prefix_outranks_where_a_name_is_defined_not_a_cited_path(defined_taxonomy):
-    # What the PR calls itself says more than where one of its names lives ...
-    assert file_note("标题", "[Sched] x", "改的是 `StatLogger`。", defined_taxonomy, "o/layout").subsystem == "engine"
-    # ... and less than a path it changes; title words say less than either.
+def test_where_a_name_is_defined_ranks_as_a_cited_path_does(defined_taxonomy):
+    # A topic's prefix says less than the code the note names, a name as a path ...
+    assert file_note("标题", "[Sched] x", "改的是 `StatLogger`。", defined_taxonomy, "o/layout").subsystem == "metrics"
     assert file_note("标题", "[Sched] x", "见 `src/engine/metrics/stats.py`。", defined_taxonomy, "o/layout").subsystem == "metrics"
+    # ... a kind's prefix says more, for both ...
+    assert file_note("标题", "[Doc] x", "改的是 `StatLogger`。", defined_taxonomy, "o/layout").subsystem == "docs"
+    assert file_note("标题", "[Doc] x", "见 `src/engine/metrics/stats.py`。", defined_taxonomy, "o/layout").subsystem == "docs"
+    # ... and title words say less than either.
     assert file_note("调度器改动", "x", "改的是 `StatLogger`。", defined_taxonomy, "o/layout").subsystem == "metrics"
 
 

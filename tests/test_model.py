@@ -24,7 +24,7 @@ EXPECTED = {
     52327: ("optional", "ci", ("ci-maintainers",)),
     52374: ("close", "model-runner", ("model-runner-followers",)),
     52400: ("skim", "rocm", ()),
-    52603: ("skim", "quantization", ("quant-developers",)),
+    52603: ("skim", "moe", ("quant-developers",)),  # moe_kernel_quantize_input is fused_moe's; [Quantization] tags it
     52763: ("close", "ci", ()),
     52810: ("close", "ci", ("ci-maintainers",)),
     52822: ("close", "ci", ()),

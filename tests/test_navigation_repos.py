@@ -75,9 +75,9 @@ def test_each_repository_has_its_own_subsystem_pages(several):
             assert sub.slug in chosen.order
             assert (proj / "_build/html" / f"{sub.docname}.html").is_file()
     # vLLM's pages keep their addresses; the others' are under their repository.
-    assert {s.docname for s in site.subsystems_of(VLLM)} >= {"notes/subsystem/ci", "notes/subsystem/quantization"}
+    assert {s.docname for s in site.subsystems_of(VLLM)} >= {"notes/subsystem/ci", "notes/subsystem/rocm"}
     assert "notes/subsystem/pytorch/pytorch/inductor" in {s.docname for s in site.subsystems}
-    assert "notes/subsystem/nvidia/tensorrt-llm/quantization" in {s.docname for s in site.subsystems}
+    assert "notes/subsystem/nvidia/tensorrt-llm/ci" in {s.docname for s in site.subsystems}
 
 
 def test_a_reader_of_one_repository_sees_only_its_areas(several):
@@ -113,9 +113,9 @@ def test_pages_of_no_one_repository_list_every_repository_s_areas_grouped(severa
 
 def test_a_name_shared_by_two_repositories_is_a_page_each_linked_to_the_other(several):
     proj, site = several
-    vllm = site.subsystem("quantization")
-    trt = site.subsystem("nvidia/tensorrt-llm/quantization")
-    assert vllm.title == trt.title == "量化"
+    vllm = site.subsystem("ci")
+    trt = site.subsystem("nvidia/tensorrt-llm/ci")
+    assert vllm.title == trt.title == "CI 与构建"
     assert site.namesakes(vllm.key) == (trt,) and site.namesakes(trt.key) == (vllm,)
     for here, there in ((vllm, trt), (trt, vllm)):
         article = _html(proj, here.docname).select_one("article")
@@ -215,12 +215,12 @@ def test_repositories_go_by_note_count_wherever_they_are_listed(several):
 
 
 def test_a_subsystem_title_two_repositories_share_names_its_repository(several):
-    """量化 and CI 与构建 are titles of vLLM's and of TensorRT-LLM's subsystems: the
+    """CI 与构建 is the title of a subsystem of vLLM's and of TensorRT-LLM's: the
     pages' titles, the tabs, the navigation, the feeds and the book's chapters
     say whose; a title no other repository has stays as it is."""
     proj, site = several
-    vllm, trt = site.subsystem("quantization"), site.subsystem("nvidia/tensorrt-llm/quantization")
-    assert (vllm.heading, trt.heading) == ("量化（vllm-project/vllm）", "量化（NVIDIA/TensorRT-LLM）")
+    vllm, trt = site.subsystem("ci"), site.subsystem("nvidia/tensorrt-llm/ci")
+    assert (vllm.heading, trt.heading) == ("CI 与构建（vllm-project/vllm）", "CI 与构建（NVIDIA/TensorRT-LLM）")
     assert site.subsystem("pytorch/pytorch/inductor").heading == site.subsystem("pytorch/pytorch/inductor").title
     for sub in (vllm, trt):
         page = _html(proj, sub.docname)
@@ -228,12 +228,12 @@ def test_a_subsystem_title_two_repositories_share_names_its_repository(several):
         assert page.title.get_text().startswith(sub.heading)
     note = next(n for n in site.notes if n.subsystem == vllm.key)
     sidebar = [_text(a) for a in _html(proj, note.docname).select(".bd-sidebar-primary .prnotes-sidenav a")]
-    assert vllm.heading in sidebar and "量化" not in sidebar
+    assert vllm.heading in sidebar and "CI 与构建" not in sidebar
     feed = (proj / "_build/html" / contract.subsystem_feed(trt.key)).read_text(encoding="utf-8")
-    assert re.search(r"<title>[^<]*量化（NVIDIA/TensorRT-LLM）</title>", feed)
+    assert re.search(r"<title>[^<]*CI 与构建（NVIDIA/TensorRT-LLM）</title>", feed)
     # The filters of a list of both name them so too (contract.subsystem_labels keeps them apart).
     labels = [_text(o) for o in _html(proj, contract.verdict_docname("close")).select('select[name="subsystem"] option')]
-    assert not any(label == "量化" for label in labels)
+    assert not any(label == "CI 与构建" for label in labels)
 
 
 def test_the_books_chapters_name_the_repository_of_a_shared_title(several):
@@ -243,5 +243,5 @@ def test_the_books_chapters_name_the_repository_of_a_shared_title(several):
     tex = (proj / "_build/latex/prnotes.tex").read_text(encoding="utf-8")
     chapters = [c.replace("\\sphinxhyphen{}", "-") for c in re.findall(r"^\\chapter\{(.*)\}$", tex, re.M)]
     assert chapters == [s.heading for s in site.subsystems]  # vLLM's first: it has the most notes
-    assert {"量化（vllm-project/vllm）", "量化（NVIDIA/TensorRT-LLM）", "CI 与构建（vllm-project/vllm）"} <= set(chapters)
+    assert {"CI 与构建（vllm-project/vllm）", "CI 与构建（NVIDIA/TensorRT-LLM）"} <= set(chapters)
     assert app.warning.getvalue() == ""

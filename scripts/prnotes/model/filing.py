@@ -419,8 +419,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     with most evidence is one the set weighs above topics (a weight above 1:
     a kind of change or a hardware) and the PR's prefix names it.
     A note that cites no path is filed likewise by the modules that define
-    the names it cites (:func:`definition_claims`), unless the subsystem with
-    most evidence has a prefix of the PR's title.
+    the names it cites (:func:`definition_claims`), with the same exception.
     """
     w = taxonomy.weights
     signals = _signals(taxonomy, repo)
@@ -487,13 +486,13 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     outranks = top.prefix and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
     if claims and not outranks:
         winner = _deepest_claim(claims)
-    elif defined and not top.prefix:
-        # Where a name is defined decides, unless a prefix says what the PR is:
-        # "[Quantization] … moe_kernel_quantize_input" is quantization's.
+    elif defined and not outranks:
+        # Where a name is defined decides as a cited path does: the code the
+        # note names, before what its topic prefix or its words say.
         winner = _deepest_claim(defined)
     else:
         winner = top.subsystem
     runners_up = sorted(
-        {e.subsystem for e in evidence[1:] if e.strong and e.total >= w.tag and e.subsystem != winner}, key=order.__getitem__
+        {e.subsystem for e in evidence if e.strong and e.total >= w.tag and e.subsystem != winner}, key=order.__getitem__
     )
     return Filing(winner, True, tuple(evidence), tuple(runners_up))

@@ -129,6 +129,21 @@ def test_a_new_note_citing_a_closed_volume_gives_that_volume_its_back_link_and_a
     assert reasons == {"v1": "its inputs changed", "v2": "never built"}
 
 
+def test_a_new_repository_or_subsystem_in_the_navigation_makes_closed_volumes_out_of_date(proj):
+    """Every page's header and sidebar list the archive's repositories and
+    subsystems: a digest of another repository changes what a closed page shows."""
+    parts = volumes.partition(load(proj), 8)
+    _fake_site(proj, parts)
+    volumes.record(proj, volumes.check(proj, parts))
+    assert [s.reason for s in volumes.check(proj, parts)] == [""]
+    other = "o/r\n\nNew CI job (#7)\n\n值得精读。CI 门禁。\n"
+    (proj / "seeds" / "002_other.txt").write_text(other, encoding="utf-8")
+    assert main(["notes", "--root", str(proj), "-q"]) == 0
+    after = volumes.partition(load(proj), 8)
+    assert after[0].pages == parts[0].pages
+    assert {s.part.name: s.reason for s in volumes.check(proj, after)}["v1"] == volumes.CHANGED
+
+
 def test_the_command_says_what_each_volume_needs_and_check_fails_until_it_is_built(proj, capsys):
     root = ["--root", str(proj)]
     assert main(["volumes", *root, "--size", "5", "--check"]) == 1

@@ -126,6 +126,19 @@ def _code_and_settings(root: Path) -> dict[str, object]:
     }
 
 
+def _navigation(root: Path) -> dict[str, object]:
+    """What the header and the sidebar of every page show of the whole archive: the
+    subsystem pages with their titles, and the repositories that have notes."""
+    subsystems = []
+    for path in sorted((root / "notes" / "subsystem").rglob("*.md")):
+        title = _TITLE_RE.search((_read(path) or b"").decode("utf-8", errors="replace"))
+        subsystems.append([path.relative_to(root).as_posix(), title.group(1).strip() if title else None])
+    # A note's page is notes/<owner>/<repo>/<name>.md (contract.note_docname).
+    notes = (p for p in (root / "notes").glob("*/*/*.md") if p.parent.parent.name != "subsystem")
+    repos = sorted({p.parent.relative_to(root).as_posix() for p in notes})
+    return {"subsystems": subsystems, "repositories": repos}
+
+
 def _neighbours(parts: tuple[Part, ...], index: int) -> list[str | None]:
     """The pages beside a volume in the archive's order (its edges' 上一篇/下一篇 and 上一期/下一期)."""
     before = parts[index - 1].pages[-1] if index > 0 else None
@@ -136,7 +149,8 @@ def _neighbours(parts: tuple[Part, ...], index: int) -> list[str | None]:
 def inputs(root: Path, parts: tuple[Part, ...], index: int, shared: dict[str, object], dates: dict[str, str]) -> str:
     """The hash of what volume ``parts[index]``'s pages are made from: their sources (which
     hold their back-links and the targets of their PR links), its digests' dates (from
-    git), the pages beside it, and ``shared``: the settings, the code and the environment."""
+    git), the pages beside it, and ``shared``: the settings, the code, the environment and
+    the archive's navigation (its subsystem pages and repositories)."""
     part = parts[index]
     return buildstamp.digest(
         {
@@ -177,7 +191,7 @@ def load_manifest(root: Path) -> dict[str, dict[str, object]]:
 def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
     """Each closed volume against the manifest: whether its output can be reused, or why not."""
     manifest = load_manifest(root)
-    shared, dates = _code_and_settings(root), added_dates(root)
+    shared, dates = {**_code_and_settings(root), "navigation": _navigation(root)}, added_dates(root)
     out = []
     for index, part in enumerate(parts):
         if not part.closed:

@@ -133,20 +133,15 @@ def area_of(path: str, original: str, repo_words: frozenset[str]) -> Area | None
 
 
 def _kept(segment: list[str], repo_words: frozenset[str]) -> list[str]:
-    """The words of a folder or file name that name a part: the repository's
-    own name only leads one (``candle-metal``, ``ggml_cuda``), so after the
-    first other word it is kept (``pre_tokenizers`` of tokenizers)."""
+    """The words of a folder or file name that name a part of the code: not a
+    container, not a number, a version (``v1/``) or a single letter (Go's
+    ``x/`` holds experiments), and not the repository's own name where it
+    leads the name (``candle-metal``, ``ggml_cuda``; tokenizers'
+    ``pre_tokenizers`` keeps it)."""
     lead = 0
     while lead < len(segment) and segment[lead] in repo_words:
         lead += 1
-    return [w for w in segment[lead:] if _names(w, frozenset())]
-
-
-def _names(word: str, repo_words: frozenset[str]) -> bool:
-    """Whether a word of a folder or file name names a part of the code: not a
-    container, not the repository's own name, not a number, a version
-    (``v1/``) or a single letter (Go's ``x/`` holds experiments)."""
-    return len(word) > 1 and word not in CONTAINERS and word not in repo_words and not _VERSION_RE.fullmatch(word)
+    return [w for w in segment[lead:] if len(w) > 1 and w not in CONTAINERS and not _VERSION_RE.fullmatch(w)]
 
 
 def _shown(segment: str, kept: list[str]) -> str:
@@ -223,12 +218,22 @@ def _slug(key: str, taken: Iterable[str]) -> str:
     return slug
 
 
-def _named_areas(words: frozenset[str], by_word: dict[str, list[str]]) -> list[str]:
-    """The areas whose words all are in ``words``, the most words first;
-    ``by_word``: the areas by their first word (a note looks up its own
-    words, not every area)."""
-    found = {k for w in words for k in by_word.get(w, ()) if set(k.split("-")) <= words}
-    return sorted(found, key=lambda k: (-len(k.split("-")), k))
+def _by_first_word(keys: Iterable[str]) -> dict[str, list[str]]:
+    """Areas by their first word, so that a note looks up its own words, not every area."""
+    out: dict[str, list[str]] = {}
+    for k in sorted(keys):
+        out.setdefault(k.split("-")[0], []).append(k)
+    return out
+
+
+def _named_areas(note: Cited, by_word: dict[str, list[str]]) -> list[str]:
+    """The areas of ``by_word`` (:func:`_by_first_word`) that the note's label
+    names (every word of the area a word of the label), else that its code
+    names; the most words first."""
+    for words in (note.labels, note.words):
+        if found := {k for w in words for k in by_word.get(w, ()) if set(k.split("-")) <= words}:
+            return sorted(found, key=lambda k: (-len(k.split("-")), k))
+    return []
 
 
 class _Neighbours:
@@ -288,10 +293,8 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     # A note that cites no path names an area by its identifiers' words
     # (`ggml_cuda_graph_update` names cuda): it counts towards that area's group.
     by_path = set(primary) - {None}  # the areas some note names by a path
-    by_word: dict[str, list[str]] = {}  # an area's first word -> the areas
-    for k in sorted(by_path):
-        by_word.setdefault(k.split("-")[0], []).append(k)
-    named = [(_named_areas(c.labels, by_word) or _named_areas(c.words, by_word)) if not c.areas else [] for c in notes]
+    by_word = _by_first_word(by_path)
+    named = [_named_areas(c, by_word) if not c.areas else [] for c in notes]
     near = _Neighbours(notes)
     # Every area a note names, even one of a single note: the notes that name
     # none join the area of the note they share most code with.
@@ -307,16 +310,14 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     if not keys:
         return Grouping((), {})
     members: dict[str, list[int]] = {k: [] for k in keys}
-    group_by_word: dict[str, list[str]] = {}
-    for k in keys:
-        group_by_word.setdefault(k.split("-")[0], []).append(k)
+    group_by_word = _by_first_word(keys)
     filed: dict[int, str] = {}
     for i, c in enumerate(notes):
         # An area too small to be a group: the note's other paths, then a
         # group its label or its code names, then the note it shares most with.
         k = area.get(i) if area.get(i) in members else next((a.key for a in c.areas if a.key in members), None)
         if k is None:
-            k = next(iter(_named_areas(c.labels, group_by_word) or _named_areas(c.words, group_by_word)), None)
+            k = next(iter(_named_areas(c, group_by_word)), None)
         if k is not None:
             filed[i] = k
             members[k].append(i)

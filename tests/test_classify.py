@@ -506,3 +506,18 @@ def test_every_known_set_claims_its_repository_s_top_folders(taxonomy):
         assert len(taxonomy.set_for(repo).paths) > 150, repo
         for path in paths:
             assert layout.claim(path.lower()), (repo, path)
+
+
+def test_a_path_deeper_than_any_claim_is_claimed_by_its_deepest_claimed_prefix():
+    """Only a claim's own depth is read of a cited path: one nested thousands
+    of folders deep is claimed as its first folders are, file and folder claims
+    alike, and one that strays from the claims after them stays unclaimed."""
+    from prnotes.model.filing import Layout
+
+    layout = Layout.of((("a/", "top"), ("a/b/", "deep"), ("a/b/c.py", "file"), ("x/y/", "other")))
+    assert layout.deepest == 3
+    assert layout.claim("a/b/" + "d/" * 5000 + "e.py") == ("deep", 2)
+    assert layout.claim("a/b/c.py") == ("file", 3)
+    assert layout.claim("a/b/c.py/" + "d/" * 5000) == ("file", 3)
+    assert layout.claim("a/" + "z/" * 5000 + "b/c.py") == ("top", 1)
+    assert layout.claim("q/" * 5000 + "a/b/") is None

@@ -146,6 +146,7 @@ class Layout:
     tails: dict[str, tuple[str, int]]
     roots: frozenset[str]  # first segments of the claims: what a dotted name must start with
     defined: dict[str, str]  # a name -> the module that defines it (definitions/<owner>__<repo>.txt)
+    deepest: int = 0  # segments of the deepest claim: a cited path's later segments match nothing
 
     @classmethod
     def of(cls, paths: tuple[tuple[str, str], ...], defined: dict[str, str] | None = None) -> Layout:
@@ -163,12 +164,15 @@ class Layout:
                 files.setdefault(folder + "/" if folder else "", []).append((name, slug, depth))
         tails = {t: next(iter(v)) for t, v in seen.items() if len(v) == 1 and t not in folders}
         roots = frozenset(k.split("/", 1)[0] for k, _ in paths)
-        return cls(folders, {k: tuple(v) for k, v in sorted(files.items())}, tails, roots, defined or {})
+        deepest = max((k.rstrip("/").count("/") + 1 for k, _ in paths), default=0)
+        return cls(folders, {k: tuple(v) for k, v in sorted(files.items())}, tails, roots, defined or {}, deepest)
 
     def claim(self, path: str) -> tuple[str, int] | None:
         """``(slug, depth)`` of the deepest prefix claimed for ``path`` (lower-case)."""
         best: tuple[str, int] | None = None
-        parts = path.split("/")
+        # A claim of n segments looks at n + 1 at most: the rest of a path
+        # (however deep, `a/a/…/a.py`) is never read.
+        parts = path.split("/", self.deepest + 1)[: self.deepest + 1]
         for i in range(1, len(parts) + 1):
             folder = "/".join(parts[:i]) + "/" if i < len(parts) else None
             here = "/".join(parts[: i - 1]) + "/" if i > 1 else ""

@@ -544,15 +544,17 @@ def _paths(check: _Checker, doc: dict, slugs: set[str]) -> tuple[tuple[str, str]
         return ()
     out: dict[str, str] = {}
     for key, slug in table.items():
-        line = _table_key_line(check, "paths", key)
         if not _PATH_KEY_RE.fullmatch(key) or "//" in key:
-            check.error(line, f"[paths]: {key!r} is not a path (letters, digits, _ . + @ - and /; a folder ends in /)")
+            problem = f"[paths]: {key!r} is not a path (letters, digits, _ . + @ - and /; a folder ends in /)"
         elif not isinstance(slug, str) or slug not in slugs:
-            check.error(line, f"[paths]: {key!r} names {slug!r}, which is no subsystem of this set")
+            problem = f"[paths]: {key!r} names {slug!r}, which is no subsystem of this set"
         elif key.lower() in out:
-            check.error(line, f"[paths]: {key!r} is given twice (paths compare case-insensitively)")
+            problem = f"[paths]: {key!r} is given twice (paths compare case-insensitively)"
         else:
             out[key.lower()] = slug
+            continue
+        # Looked up only for a problem: a set holds a thousand paths.
+        check.error(_table_key_line(check, "paths", key), problem)
     return tuple(sorted(out.items()))
 
 

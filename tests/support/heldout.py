@@ -29,7 +29,7 @@ from pathlib import Path
 from tests.support.sandbox import ROOT, copy_project
 
 HELDOUT = ROOT / "tests" / "heldout"
-PARTS = {"dev": HELDOUT, "dev2": HELDOUT / "dev2", "dev3": HELDOUT / "dev3", "dev4": HELDOUT / "dev4", "dev5": HELDOUT / "dev5", "sealed": HELDOUT / "sealed"}
+PARTS = {"dev": HELDOUT, "dev2": HELDOUT / "dev2", "dev3": HELDOUT / "dev3", "dev4": HELDOUT / "dev4", "dev5": HELDOUT / "dev5", "dev6": HELDOUT / "dev6", "sealed": HELDOUT / "sealed"}
 SEALED = "sealed"
 NOTE_COLUMNS = ("repo", "area", "pr", "title", "upstream", "advice")
 QUERY_COLUMNS = ("query", "expected", "kind")

@@ -111,6 +111,40 @@ def test_notes_without_a_path_join_the_area_of_the_notes_they_share_code_with():
     assert grouping.filed == {0: "alpha", 1: "alpha", 2: "runner", 3: "runner", 4: "runner", 5: "runner"}
 
 
+def test_a_path_is_read_from_where_another_note_s_path_starts():
+    """`layers/attention/` cited from inside the tree: the folders before it
+    in another path only hold the code, so both paths name `layers`."""
+    words = repo_words("o/text-generation-inference")
+    notes = [
+        cited("", "", "`server/text_generation_server/layers/attention/kv_cache.py` 的 `KVCache`。", words),
+        cited("", "", "`layers/attention/flashinfer.py` 的 `use_decode_state`。", words),
+        cited("", "", "`router/src/infer.rs` 的 `ChatTemplate`。", words),
+        cited("", "", "`router/src/validation.rs`。", words),
+    ]
+    grouping = group_notes(notes)
+    assert [g.slug for g in grouping.groups] == ["layers", "router"]
+    assert grouping.filed == {0: "layers", 1: "layers", 2: "router", 3: "router"}
+    assert "server/text_generation_server/layers/" in grouping.groups[0].intro
+    # Alone, the long path names its first folder.
+    assert [a.key for a in notes[0].areas()] == ["server"]
+
+
+def test_a_note_without_code_is_read_by_the_names_its_prose_mentions():
+    words = repo_words("o/r")
+    notes = [
+        cited("", "", "`launcher/src/main.rs` 的 `shard_manager()`。", words),
+        cited("", "", "`launcher/src/env.rs`。", words),
+        cited("", "", "`router/src/infer.rs` 用 `minijinja` 渲染。", words),
+        cited("", "", "`router/src/server.rs`。", words),
+        cited("", "", "launcher 收到终止信号后，等待时间改为可配置。", words),  # names a group
+        cited("", "", "minijinja 不认识这种标签，模板加载失败。", words),  # shares a name with a router note
+        cited("", "", "没有代码，也没有名字。", words),
+    ]
+    grouping = group_notes(notes)
+    assert [g.slug for g in grouping.groups] == ["launcher", "router"]
+    assert grouping.filed == {0: "launcher", 1: "launcher", 2: "router", 3: "router", 4: "launcher", 5: "router"}
+
+
 def test_the_order_of_the_notes_does_not_change_where_they_join():
     words = repo_words("o/r")
     texts = [
@@ -215,7 +249,7 @@ def test_a_title_s_labels_are_its_brackets_or_its_leading_area(title, labels):
     ["<think>...</think>", "api/models/{id}?expand[]=inferenceProviderMapping", "$HOME/.cache/x"],
 )
 def test_markup_a_url_template_or_a_variable_is_no_path(token):
-    assert cited("", "", f"见 `{token}`。", repo_words("o/r")).areas == ()
+    assert cited("", "", f"见 `{token}`。", repo_words("o/r")).areas() == ()
 
 
 def test_a_set_added_later_keeps_note_urls_and_the_group_pages_lead_on(tmp_path):

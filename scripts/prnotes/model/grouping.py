@@ -17,6 +17,12 @@ them:
    keeps them). A path whose folders all hold others names its area by its
    file (``tools/profiler.cu``: ``profiler``), unless that is a manifest
    (:data:`MANIFESTS`: ``Cargo.toml``, ``package.json``).
+   A path is read from where the repository's own parts start: when
+   another note cites a path that starts with two of its folders
+   (``layers/attention/``, cited from inside the tree), the folders before
+   them (``server/text_generation_server/``) only hold the code, so
+   ``server/text_generation_server/layers/attention/kv_cache.py`` names the
+   area ``layers`` as ``layers/attention/flashinfer.py`` does.
 2. A note's area is that of the first path it cites; a note that cites no
    path names an area by its title's label (``[jinja] …``, ``ggml-cpu :
    …``: :func:`~prnotes.model.filing.labels_of`) when every word of the
@@ -38,7 +44,10 @@ them:
    paths names, else a group its label or its code names as in (2)
    (``csrc/trtllm_fused_moe_dev_kernel.cu`` and ``BatchedGemmInterface``:
    ``gemm``), else joins a group as in (3).
-5. Only a note that shares no code with a group is filed by the generic
+5. A note that shares no code with a group is read by the names its prose
+   mentions (``launcher 收到终止信号后``, ``minijinja 不认识``): a group
+   they name as in (2), else the notes it shares most of them with, as in (3).
+6. Only a note that shares nothing with a group is filed by the generic
    words of ``taxonomy/default.toml``, as before; what those do not file
    goes to 其他.
 
@@ -54,9 +63,10 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .filing import Layout, code_tokens, cited_paths, labels_of
+from ..sphinxext.search.tokens import STOPWORDS
 from .taxonomy import SLUG_MAX, SLUG_RE
 
 # Folder names that hold other folders rather than name a part of the code.
@@ -92,6 +102,8 @@ _SEPARATOR_RE = re.compile(r"[^A-Za-z0-9]+")
 _VERSION_RE = re.compile(r"v?[0-9]+")
 _EXTENSION_RE = re.compile(r"\.[A-Za-z0-9]{1,6}$")
 _NO_LAYOUT = Layout.of(())
+_CODE_SPAN_RE = re.compile(r"`[^`]*`")
+_PROSE_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 
 
 def words(text: str) -> list[str]:
@@ -171,23 +183,41 @@ class Grouping:
 
 @dataclass(frozen=True)
 class Cited:
-    """What one note cites: the areas of its paths, in order, and its words."""
+    """What one note cites: its paths (lower-case, and as written), in order,
+    and its words; ``repo``: the words of its repository's name."""
 
-    areas: tuple[Area, ...]
+    paths: tuple[tuple[str, str], ...]
     words: frozenset[str]
     first: frozenset[str] = frozenset()  # the words of the first path it cites
     labels: frozenset[str] = frozenset()  # the words of the title's labels: "[hub] …", "vulkan: …"
+    repo: frozenset[str] = frozenset()
+    prose: frozenset[str] = frozenset()  # the Latin words of its text outside code: "launcher", "minijinja"
+
+    def areas(self, starts: frozenset[str] = frozenset()) -> tuple[Area, ...]:
+        """The areas of its paths, each read from the first of ``starts``
+        (:func:`_starts`) it holds after its first folder, else from its first folder."""
+        out = []
+        for path, original in self.paths:
+            parts, shown = path.split("/"), original.split("/")
+            k = next((k for k in range(1, len(parts) - 2) if f"{parts[k]}/{parts[k + 1]}/" in starts), 0)
+            area = area_of("/".join(parts[k:]), "/".join(shown[k:]) if len(shown) == len(parts) else "", self.repo)
+            if area is not None:
+                out.append(area if not k else replace(area, folder="/".join(shown[:k]) + "/" + area.folder))
+        return tuple(out)
+
+
+def _starts(notes: list[Cited]) -> frozenset[str]:
+    """The first two folders of every path a note cites (``layers/attention/``):
+    where a path cited from inside the tree starts."""
+    return frozenset(
+        f"{parts[0]}/{parts[1]}/" for c in notes for path, _ in c.paths if len(parts := path.split("/")) > 2
+    )
 
 
 def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> Cited:
     tokens = code_tokens(title) + code_tokens(upstream) + code_tokens(body)
     originals = {t.lower().strip("`'\"()[]").lstrip("./"): t.strip("`'\"()[]").lstrip("./") for t in tokens}
     paths = cited_paths(tokens, _NO_LAYOUT)
-    areas = []
-    for path in paths:
-        area = area_of(path, originals.get(path, path), repo_words)
-        if area is not None:
-            areas.append(area)
     found, first = set(), set()
     for token in tokens:
         these = _token_words(token, repo_words)
@@ -195,7 +225,21 @@ def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> C
         if paths and token.lower().strip("`'\"()[]").lstrip("./") == paths[0]:
             first = these
     labels = {w for label in labels_of(upstream) + labels_of(title) for w in _token_words(label, repo_words)}
-    return Cited(tuple(areas), frozenset(found | labels), frozenset(first), frozenset(labels))
+    prose = {
+        w
+        for text in (title, upstream, body)
+        for name in _PROSE_WORD_RE.findall(_CODE_SPAN_RE.sub(" ", text))
+        for w in words(name)
+        if len(w) >= _MIN_WORD and w not in STOPWORDS and w not in CONTAINERS and w not in repo_words
+    }
+    return Cited(
+        tuple((p, originals.get(p, p)) for p in paths),
+        frozenset(found | labels),
+        frozenset(first),
+        frozenset(labels),
+        repo_words,
+        frozenset(prose),
+    )
 
 
 def _token_words(token: str, repo_words: frozenset[str]) -> set[str]:
@@ -289,12 +333,14 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
 
     ``reserved``: slugs a group may not take (the fallback's, ``other``).
     """
-    primary = [c.areas[0].key if c.areas else None for c in notes]
+    starts = _starts(notes)
+    areas_of = [c.areas(starts) for c in notes]
+    primary = [a[0].key if a else None for a in areas_of]
     # A note that cites no path names an area by its identifiers' words
     # (`ggml_cuda_graph_update` names cuda): it counts towards that area's group.
     by_path = set(primary) - {None}  # the areas some note names by a path
     by_word = _by_first_word(by_path)
-    named = [_named_areas(c, by_word) if not c.areas else [] for c in notes]
+    named = [_named_areas(c, by_word) if not areas_of[i] else [] for i, c in enumerate(notes)]
     near = _Neighbours(notes)
     # Every area a note names, even one of a single note: the notes that name
     # none join the area of the note they share most code with.
@@ -315,7 +361,7 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     for i, c in enumerate(notes):
         # An area too small to be a group: the note's other paths, then a
         # group its label or its code names, then the note it shares most with.
-        k = area.get(i) if area.get(i) in members else next((a.key for a in c.areas if a.key in members), None)
+        k = area.get(i) if area.get(i) in members else next((a.key for a in areas_of[i] if a.key in members), None)
         if k is None:
             k = next(iter(_named_areas(c, group_by_word)), None)
         if k is not None:
@@ -324,11 +370,19 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     for i, k in near.attach(filed, [i for i in range(len(notes)) if i not in filed]).items():
         filed[i] = k
         members[k].append(i)
+    # What shares no code with a group: the names its prose mentions.
+    read = [replace(c, words=c.words | c.prose, labels=frozenset()) for c in notes]
+    rest = [i for i in range(len(notes)) if i not in filed]
+    found = {i: k for i in rest if (k := next(iter(_named_areas(read[i], group_by_word)), None))}
+    found |= _Neighbours(read).attach(filed | found, [i for i in rest if i not in found])
+    for i, k in sorted(found.items()):
+        filed[i] = k
+        members[k].append(i)
     order = sorted(keys, key=lambda k: (-len(members[k]), k))
     groups, slugs, taken = [], {}, set(reserved)
     for k in order:
-        shown = Counter(a.shown for i in members[k] for a in notes[i].areas if a.key == k)
-        folders = Counter(a.folder for i in members[k] for a in notes[i].areas if a.key == k)
+        shown = Counter(a.shown for i in members[k] for a in areas_of[i] if a.key == k)
+        folders = Counter(a.folder for i in members[k] for a in areas_of[i] if a.key == k)
         slug = _slug(k, taken)
         slugs[k] = slug
         taken.add(slug)

@@ -45,8 +45,9 @@ them:
    (``csrc/trtllm_fused_moe_dev_kernel.cu`` and ``BatchedGemmInterface``:
    ``gemm``), else joins a group as in (3).
 5. A note that shares no code with a group is read by the names its prose
-   mentions (``launcher 收到终止信号后``, ``minijinja 不认识``): a group
-   they name as in (2), else the notes it shares most of them with, as in (3).
+   mentions, of those another note cites as code (``launcher 收到终止信号后``,
+   ``minijinja 不认识``): a group they name as in (2), else the notes it
+   shares most of them with, as in (3).
 6. Only a note that shares nothing with a group is filed by the generic
    words of ``taxonomy/default.toml``, as before; what those do not file
    goes to 其他.
@@ -370,8 +371,10 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     for i, k in near.attach(filed, [i for i in range(len(notes)) if i not in filed]).items():
         filed[i] = k
         members[k].append(i)
-    # What shares no code with a group: the names its prose mentions.
-    read = [replace(c, words=c.words | c.prose, labels=frozenset()) for c in notes]
+    # What shares no code with a group: the names its prose mentions, of
+    # those some note cites as code ("minijinja"; not "kernel" or "PR").
+    names = frozenset().union(*(c.words for c in notes))
+    read = [replace(c, words=c.words | (c.prose & names), labels=frozenset()) for c in notes]
     rest = [i for i in range(len(notes)) if i not in filed]
     found = {i: k for i in rest if (k := next(iter(_named_areas(read[i], group_by_word)), None))}
     found |= _Neighbours(read).attach(filed | found, [i for i in rest if i not in found])

@@ -386,6 +386,17 @@ def _deepest_claim(claims: list[tuple[str, int, int]]) -> str:
     return min(claims, key=lambda c: (-c[1], -count[c[0]], c[2]))[0]
 
 
+def _most_defined(claims: list[tuple[str, int, int]]) -> str:
+    """The subsystem whose modules define most of the names cited; ties: the
+    deeper claim, then the name cited first. A note names its own code most
+    (`init_tracer()`, `maybe_init_worker_tracer()`) and what it touches
+    once (`WorkerProc`), however deep the set claims that."""
+    count: dict[str, int] = {}
+    for slug, _, _ in claims:
+        count[slug] = count.get(slug, 0) + 1
+    return min(claims, key=lambda c: (-count[c[0]], -c[1], c[2]))[0]
+
+
 def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = "") -> Filing:
     """Where a note goes (see :func:`_file_note`); remembered per taxonomy."""
     key = ("filing", title, upstream_title, body, repo)
@@ -493,7 +504,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     elif defined and not outranks:
         # Where a name is defined decides as a cited path does: the code the
         # note names, before what its topic prefix or its words say.
-        winner = _deepest_claim(defined)
+        winner = _most_defined(defined)
     else:
         winner = top.subsystem
     runners_up = sorted(

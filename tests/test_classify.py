@@ -426,7 +426,7 @@ def test_a_kind_of_change_outranks_the_layout_as_it_outranks_a_topic(layout_taxo
 LAYOUT_DEFINITIONS = """\
 # repo: o/layout
 src/engine/metrics/stats.py StatLogger record_iteration_stats
-src/engine/core.py EngineCore
+src/engine/core.py EngineCore step_once
 """
 
 
@@ -448,8 +448,10 @@ def defined_taxonomy(tmp_path, monkeypatch):
         ("调度器的请求队列、调度与 scheduler 都提到了；改的是 `StatLogger`。", "metrics"),
         # A method of a class, a call, an attribute of self: the name they start with.
         ("调度器的请求队列；`StatLogger.log()` 与 `self.record_iteration_stats()`。", "metrics"),
-        # Two names: the deeper module's folder wins, as with paths.
+        # Two names, one each: the deeper module's folder wins, as with paths.
         ("`EngineCore` 调用 `record_iteration_stats()`。", "metrics"),
+        # More names of one module: the code the note is about, however deep the other is claimed.
+        ("`EngineCore` 与 `step_once()` 改了，顺带调用 `record_iteration_stats()`。", "engine"),
         # Another library's namespace names its own function, not this repository's.
         ("调度器的请求队列；`torch.StatLogger()`。", "engine"),
         # A path the note writes says more than where a name is defined.

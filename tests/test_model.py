@@ -321,3 +321,21 @@ def test_every_literal_phrase_of_the_rules_has_a_reading_above():
     for name in ("_CLOSE", "_SKIM", "_OPTIONAL"):
         literal = [a for a in alternatives(getattr(classify, name)) if re.fullmatch(r"[\u4e00-\u9fff]+", a)]
         assert set(literal) <= listed, f"{name} has phrases no test reads: {sorted(set(literal) - listed)}"
+
+
+def test_a_note_only_its_body_s_words_file_goes_where_the_note_it_shares_code_names_with_goes():
+    """In a repository with a set: a note with no prefix, no code and no title
+    word of any subsystem, whose body's words would file it under the API
+    server, goes with the tracing note whose code names it mentions."""
+    seed = (
+        "vllm-project/vllm\n\n"
+        "trace 上下文传给 worker 进程 (#1)\n\n"
+        "值得精读。`vllm/tracing/otel.py` 的 `propagate_trace_to_env()` 把 `OTLPSpanExporter` 的配置写进环境变量。\n\n"
+        "worker 初始化时读取 trace 上下文 (#2)\n\n"
+        "值得快速浏览。`maybe_init_worker_tracer()` 在 worker 里重建 exporter。\n\n"
+        "gRPC 导出时遵循加密连接配置 (#3)\n\n"
+        "值得快速浏览。OTLP exporter 改为按用户配置决定是否加密，服务端的流式接口与聊天模板的用户升级时留意。\n"
+    )
+    site = _site(("a.txt", seed))
+    filed = {n.number: n.subsystem for n in site.notes}
+    assert filed[1] == filed[2] == filed[3] == "debug-perf"

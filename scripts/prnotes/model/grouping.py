@@ -296,7 +296,7 @@ class _Neighbours:
             for w in sorted(c.words & self.weight.keys()):
                 self.postings.setdefault(w, []).append(i)
 
-    def nearest(self, i: int, among: dict[int, str]) -> str | None:
+    def nearest(self, i: int, among: dict[int, str], voters: int = NEAREST) -> str | None:
         """The key ``among`` gives the notes most like note ``i``: of its
         :data:`NEAREST` nearest notes, the key whose notes share most with it;
         ties go to the key first in order, never to the order of the notes."""
@@ -310,23 +310,38 @@ class _Neighbours:
         if not scores:
             return None
         votes: dict[str, float] = {}
-        for j in sorted(scores, key=lambda j: (-scores[j], among[j]))[:NEAREST]:
+        for j in sorted(scores, key=lambda j: (-scores[j], among[j]))[:voters]:
             votes[among[j]] = votes.get(among[j], 0.0) + scores[j]
         return min(votes, key=lambda k: (-votes[k], k))
 
-    def attach(self, filed: dict[int, str], rest: list[int]) -> dict[int, str]:
+    def attach(self, filed: dict[int, str], rest: list[int], voters: int = NEAREST) -> dict[int, str]:
         """The keys of the ``rest`` notes, each the key of the filed note most
         like it; in rounds, so that a note can join through one filed in the
         round before (each round reads only the notes filed before it, so the
         order of the notes does not matter)."""
         known, out = dict(filed), {}
         for _ in range(ROUNDS):
-            found = {i: k for i in rest if i not in out and (k := self.nearest(i, known)) is not None}
+            found = {i: k for i in rest if i not in out and (k := self.nearest(i, known, voters)) is not None}
             if not found:
                 break
             out |= found
             known |= found
         return out
+
+
+def _read(notes: list[Cited]) -> list[Cited]:
+    """The notes with the names their prose mentions among their words: of
+    those some note cites as code ("minijinja"; not "kernel" or "PR")."""
+    names = frozenset().union(*(c.words for c in notes))
+    return [replace(c, words=c.words | (c.prose & names), labels=frozenset()) for c in notes]
+
+
+def nearest(notes: list[Cited], filed: dict[int, str], rest: list[int]) -> dict[int, str]:
+    """Where each of the ``rest`` notes goes: where the ``filed`` note it
+    shares most code names with went (its code, and the names its prose
+    mentions), weighed as when a note joins an area (the module docstring, 3),
+    the one nearest note deciding; a note that shares none is left out."""
+    return _Neighbours(_read(notes)).attach(filed, rest, voters=1)
 
 
 def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> Grouping:
@@ -371,10 +386,8 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     for i, k in near.attach(filed, [i for i in range(len(notes)) if i not in filed]).items():
         filed[i] = k
         members[k].append(i)
-    # What shares no code with a group: the names its prose mentions, of
-    # those some note cites as code ("minijinja"; not "kernel" or "PR").
-    names = frozenset().union(*(c.words for c in notes))
-    read = [replace(c, words=c.words | (c.prose & names), labels=frozenset()) for c in notes]
+    # What shares no code with a group: the names its prose mentions.
+    read = _read(notes)
     rest = [i for i in range(len(notes)) if i not in filed]
     found = {i: k for i in rest if (k := next(iter(_named_areas(read[i], group_by_word)), None))}
     found |= _Neighbours(read).attach(filed | found, [i for i in rest if i not in found])

@@ -16,7 +16,7 @@ from functools import cached_property
 from .. import contract
 from .classify import audiences_of, tags_of, verdict_of
 from .filing import file_note
-from .grouping import Cited, Group, cited, group_notes, repo_words
+from .grouping import Cited, Group, cited, group_notes, nearest, repo_words
 from ..diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
 from ..parse.seeds import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
@@ -294,6 +294,8 @@ class Analysis:
     symbols: tuple[Symbol, ...]
     # The code it cites: a repository without a set of its own is filed by it.
     cites: Cited | None = None
+    # Only words of its body filed it (no prefix, code or title word said anything).
+    by_body: bool = False
 
 
 def archive_aliases(repos: set[str] | frozenset[str], taxonomy: Taxonomy) -> tuple[tuple[str, str], ...]:
@@ -330,6 +332,7 @@ def analyse(
         follow_ups=follow_ups_in(pieces),
         symbols=tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key)),
         cites=cited(title, upstream, body, repo_words(repo)),
+        by_body=filing.matched and not any(e.strong for e in filing.evidence),
     )
 
 
@@ -395,6 +398,7 @@ def build_site(
     seq = 0
     unmatched: list[tuple[RawEntry, str]] = []  # warned about unless the layout files them
     cites: dict[str, Cited] = {}  # docname -> what it cites, for repositories without a set
+    by_body: set[str] = set()  # notes only their body's words filed
     names = RepoNames()
     pages = contract.NotePages()
     refused: set[str] = set()
@@ -483,6 +487,8 @@ def build_site(
             members.append(docname)
             if found.cites is not None:
                 cites[docname] = found.cites
+            if found.by_body:
+                by_body.add(docname)
             notes.append(
                 Note(
                     repo=entry.repo,
@@ -518,7 +524,7 @@ def build_site(
                 problems.append(Diagnostic.at(note, problem))
     if problems:
         raise InputError(problems)
-    notes, groups, moved = _file_by_layout(notes, cites, taxonomy)
+    notes, groups, moved = _file_by_layout(notes, cites, taxonomy, frozenset(by_body))
     filed = {n.docname: n.subsystem for n in notes}
     fallback = {n.repo: taxonomy.subsystem_key(n.repo, taxonomy.fallback) for n in notes}
     for entry, docname in unmatched:
@@ -544,10 +550,12 @@ def build_site(
 
 
 def _file_by_layout(
-    notes: list[Note], cites: dict[str, Cited], taxonomy: Taxonomy
+    notes: list[Note], cites: dict[str, Cited], taxonomy: Taxonomy, by_body: frozenset[str] = frozenset()
 ) -> tuple[list[Note], dict[str, tuple[Group, ...]], dict[str, tuple[str, ...]]]:
     """File the notes of each repository without a set by the code they cite
-    (:mod:`prnotes.model.grouping`); the others stay as their words filed them.
+    (:mod:`prnotes.model.grouping`); the others stay as their words filed them,
+    but for a note that only its body's words filed (``by_body``), which goes
+    where the notes it shares most code names with went (:func:`nearest`).
 
     For a repository with a set, the pages its groups would have are
     addresses of the set's pages: each of them leads to the subsystem page
@@ -564,6 +572,11 @@ def _file_by_layout(
         grouping = group_notes([cites[notes[i].docname] for i in indexes], frozenset({taxonomy.fallback}))
         chosen = taxonomy.set_for(repo)
         if not chosen.is_default:
+            weak = {k for k, i in enumerate(indexes) if notes[i].docname in by_body}
+            if weak:
+                filed = {k: notes[i].subsystem for k, i in enumerate(indexes) if k not in weak}
+                for k, key in nearest([cites[notes[i].docname] for i in indexes], filed, sorted(weak)).items():
+                    out[indexes[k]] = replace(notes[indexes[k]], subsystem=key)
             for group in grouping.groups:
                 if group.slug in chosen.order:
                     continue

@@ -193,18 +193,27 @@ class Cited:
     labels: frozenset[str] = frozenset()  # the words of the title's labels: "[hub] …", "vulkan: …"
     repo: frozenset[str] = frozenset()
     prose: frozenset[str] = frozenset()  # the Latin words of its text outside code: "launcher", "minijinja"
+    # The area of each path read from its first folder (None: it names none), worked out once.
+    plain: tuple[Area | None, ...] = ()
 
     def areas(self, starts: frozenset[str] = frozenset()) -> tuple[Area, ...]:
         """The areas of its paths, each read from the first of ``starts``
         (:func:`_starts`) it holds after its first folder, else from its first folder."""
         out = []
-        for path, original in self.paths:
-            parts, shown = path.split("/"), original.split("/")
-            k = next((k for k in range(1, len(parts) - 2) if f"{parts[k]}/{parts[k + 1]}/" in starts), 0)
-            area = area_of("/".join(parts[k:]), "/".join(shown[k:]) if len(shown) == len(parts) else "", self.repo)
+        for (path, original), plain in zip(self.paths, self.plain, strict=True):
+            parts = path.split("/")
+            k = next((k for k in range(1, len(parts) - 2) if f"{parts[k]}/{parts[k + 1]}/" in starts), 0) if starts else 0
+            area = plain if not k else _area_within(path, original, k, self.repo)
             if area is not None:
-                out.append(area if not k else replace(area, folder="/".join(shown[:k]) + "/" + area.folder))
+                out.append(area)
         return tuple(out)
+
+
+def _area_within(path: str, original: str, k: int, repo_words: frozenset[str]) -> Area | None:
+    """The area of ``path`` read from its ``k``-th folder on; its folder written whole."""
+    parts, shown = path.split("/"), original.split("/")
+    area = area_of("/".join(parts[k:]), "/".join(shown[k:]) if len(shown) == len(parts) else "", repo_words)
+    return area if area is None or not k else replace(area, folder="/".join(shown[:k]) + "/" + area.folder)
 
 
 def _starts(notes: list[Cited]) -> frozenset[str]:
@@ -233,13 +242,15 @@ def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> C
         for w in words(name)
         if len(w) >= _MIN_WORD and w not in STOPWORDS and w not in CONTAINERS and w not in repo_words
     }
+    pairs = tuple((p, originals.get(p, p)) for p in paths)
     return Cited(
-        tuple((p, originals.get(p, p)) for p in paths),
+        pairs,
         frozenset(found | labels),
         frozenset(first),
         frozenset(labels),
         repo_words,
         frozenset(prose),
+        tuple(_area_within(p, o, 0, repo_words) for p, o in pairs),
     )
 
 
@@ -387,10 +398,11 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
         filed[i] = k
         members[k].append(i)
     # What shares no code with a group: the names its prose mentions.
-    read = _read(notes)
     rest = [i for i in range(len(notes)) if i not in filed]
+    read = _read(notes) if rest else notes
     found = {i: k for i in rest if (k := next(iter(_named_areas(read[i], group_by_word)), None))}
-    found |= _Neighbours(read).attach(filed | found, [i for i in rest if i not in found])
+    if unnamed := [i for i in rest if i not in found]:
+        found |= _Neighbours(read).attach(filed | found, unnamed)
     for i, k in sorted(found.items()):
         filed[i] = k
         members[k].append(i)

@@ -167,6 +167,22 @@ FOLLOW_UP_SENTENCES = (
 )
 
 
+def claimed_folders(repo: str, root: Path = ROOT) -> dict[str, str]:
+    """A folder the repository's set claims for each subsystem (its ``[paths]``,
+    the first in order that the subsystem's own), so that a note cites its own
+    subsystem's code; nothing for a repository without a set."""
+    owner, name = repo.split("/", 1)
+    sets = {p.name: p for p, _ in set_files(root)}
+    path = sets.get(f"{owner}__{name}.toml")
+    if path is None or not path.is_file():
+        return {}
+    out: dict[str, str] = {}
+    for key, slug in sorted(tomllib.loads(path.read_text(encoding="utf-8")).get("paths", {}).items()):
+        if key.endswith("/") and not key.startswith((".", "tests/", "test/", "docs/")):
+            out.setdefault(slug, key)
+    return out
+
+
 def subsystem_words(repo: str, root: Path = ROOT) -> list[tuple[str, list[str]]]:
     """``(slug, title words)`` of every subsystem that files ``repo``'s notes,
     read from the project's taxonomy: the repository's own set
@@ -205,7 +221,8 @@ class DenseArchive:
       often as a note mentions, across digests.
     - Follow-ups (about two notes in three), code symbols that recur across
       notes (files, environment variables, classes, functions: a pool per
-      subsystem that grows with the archive), and about 3 % of the notes
+      subsystem that grows with the archive; a file in a folder the set files
+      under the note's subsystem, :func:`claimed_folders`), and about 3 % of the notes
       without a PR number.
 
     A note's text depends on the archive before it and on its place only, so
@@ -215,6 +232,7 @@ class DenseArchive:
     def __init__(self, seed: int = 1, root: Path = ROOT) -> None:
         self.rng = random.Random(f"dense-{seed}")
         self.words = {repo: subsystem_words(repo, root) for repo in DENSE_REPOS}
+        self.folders = {repo: claimed_folders(repo, root) for repo in DENSE_REPOS}
         self.turn = {repo: 0 for repo in DENSE_REPOS}  # the next subsystem of each repository
         self.next_number = dict(FIRST_NUMBER)
         self.numbers: dict[str, list[int]] = {repo: [] for repo in DENSE_REPOS}
@@ -243,8 +261,9 @@ class DenseArchive:
         k = rng.randint(0, pool)
         base = slug.replace("-", "_")
         kind = rng.randrange(4)
-        if kind == 0:
-            return f"{CODE_ROOT[repo]}/{base}/{base}_utils_{k}.py"
+        if kind == 0:  # a file in a folder the set files under the note's subsystem
+            folder = self.folders[repo].get(slug, f"{CODE_ROOT[repo]}/{base}/")
+            return f"{folder}{base}_utils_{k}.py"
         if kind == 1:
             return f"{ENV_PREFIX[repo]}_{base.upper()}_FLAG_{k}"
         if kind == 2:

@@ -66,8 +66,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from .filing import Layout, code_tokens, cited_paths, labels_of
 from ..sphinxext.search.tokens import STOPWORDS
+from .filing import Layout, code_tokens, cited_paths, labels_of
 from .taxonomy import SLUG_MAX, SLUG_RE
 
 # Folder names that hold other folders rather than name a part of the code.
@@ -309,8 +309,9 @@ class _Neighbours:
 
     def nearest(self, i: int, among: dict[int, str], voters: int = NEAREST) -> str | None:
         """The key ``among`` gives the notes most like note ``i``: of its
-        :data:`NEAREST` nearest notes, the key whose notes share most with it;
-        ties go to the key first in order, never to the order of the notes."""
+        ``voters`` nearest notes (:data:`NEAREST`), the key whose notes share
+        most with it; ties go to the key first in order, never to the order
+        of the notes."""
         scores: dict[int, float] = {}
         mine = self.notes[i]
         for w in mine.words & self.weight.keys():

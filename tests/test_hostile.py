@@ -1726,3 +1726,15 @@ def test_a_full_page_of_a_long_list_links_to_few_pages():
         "分页：[最新](d.md) · **第 901–1000 篇** · [第 801–900 篇](d/p9.md) · [第 701–800 篇](d/p8.md) · … · "
         "[第 501–600 篇](d/p6.md) · … · [第 101–200 篇](d/p2.md) · [第 1–100 篇](d/p1.md)"
     )
+
+
+def test_init_where_a_folder_cannot_be_made_is_one_line(tmp_path, capsys):
+    """A parent that is a file: one line naming the path, exit 1, no traceback."""
+    from prnotes.commands.cli import main
+
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert main(["init", str(tmp_path / "file" / "site")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("prnotes init: cannot write the site into ") and "Not a directory" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert (tmp_path / "file").read_text(encoding="utf-8") == "x"

@@ -49,19 +49,27 @@ def run(args: argparse.Namespace) -> int:
     if target.is_dir() and any(target.iterdir()) and not args.force:
         print(f"{args.tool}: {target} is not empty; pass --force to write the site's files into it", file=sys.stderr)
         return 2
-    (target / "seeds").mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(PACKAGED / "conf.py", target / "conf.py")
-    shutil.copyfile(PACKAGED / "taxonomy.toml", target / "taxonomy.toml")
-    shutil.copytree(PACKAGED / "taxonomy", target / "taxonomy", dirs_exist_ok=True)
-    if not (target / "seeds" / "prs.toml").exists():
-        (target / "seeds" / "prs.toml").write_text(PRS, encoding="utf-8")
-    (target / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
-    from .. import contract
-
-    if not (target / "index.md").exists() or args.force:
-        (target / "index.md").write_text(INDEX.format(marker=contract.MARKER), encoding="utf-8")
+    try:
+        _write(target, PACKAGED, args.force)
+    except OSError as exc:  # a parent that is a file, a read-only or full disk
+        print(f"{args.tool}: cannot write the site into {target}: {exc.strerror or exc} ({exc.filename or target})", file=sys.stderr)
+        return 1
     print(
         f"{args.tool}: a notes site in {target}. Copy a digest into {target / 'seeds'}/ "
         f"(000_<name>.txt), then: prnotes build --root {target}"
     )
     return 0
+
+
+def _write(target: Path, packaged: Path, force: bool) -> None:
+    from .. import contract
+
+    (target / "seeds").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(packaged / "conf.py", target / "conf.py")
+    shutil.copyfile(packaged / "taxonomy.toml", target / "taxonomy.toml")
+    shutil.copytree(packaged / "taxonomy", target / "taxonomy", dirs_exist_ok=True)
+    if not (target / "seeds" / "prs.toml").exists():
+        (target / "seeds" / "prs.toml").write_text(PRS, encoding="utf-8")
+    (target / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+    if not (target / "index.md").exists() or force:
+        (target / "index.md").write_text(INDEX.format(marker=contract.MARKER), encoding="utf-8")

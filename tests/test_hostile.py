@@ -1487,6 +1487,29 @@ def test_a_special_file_where_sphinx_reads_is_refused_before_it_starts(tmp_path,
     assert worktree(proj) == before
 
 
+@pytest.mark.parametrize(
+    ("tail", "message"),
+    [
+        ("x = (\n", "conf.py:{n}: '(' was never closed"),
+        ("x = 1 / 0\n", "conf.py:{n}: ZeroDivisionError: division by zero"),
+        ("def f():\n    raise RuntimeError('boom')\n\n\nf()\n", "conf.py:{m}: RuntimeError: boom"),
+        ("import sys\nsys.exit(3)\n", "conf.py:{m}: SystemExit: 3"),
+    ],
+)
+def test_a_conf_py_that_fails_is_one_line_naming_its_line(tmp_path, tail, message):
+    """Where Sphinx would print a report a traceback long: the line, and nothing built."""
+    proj = copy_project(tmp_path / "p", {"000.txt": GOOD})
+    assert convert(proj) == 0
+    conf = (proj / "conf.py").read_text(encoding="utf-8")
+    n = conf.count("\n") + 1
+    (proj / "conf.py").write_text(conf + tail, encoding="utf-8")
+    m = n + 1  # the line that raised: in f(), or at the top
+    before = worktree(proj)
+    proc = cli_bounded(proj, *BUILD, timeout=90)
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [f"prnotes build: {message.format(n=n, m=m)}; nothing built"])
+    assert worktree(proj) == before
+
+
 def worktree(proj: Path) -> dict:
     """:func:`tree` but git's own files (`git status` refreshes its index)."""
     return {rel: v for rel, v in tree(proj).items() if not rel.startswith(".git/")}

@@ -12,7 +12,9 @@ anything is written.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import traceback
 from pathlib import Path
 
 from .. import contract
@@ -74,6 +76,33 @@ def check_sources(source: Path) -> None:
         rel, what = special[0]
         more = f" (and {len(special) - 1} more)" if len(special) > 1 else ""
         raise BuildRefused(f"{rel} is {what}, not a regular file{more}; Sphinx reads only regular files; nothing built")
+
+
+def check_config(source: Path) -> None:
+    """Refuse a ``conf.py`` that does not compile or raises when run: one line
+    naming its line, where Sphinx would print a report a traceback long. It
+    is run here as Sphinx runs it (in its folder, as ``__file__``), then
+    again by Sphinx; the site's own is one import."""
+    conf = source / "conf.py"
+    try:
+        text = conf.read_bytes()
+    except OSError:
+        return  # missing or unreadable: Sphinx says which
+    try:
+        code = compile(text, "conf.py", "exec")
+    except (SyntaxError, ValueError) as exc:
+        line = getattr(exc, "lineno", None) or 1
+        raise BuildRefused(f"conf.py:{line}: {getattr(exc, 'msg', exc)}; nothing built") from None
+    namespace = {"__file__": str(conf.resolve()), "__name__": "conf"}
+    try:
+        with contextlib.chdir(source):
+            exec(code, namespace)  # noqa: S102 - the site's own configuration, as Sphinx runs it
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit too: conf.py ends the build before it starts
+        frames = reversed(list(traceback.walk_tb(exc.__traceback__)))
+        line = next((n for frame, n in frames if frame.f_code.co_filename == "conf.py"), 1)
+        raise BuildRefused(f"conf.py:{line}: {type(exc).__name__}: {exc}; nothing built") from None
 
 
 def _output_folders(source: Path) -> list[str]:

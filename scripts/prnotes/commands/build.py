@@ -166,6 +166,7 @@ def _build(argv: list[str], tool: str, quiet: bool = False) -> int:
                 print(f"{tool}: nothing changed since the last build of {layout.output}; left as it is")
             return 0
         folders.check_sources(layout.source)
+        folders.check_config(layout.source)
         folders.check_output(layout.source, layout.output)
         buildstamp.forget(layout)
     status = sphinx_build.run(argv)

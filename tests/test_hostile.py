@@ -1507,6 +1507,8 @@ def test_a_conf_py_that_fails_is_one_line_naming_its_line(tmp_path, tail, messag
     before = worktree(proj)
     proc = cli_bounded(proj, *BUILD, timeout=90)
     assert (proc.returncode, proc.stderr.splitlines()) == (1, [f"prnotes build: {message.format(n=n, m=m)}; nothing built"])
+    proc = cli_bounded(proj, "pdf", timeout=90)
+    assert (proc.returncode, proc.stderr.splitlines()) == (1, [f"prnotes pdf: {message.format(n=n, m=m)}; nothing built"])
     assert worktree(proj) == before
 
 

@@ -39,9 +39,12 @@ def run(args: argparse.Namespace) -> int:
     from ..build.subset import parse_selection
     from ..parse import history
 
+    from ..build.folders import check_config
+
     root = args.root
     if (problem := history.epoch_problem()) is not None:
         raise CommandError(f"{problem}; nothing written")
+    check_config(root)
     try:
         selection = parse_selection(args.verdict, args.subsystem, load(root).taxonomy)
     except ValueError as exc:

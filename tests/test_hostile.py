@@ -1510,6 +1510,8 @@ def test_a_conf_py_that_fails_is_one_line_naming_its_line(tmp_path, tail, messag
     proc = cli_bounded(proj, "pdf", timeout=90)
     assert (proc.returncode, proc.stderr.splitlines()) == (1, [f"prnotes pdf: {message.format(n=n, m=m)}; nothing built"])
     assert worktree(proj) == before
+    proc = cli_bounded(proj, "volumes", "--size", "1", "--build", timeout=90)
+    assert (proc.returncode, proc.stderr.splitlines()[-1]) == (1, f"prnotes volumes: {message.format(n=n, m=m)}; nothing built")
 
 
 def worktree(proj: Path) -> dict:

@@ -73,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{what}: closed, reused")
     if args.build:
+        from ..build.folders import check_config
+
+        check_config(root)
         built, failures = volumes.build(root, statuses, args.jobs, frozenset(named))
         for name in built:
             print(f"{name}: built into {(volumes.FOLDER / name / 'html').as_posix()}")

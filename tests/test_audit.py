@@ -56,6 +56,14 @@ def test_deleted_page(tampered):
     assert report.summary == "16 entries, 15 pages, 1 missing"
 
 
+def test_a_page_that_is_not_utf8_is_a_loss_not_a_traceback(tampered):
+    proj, build = tampered
+    (build / "html" / PAGE).write_bytes(b"<html>\xff\xfe damaged")
+    report = audit(proj, build)
+    assert [str(f) for f in report.findings] == [f"{SEED}:3: a page in UTF-8 (byte 6 is not) missing from HTML {PAGE}"]
+    assert report.summary == "16 entries, 15 pages, 1 missing"
+
+
 def test_truncated_body(tampered):
     proj, build = tampered
     edit(build / "html" / PAGE, "两者共同构成完整的权重生命周期方案。", "两者共同构成")

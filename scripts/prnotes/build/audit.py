@@ -188,6 +188,9 @@ def check_html(entries: list[Entry], html_dir: Path, parents: dict[str, list[str
             continue
         except (regular.NotRegularFile, regular.FileTooLarge) as exc:
             raise BuildUnreadable(f"{html_dir / rel} {exc.strerror}; nothing checked") from None
+        except UnicodeDecodeError as exc:  # a damaged page: what it holds cannot be read
+            lost(f"a page in UTF-8 (byte {exc.start} is not)")
+            continue
         pages += 1
         title, text = page_text(html)
         if squash(title) != squash(entry.title):

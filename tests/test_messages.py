@@ -487,9 +487,10 @@ def test_the_pdf_build_s_sphinx_exits_with_sphinx_s_status_and_output(tmp_path):
 
 
 def test_a_sphinx_error_is_sphinx_s_own_and_the_paths_are_the_project_s(tmp_path):
-    # `prnotes build`: an error that stops Sphinx (an unknown builder, an
-    # error in conf.py) is reported by Sphinx, with its status. Paths in
-    # Sphinx's arguments are read from the project folder, --root's included.
+    # `prnotes build`: an error that stops Sphinx (an unknown builder) is
+    # reported by Sphinx, with its status; an error in conf.py is found
+    # before Sphinx starts, in one line with its line. Paths in Sphinx's
+    # arguments are read from the project folder, --root's included.
     import subprocess
     import sys
 
@@ -503,7 +504,8 @@ def test_a_sphinx_error_is_sphinx_s_own_and_the_paths_are_the_project_s(tmp_path
     conf = (proj / "conf.py").read_text(encoding="utf-8")
     (proj / "conf.py").write_text(conf + "raise RuntimeError('boom')\n", encoding="utf-8")
     raised = command("build", "--notes", "-q", "--root", str(proj), "--", "-q", "-b", "html", ".", "_build/x")
-    assert raised.returncode == 2 and "boom" in raised.stderr, raised.stderr
+    line = conf.count("\n") + 1
+    assert (raised.returncode, raised.stderr) == (1, f"prnotes build: conf.py:{line}: RuntimeError: boom; nothing built\n")
     (proj / "conf.py").write_text(conf, encoding="utf-8")
     # An argument Sphinx does not know: said once, by Sphinx's parser.
     wrong = command("build", "--root", str(proj), "--", "--no-such-option", ".", "_build/x")

@@ -3,8 +3,9 @@
 ``tests/heldout/notes.tsv`` (the dev part), ``tests/heldout/dev2/notes.tsv``
 (a second dev part, written later, about vLLM, SGLang and Transformers areas
 no earlier data had shown; ``dev3`` holds only questions, harder ones, about
-the notes of the two; ``dev4`` and ``dev5`` hold notes of repositories
-without a set and, in ``dev5``, of more vLLM areas) and
+the notes of the two; ``dev4``, ``dev5`` and ``dev6`` hold notes of
+repositories without a set and, in ``dev5`` and ``dev6``, of more vLLM
+areas) and
 ``tests/heldout/sealed/notes.tsv`` (the sealed
 part, never read while the rules are tuned) hold notes of
 repositories and vLLM areas the project had not seen when they were written,

@@ -36,10 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from ..build import BuildError
     from ..build.pdf import build_book, build_volumes
     from ..project import load
+    from ..build.folders import check_config
     from ..build.subset import parse_selection
     from ..parse import history
-
-    from ..build.folders import check_config
 
     root = args.root
     if (problem := history.epoch_problem()) is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -377,24 +378,17 @@ def _outermost(matches: list[tuple[int, int, float, str]]) -> list[tuple[int, in
     return [m for m in matches if (m[0], m[1]) not in inside]
 
 
-def _deepest_claim(claims: list[tuple[str, int, int]]) -> str:
+def _deepest_claim(claims: list[tuple[str, int, int]], most_first: bool = False) -> str:
     """The subsystem of the deepest claimed folder; ties: the subsystem more
-    cited paths are claimed for, then the one cited first."""
-    count: dict[str, int] = {}
-    for slug, _, _ in claims:
-        count[slug] = count.get(slug, 0) + 1
+    cited paths are claimed for, then the one cited first. ``most_first``
+    (names and the modules that define them): the subsystem most names are
+    claimed for, then the deeper claim; a note names its own code most
+    (`init_tracer()`, `maybe_init_worker_tracer()`) and what it touches once
+    (`WorkerProc`), however deep the set claims that."""
+    count = Counter(slug for slug, _, _ in claims)
+    if most_first:
+        return min(claims, key=lambda c: (-count[c[0]], -c[1], c[2]))[0]
     return min(claims, key=lambda c: (-c[1], -count[c[0]], c[2]))[0]
-
-
-def _most_defined(claims: list[tuple[str, int, int]]) -> str:
-    """The subsystem whose modules define most of the names cited; ties: the
-    deeper claim, then the name cited first. A note names its own code most
-    (`init_tracer()`, `maybe_init_worker_tracer()`) and what it touches
-    once (`WorkerProc`), however deep the set claims that."""
-    count: dict[str, int] = {}
-    for slug, _, _ in claims:
-        count[slug] = count.get(slug, 0) + 1
-    return min(claims, key=lambda c: (-count[c[0]], -c[1], c[2]))[0]
 
 
 def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = "") -> Filing:
@@ -504,7 +498,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     elif defined and not outranks:
         # Where a name is defined decides as a cited path does: the code the
         # note names, before what its topic prefix or its words say.
-        winner = _most_defined(defined)
+        winner = _deepest_claim(defined, most_first=True)
     else:
         winner = top.subsystem
     runners_up = sorted(

@@ -569,13 +569,14 @@ def _file_by_layout(
     out = list(notes)
     for repo, indexes in sorted(by_repo.items()):
         indexes.sort(key=lambda i: notes[i].seq)
-        grouping = group_notes([cites[notes[i].docname] for i in indexes], frozenset({taxonomy.fallback}))
+        repo_cites = [cites[notes[i].docname] for i in indexes]
+        grouping = group_notes(repo_cites, frozenset({taxonomy.fallback}))
         chosen = taxonomy.set_for(repo)
         if not chosen.is_default:
             weak = {k for k, i in enumerate(indexes) if notes[i].docname in by_body}
             if weak:
                 filed = {k: notes[i].subsystem for k, i in enumerate(indexes) if k not in weak}
-                for k, key in nearest([cites[notes[i].docname] for i in indexes], filed, sorted(weak)).items():
+                for k, key in nearest(repo_cites, filed, sorted(weak)).items():
                     out[indexes[k]] = replace(notes[indexes[k]], subsystem=key)
             for group in grouping.groups:
                 if group.slug in chosen.order:

@@ -71,11 +71,14 @@ def test_a_group_page_says_where_it_comes_from(project):
         ("tokenizers/Cargo.toml", None),
         ("tokenizers/src/pre_tokenizers/split.rs", "pre-tokenizers"),  # the repository's name only leads a name
         ("bindings/python/src/tokenizer.rs", "bindings"),
+        ("mistralrs-quant/src/afq/mod.rs", "quant"),  # the repository's name written as one word
+        ("mistralrs-core/src/paged_attention/scheduler.rs", "paged-attention"),
     ],
 )
 def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
     repo = "nvidia/cutlass" if "cutlass" in path or "gemm" in path or "profiler" in path else "huggingface/candle"
     repo = "huggingface/tokenizers" if "token" in path else repo
+    repo = "EricLBuehler/mistral.rs" if "mistralrs" in path else repo
     area = area_of(path.lower(), path, repo_words(repo))
     assert (area.key if area else None) == key
 
@@ -93,6 +96,19 @@ def test_a_group_needs_two_notes_and_a_lone_note_joins_by_shared_words():
     grouping = group_notes(notes)
     assert [g.slug for g in grouping.groups] == ["alpha", "beta"]
     assert grouping.filed == {0: "alpha", 1: "alpha", 2: "beta", 3: "beta", 4: "alpha"}
+
+
+def test_a_label_that_names_no_code_makes_no_two_notes_alike():
+    words = repo_words("o/r")
+    notes = [
+        cited("", "[Bugfix] x", "`src/alpha/a.py` 的 `AlphaCache`。", words),
+        cited("", "[Bugfix] x", "`src/alpha/b.py`。", words),
+        cited("", "[Feature] x", "`src/beta/c.py`。", words),
+        cited("", "[Feature] x", "`src/beta/d.py`。", words),
+        cited("", "[Bugfix] x", "没有代码，只有标签。", words),  # shares only [Bugfix] with the alpha notes
+        cited("", "[beta] x", "没有代码。", words),  # a label some note cites as code: beta
+    ]
+    assert group_notes(notes).filed == {0: "alpha", 1: "alpha", 2: "beta", 3: "beta", 5: "beta"}
 
 
 def test_notes_without_a_path_join_the_area_of_the_notes_they_share_code_with():

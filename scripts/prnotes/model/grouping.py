@@ -28,7 +28,8 @@ them:
    …``: :func:`~prnotes.model.filing.labels_of`) when every word of the
    area is a word of the label, else when every word of the area is a word
    of its code (``ggml_cuda_graph_update`` names ``cuda``). The label's
-   words are words of its code too.
+   words are words of its code too where some note cites them as code
+   (``[jinja]``; not ``[Bugfix]``, a kind of change).
 3. A note that names no area joins the area of the notes it shares most
    code with: the words of their paths and identifiers (two letters and
    more: ``vk`` of ``ggml_vk_create_buffer``), each weighed by how few
@@ -245,7 +246,7 @@ def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> C
     pairs = tuple((p, originals.get(p, p)) for p in paths)
     return Cited(
         pairs,
-        frozenset(found | labels),
+        frozenset(found),
         frozenset(first),
         frozenset(labels),
         repo_words,
@@ -262,9 +263,12 @@ def _token_words(token: str, repo_words: frozenset[str]) -> set[str]:
 
 
 def repo_words(repo: str) -> frozenset[str]:
-    """The words of a repository's owner and name: they name no part of it."""
+    """The words of a repository's owner and name, and its name written as
+    one word (``mistralrs`` of ``mistral.rs``, as its crates write it): they
+    name no part of it."""
     owner, _, name = repo.partition("/")
-    return frozenset(words(owner) + words(name) + segment_words(owner) + segment_words(name) + [name.lower(), owner.lower()])
+    joined = "".join(segment_words(name))
+    return frozenset(words(owner) + words(name) + segment_words(owner) + segment_words(name) + [name.lower(), owner.lower(), joined])
 
 
 def _slug(key: str, taken: Iterable[str]) -> str:
@@ -341,6 +345,14 @@ class _Neighbours:
         return out
 
 
+def _labelled(notes: list[Cited]) -> list[Cited]:
+    """The notes with their labels' words among their words, of those some
+    note cites as code (``[jinja]``, where ``packages/jinja/`` is cited; not
+    ``[Bugfix]``, a kind of change that names no part of the code)."""
+    names = frozenset().union(*(c.words for c in notes))
+    return [replace(c, words=c.words | (c.labels & names)) for c in notes]
+
+
 def _read(notes: list[Cited]) -> list[Cited]:
     """The notes with the names their prose mentions among their words: of
     those some note cites as code ("minijinja"; not "kernel" or "PR")."""
@@ -353,7 +365,7 @@ def nearest(notes: list[Cited], filed: dict[int, str], rest: list[int]) -> dict[
     shares most code names with went (its code, and the names its prose
     mentions), weighed as when a note joins an area (the module docstring, 3),
     the one nearest note deciding; a note that shares none is left out."""
-    return _Neighbours(_read(notes)).attach(filed, rest, voters=1)
+    return _Neighbours(_read(_labelled(notes))).attach(filed, rest, voters=1)
 
 
 def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> Grouping:
@@ -361,6 +373,7 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
 
     ``reserved``: slugs a group may not take (the fallback's, ``other``).
     """
+    notes = _labelled(notes)
     starts = _starts(notes)
     areas_of = [c.areas(starts) for c in notes]
     primary = [a[0].key if a else None for a in areas_of]

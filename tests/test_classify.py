@@ -389,7 +389,7 @@ def layout_taxonomy(tmp_path_factory):
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        # The deepest claimed folder decides, before any word of the body.
+        # The claimed folder decides, before any word of the body.
         ("调度器的请求队列、调度与 scheduler 都提到了；改动在 `src/engine/metrics/stats.py`。", "metrics"),
         # A file claimed inside a claimed folder is deeper still.
         ("改动在 `src/engine/metrics/legacy.py`。", "engine"),
@@ -401,6 +401,8 @@ def layout_taxonomy(tmp_path_factory):
         ("`src.engine.metrics.stats` 里的计数器。", "metrics"),
         # Two claims: the deeper one wins, wherever it is cited.
         ("`src/engine/core.py` 调用了 `src/engine/metrics/stats.py`。", "metrics"),
+        # More paths of one subsystem: the code the note changes, however deep the other is claimed.
+        ("`src/engine/core.py` 与 `src/engine/sched.py` 调用了 `src/engine/metrics/stats.py`。", "engine"),
         # No path: the words decide, as before.
         ("调度器的请求队列。", "engine"),
     ],

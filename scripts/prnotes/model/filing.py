@@ -378,17 +378,16 @@ def _outermost(matches: list[tuple[int, int, float, str]]) -> list[tuple[int, in
     return [m for m in matches if (m[0], m[1]) not in inside]
 
 
-def _deepest_claim(claims: list[tuple[str, int, int]], most_first: bool = False) -> str:
-    """The subsystem of the deepest claimed folder; ties: the subsystem more
-    cited paths are claimed for, then the one cited first. ``most_first``
-    (names and the modules that define them): the subsystem most names are
-    claimed for, then the deeper claim; a note names its own code most
-    (`init_tracer()`, `maybe_init_worker_tracer()`) and what it touches once
-    (`WorkerProc`), however deep the set claims that."""
+def _claimed(claims: list[tuple[str, int, int]]) -> str:
+    """The subsystem most of the note's claims are for (its cited paths, or
+    the modules that define the names it cites), then the one with the
+    deeper claim, then the one cited first: a note cites its own code most
+    (`c10/util/env.h`, `c10/util/env.cpp`; `init_tracer()`,
+    `maybe_init_worker_tracer()`) and what it touches once
+    (`c10/cuda/CUDADeviceAssertionHost.cpp`; `WorkerProc`), however deep
+    the set claims that."""
     count = Counter(slug for slug, _, _ in claims)
-    if most_first:
-        return min(claims, key=lambda c: (-count[c[0]], -c[1], c[2]))[0]
-    return min(claims, key=lambda c: (-c[1], -count[c[0]], c[2]))[0]
+    return min(claims, key=lambda c: (-count[c[0]], -c[1], c[2]))[0]
 
 
 def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = "") -> Filing:
@@ -423,8 +422,9 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     fallback subsystem (``matched`` is false).
 
     The repository's layout (the set's ``[paths]``) comes first: a note that
-    cites a path the layout claims is filed by the deepest claimed prefix
-    (:func:`_deepest_claim`), whatever its words say, unless the subsystem
+    cites a path the layout claims is filed by the subsystem most of its
+    cited paths are claimed for, each by its deepest claimed prefix
+    (:func:`_claimed`), whatever its words say, unless the subsystem
     with most evidence is one the set weighs above topics (a weight above 1:
     a kind of change or a hardware) and the PR's prefix names it.
     A note that cites no path is filed likewise by the modules that define
@@ -484,7 +484,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     evidence = [e for e in evidence if e.total > 0]
     if not evidence:
         return Filing(taxonomy.fallback, False, ())
-    # A cited path the layout claims decides, the deepest claim first. Only
+    # A cited path the layout claims decides, by its deepest claim. Only
     # what the set weighs above topics (a kind of change or a hardware: its
     # subsystem's weight is above 1, docs, CI, ROCm) outranks the layout, as
     # it outranks any topic, when the PR's prefix names it: a word of the
@@ -494,11 +494,11 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     top = evidence[0]
     outranks = top.prefix and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
     if claims and not outranks:
-        winner = _deepest_claim(claims)
+        winner = _claimed(claims)
     elif defined and not outranks:
         # Where a name is defined decides as a cited path does: the code the
         # note names, before what its topic prefix or its words say.
-        winner = _deepest_claim(defined, most_first=True)
+        winner = _claimed(defined)
     else:
         winner = top.subsystem
     runners_up = sorted(

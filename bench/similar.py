@@ -67,13 +67,12 @@ def precision_rows(env) -> list[str]:
     facts = Facts.of(env)
     terms = {d: t for d, (_, t) in sorted(similarnotes.Terms.of(env).items())}
     key = {d: contract.note_key(f.repo, f.number, d) for d, f in facts.items()}
-    linked = similarnotes.linked_notes(env)
     index = similar.Index(terms)
     subsystem_of = {d: f.subsystem for d, f in facts.items()}
     rows = []
     for label, kwargs in RULES:
-        lists = {key[d]: tuple(key[o] for o in index.similar(d, subsystem_of, linked.get(d, ()), **kwargs)) for d in terms}
-        p = measure(lists, set(key.values()), {key[d]: {key[o] for o in v} for d, v in linked.items()})
+        lists = {key[d]: tuple(key[o] for o in index.similar(d, subsystem_of, **kwargs)) for d in terms}
+        p = measure(lists, set(key.values()))
         if not kwargs:
             label = (
                 f"**the site's**: best ≥ {similar.CERTAIN}, or ≥ {similar.FLOOR} and ≥ {similar.STANDOUT} × the next; "

@@ -73,18 +73,14 @@ class Precision:
         return self.agreed / self.listed if self.listed else 0.0
 
 
-def measure(lists: dict[str, tuple[str, ...]], keys: set[str], linked: dict[str, set[str]]) -> Precision:
-    """Precision of ``lists`` (note key -> the keys it lists) against the labels.
-
-    ``linked``: note key -> the keys it cites or is cited by, which a list
-    never holds (the 相关 section has them); labelled pairs among them are
-    not counted as pairs to find."""
+def measure(lists: dict[str, tuple[str, ...]], keys: set[str]) -> Precision:
+    """Precision of ``lists`` (note key -> the keys it lists) against the labels."""
     pairs = labels()
     unknown = {k for pair in pairs for k in pair} - keys
     assert not unknown, f"labels name notes the corpus lacks: {sorted(unknown)}"
     listed = [(a, b) for a, found in lists.items() for b in found]
     agreed = sum(frozenset(p) in pairs for p in listed)
-    findable = {a: {b for b in keys if frozenset((a, b)) in pairs and b not in linked.get(a, set())} for a in keys}
+    findable = {a: {b for b in keys if frozenset((a, b)) in pairs} for a in keys}
     labelled = [a for a, others in findable.items() if others]
     found = [a for a in labelled if findable[a] & set(lists.get(a, ()))]
     return Precision(len(listed), agreed, sum(1 for v in lists.values() if v), len(keys), len(labelled), len(found))

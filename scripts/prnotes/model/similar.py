@@ -46,8 +46,9 @@ cite the other, and they may be of different repositories. The measure:
   keeps a note that shares a word or two with everything from listing the
   least bad.
   Scores equal to two decimals go to the note of the same subsystem first,
-  then by page name. A note whose PR either note cites is left out (before
-  the best and the next best are picked): the 相关 section links it already.
+  then by page name. A note the other cites is listed as any other: 相关
+  says that one names the other, 相似笔记 that they deal with the same
+  thing (a digest writes "read it with #52626" of the note most like it).
 
 A score depends on the two notes, on ``df`` of the terms they share and on
 ``cap``, never on the number of notes otherwise: adding a note changes only
@@ -88,7 +89,7 @@ BIGRAM_WEIGHT = 0.7
 # A term of more notes than this is no longer distinctive.
 DF_CAP = 40
 # Changes when the measure does: lists kept from an earlier build are then all made again.
-VERSION = f"5:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
+VERSION = f"6:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
 
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Chinese function characters: a bigram with one is a piece of a phrase
@@ -186,7 +187,6 @@ class Index:
         self,
         docname: str,
         subsystem_of: Mapping[str, str],
-        linked: Iterable[str] = (),
         threshold: float = THRESHOLD,
         *,
         certain: float = CERTAIN,
@@ -194,13 +194,12 @@ class Index:
         standout: float = STANDOUT,
         same: float = SAME_SUBSYSTEM,
     ) -> tuple[str, ...]:
-        """Up to :data:`LISTED` notes similar to ``docname`` (module docstring); ``linked``: notes to leave out.
+        """Up to :data:`LISTED` notes similar to ``docname`` (module docstring).
 
         The cut-offs are the site's unless given; ``certain=threshold`` and
         ``standout=math.inf`` give an absolute cut-off alone."""
-        skip = set(linked)
         subsystem = subsystem_of.get(docname)
-        shared = {other: score for other, score in self.scores(docname).items() if other not in skip}
+        shared = self.scores(docname)
         scores = {
             other: score * (same if subsystem is not None and subsystem_of.get(other) == subsystem else 1)
             for other, score in shared.items()

@@ -31,7 +31,7 @@ from ...model import similar
 from ..facts import state
 from ..facts.frozen import thaw
 from ..lists.fill import Builder, entry_data, note_entry
-from ..facts.notes import Facts, present
+from ..facts.notes import Facts
 from ..site import web_site
 from .. import _internals
 
@@ -43,26 +43,11 @@ _LISTS = "prnotes_similar_lists"
 _MADE_WITH = "prnotes_similar_made_with"
 
 
-def linked_notes(env: BuildEnvironment) -> dict[str, set[str]]:
-    """Note -> the notes it cites or that cite it (their PR numbers)."""
-    facts = present(env)
-    by_pr = {(f.repo.lower(), f.number): d for d, f in facts.items() if f.number is not None}
-    linked: dict[str, set[str]] = {d: set() for d in facts}
-    for docname, f in facts.items():
-        for repo, number, _ in f.mentions:
-            other = by_pr.get((repo.lower(), number))
-            if other is not None and other != docname:
-                linked[docname].add(other)
-                linked[other].add(docname)
-    return linked
-
-
 @dataclass(frozen=True)
 class Before:
     """What the changed and removed notes were before this build read them."""
 
     terms: dict[str, tuple[float, dict[str, int]]]  # as Terms holds them
-    linked: dict[str, frozenset[str]]  # their links before
 
 
 class Terms(state.Collector[tuple]):
@@ -84,8 +69,7 @@ class Terms(state.Collector[tuple]):
     def before(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated) -> Before:
         stored = self.of(env)
         going = outdated.changed | outdated.removed
-        linked = linked_notes(env) if going else {}
-        return Before({d: stored[d] for d in sorted(going) if d in stored}, {d: frozenset(v) for d, v in linked.items() if d in going})
+        return Before({d: stored[d] for d in sorted(going) if d in stored})
 
     def after(self, app: Sphinx, env: BuildEnvironment, outdated: state.Outdated, old: Before | None) -> list[str]:
         return lists_after(env, outdated, old)
@@ -104,18 +88,15 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
         return []
     index = similar.Index(notes, lengths)
     subsystem_of = {d: f.subsystem for d, f in Facts.of(env).items()}
-    linked = linked_notes(env)
     if made_with != now_with or old is None:
         scored = set(notes)
     else:
         scored = rescored(index, notes, changed, {d: t for d, (_, t) in old.terms.items()}, made_with[1])
-        for docname in changed:  # a note it cited, or that cited it, before or now
-            scored |= set(old.linked.get(docname, ())) | linked.get(docname, set())
         scored |= {d for d, listed in previous.items() if not changed.isdisjoint(listed)}
         scored &= notes.keys()
     lists = {d: v for d, v in previous.items() if d in notes}
     for docname in sorted(scored):
-        lists[docname] = index.similar(docname, subsystem_of, linked.get(docname, ()))
+        lists[docname] = index.similar(docname, subsystem_of)
     setattr(env, _LISTS, lists)
     setattr(env, _MADE_WITH, now_with)
     pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v))

@@ -484,9 +484,10 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     evidence = [e for e in evidence if e.total > 0]
     if not evidence:
         return Filing(taxonomy.fallback, False, ())
-    # A cited path the layout claims decides, by its deepest claim. Only
-    # what the set weighs above topics (a kind of change or a hardware: its
-    # subsystem's weight is above 1, docs, CI, ROCm) outranks the layout, as
+    # The cited paths the layout claims decide (most of them, each by its
+    # deepest claim). Only what the set weighs above topics (a kind of
+    # change or a hardware: its subsystem's weight is above 1, docs, CI,
+    # ROCm) outranks the layout, as
     # it outranks any topic, when the PR's prefix names it: a word of the
     # title (`ARC`, a cache policy, is also Intel's Arc) or a code token
     # (`current_platform`) is a mention, not what the PR is.

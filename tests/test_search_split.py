@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +17,8 @@ from prnotes import contract
 from prnotes.sphinxext.search import split
 from prnotes.sphinxext.search.publish import ENTRY, SEARCH_DIR, text_path
 from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
+
+SCRIPT = Path(split.__file__).with_name("index.js")
 
 
 def decode_ids(text: str) -> list[int]:
@@ -113,6 +118,46 @@ def test_the_split_holds_exactly_the_whole_index(built_site):
         assert rows[later][1] == rows[first][1] and entry["notes"] <= first < later
 
 
+def decode(code: str) -> int:
+    number = 0
+    for character in code:
+        number = number * len(split.CODES) + split.CODES.index(character)
+    return number
+
+
+@pytest.mark.parametrize("values", [1, 91, 92, 8281, 8282])
+def test_a_filter_of_many_values_codes_each_page_wider(values):
+    """Many repositories' subsystems are more than 91 values: two characters a page."""
+    width = split.code_width(values)
+    assert width == (1 if values <= 91 else 2 if values <= 91 * 91 else 3)
+    codes = [split.filter_code(n, width) for n in range(values)]
+    assert {len(c) for c in codes} == {width} and len(set(codes)) == values
+    assert [decode(c) for c in codes] == list(range(values))
+    assert split.NO_CODE * width not in codes
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the search's index.js")
+def test_the_search_script_reads_the_codes_the_split_writes():
+    values = [f"s{n}" for n in range(100)]
+    codes = "".join(split.filter_code(n, 2) for n in (0, 99, 91)) + split.NO_CODE * 2
+    script = (SCRIPT.read_text(encoding="utf-8") + f"""
+const view = {{entry: {{filters: {{subsystem: {json.dumps(values)}}}}}, _file: () => {json.dumps(codes)}}};
+console.log(JSON.stringify([0, 1, 2, 3].map((p) => PrnotesIndex.prototype.filterValue.call(view, "subsystem", p))));""")
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == ["s0", "s99", "s91", None]
+
+
+def test_an_archive_of_more_repositories_than_one_character_codes_builds(tmp_path):
+    """95 repositories, a note each: the repository filter codes each page in two characters."""
+    seeds = {f"{k:03d}.txt": f"o{k}/r\n\n第 {k} 号仓库的修复 (#{k + 1})\n\n值得快速浏览。`src/a{k}.py` 修了一处边界。\n" for k in range(95)}
+    proj = copy_project(tmp_path / "p", seeds)
+    assert convert(proj) == 0
+    sphinx_build(proj)
+    entry, files = load_split(proj / "_build/html")
+    assert len(entry["filters"]["repo"]) == 95
+    assert len(files["f/repo.json"]) == 2 * entry["pages"]
+
+
 def test_filters_and_rows_give_each_notes_facts(built_site):
     proj, _ = built_site
     html = proj / "_build/html"
@@ -120,13 +165,15 @@ def test_filters_and_rows_give_each_notes_facts(built_site):
     rows = [row for k in range(-(-entry["pages"] // entry["shard"])) for row in files[f"d/{k}.json"]]
     for name, at in (("verdict", 2), ("repo", 3), ("subsystem", 6)):
         codes = files[f"f/{name}.json"]
-        assert len(codes) == entry["pages"]
         values = [v[0] if isinstance(v, list) else v for v in entry["filters"][name]]
-        for row, code in zip(rows, codes):
+        width = split.code_width(len(values))
+        assert len(codes) == width * entry["pages"]
+        for k, row in enumerate(rows):
+            code = codes[k * width : (k + 1) * width]
             if len(row) == 2:
-                assert code == split.NO_CODE
+                assert code == split.NO_CODE * width
             else:
-                assert values[split.CODES.index(code)] == row[at]
+                assert values[decode(code)] == row[at]
     assert entry["filters"]["verdict"] == ["精读", "速读", "按需"]
     page = (html / "notes/vllm-project/vllm/pr-52810.html").read_text(encoding="utf-8")
     row = next(r for r in rows if r[0] == "notes/vllm-project/vllm/pr-52810")

@@ -333,8 +333,15 @@ class PrnotesIndex {
   filterValue(name, page) {
     const codes = this._file(`f/${name}.json`);
     if (codes === undefined) return undefined;
-    const at = PRNOTES_FILTER_CODES.indexOf(codes[page]);
-    return at < 0 ? null : this.entry.filters[name][at];
+    const values = this.entry.filters[name];
+    const width = prnotesCodeWidth(values.length);
+    let at = 0;
+    for (let k = 0; k < width; k++) {
+      const digit = PRNOTES_FILTER_CODES.indexOf(codes[page * width + k]);
+      if (digit < 0) return null;
+      at = at * PRNOTES_FILTER_CODES.length + digit;
+    }
+    return at < values.length ? values[at] : null;
   }
 
   /** Load what the last computations lacked. */
@@ -355,8 +362,15 @@ class PrnotesIndex {
   }
 }
 
-// split.CODES: a filter's code character for each of its values, in order.
+// split.CODES: the digits of a filter's code for each of its values, in order.
 const PRNOTES_FILTER_CODES = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&()*+,-./:;<=>?@[]^_`{|}~";
+
+/** How many code characters a page has in a filter of `values` values (split.code_width). */
+function prnotesCodeWidth(values) {
+  let width = 1;
+  while (PRNOTES_FILTER_CODES.length ** width < values) width += 1;
+  return width;
+}
 
 /**
  * Run `compute` (synchronous, reading `index`) until it lacks nothing, and

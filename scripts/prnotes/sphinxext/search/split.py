@@ -63,7 +63,7 @@ from typing import Any
 
 from ... import contract
 
-FORMAT = 3
+FORMAT = 4
 # The key of a term chunk under which the dictionary's English words are (no term is empty).
 DICTIONARY_KEY = ""
 # Page numbers are written as gaps in base 32, most significant digit first:
@@ -79,10 +79,29 @@ TYPO_BYTES = 6_000  # the typo buckets' mean size aimed at (bytes of JSON)
 TYPO_SHORTEST, TYPO_LONGEST = 4, 9
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _SQUASH = re.compile(r"[._\-]")
-# Filter codes: one character per page; a page without the fact has NO_CODE.
+# Filter codes: a value's number in base len(CODES), as wide as the filter's
+# most values need (one character up to 91 values, two up to 8,281: many
+# repositories' subsystems), per page; a page without the fact has NO_CODE.
 CODES = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&()*+,-./:;<=>?@[]^_`{|}~"
 NO_CODE = " "
 FILTERS = ("verdict", "repo", "subsystem")  # the URL parameters, as the list pages use them
+
+
+def code_width(values: int) -> int:
+    """How many characters a filter of ``values`` values codes each page with (index.js's prnotesCodeWidth)."""
+    width = 1
+    while len(CODES) ** width < values:
+        width += 1
+    return width
+
+
+def filter_code(number: int, width: int) -> str:
+    """Value ``number`` of a filter, in ``width`` characters of :data:`CODES`, the most significant first."""
+    digits = []
+    for _ in range(width):
+        number, digit = divmod(number, len(CODES))
+        digits.append(CODES[digit])
+    return "".join(reversed(digits))
 
 
 def encode_ids(ids: Iterable[int]) -> str:
@@ -270,13 +289,12 @@ def split(
         "repo": repos,
         "subsystem": sorted({n.subsystem for n in notes.values()} | set(subsystems)),
     }
-    if any(len(v) > len(CODES) for v in values.values()):
-        raise ValueError(f"more than {len(CODES)} values of one filter")
     filters = {}
     for name in FILTERS:
-        code = {value: CODES[i] for i, value in enumerate(values[name])}
+        width = code_width(len(values[name]))
+        code = {value: filter_code(i, width) for i, value in enumerate(values[name])}
         filters[name] = "".join(
-            code.get(getattr(notes[d], name), NO_CODE) if d in notes else NO_CODE for d in docnames
+            code.get(getattr(notes[d], name), NO_CODE * width) if d in notes else NO_CODE * width for d in docnames
         )
 
     # Hub pages that repeat the title of a hub page listed before them.

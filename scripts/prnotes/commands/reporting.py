@@ -105,7 +105,13 @@ def interrupt_stops_at_once() -> Iterator[None]:
         yield
         return
 
+    owner = os.getpid()
+
     def stop(signum, frame) -> None:
+        if os.getpid() != owner:
+            # A worker forked in the instant of the interrupt, before
+            # _quiet_child: the parent ends it and says so.
+            os._exit(130)
         _end_children()
         print(f"\n{INTERRUPTED_IN_SPHINX}", file=sys.stderr, flush=True)
         os._exit(130)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prnotes.model.filing import labels_of
-from prnotes.model.grouping import area_of, cited, group_notes, repo_words
+from prnotes.model.grouping import SMALL, area_of, cited, group_notes, linked, repo_words
 from prnotes.project import load
 from tests.support.sandbox import ROOTS, convert, copy_project, sphinx_build
 
@@ -125,6 +125,51 @@ def test_notes_without_a_path_join_the_area_of_the_notes_they_share_code_with():
     # runner has one note by its path and two joined through their code: a group.
     assert [g.slug for g in grouping.groups] == ["runner", "alpha"]
     assert grouping.filed == {0: "alpha", 1: "alpha", 2: "runner", 3: "runner", 4: "runner", 5: "runner"}
+
+
+_SMALL_DIGEST = [
+    "`src/pkg/chunked_loss/grpo_loss.py` 的 `sapo_loss_fn`。",
+    "`sapo_loss_fn` 改用 `torch.where`。",  # no path: joins chunked_loss by its code
+    "`src/pkg/ops/cross_entropy.py` 的 `exp2`。",
+    "`exp2` 的常量改成 `constexpr`。",  # no path: joins cross_entropy
+    "`src/pkg/ops/fused_moe.py` 的 `row_offs` 改用 `torch.where`。",  # alone, in the folder of cross_entropy
+    "`src/pkg/transformers/monkey_patch.py` 的 `torch.where`。",  # alone: shares only torch.where
+]
+
+
+def test_in_a_small_repository_a_pair_is_a_group_and_a_lone_area_stays_out_of_the_others():
+    """A first digest holds two or three notes an area: a note by a path and
+    one joined by its code are a group, and a note whose area no group holds
+    is not lumped into one it shares a common word with, unless a group's
+    area is read from its folder."""
+    words = repo_words("o/pkg")
+    grouping = group_notes([cited("", "", t, words) for t in _SMALL_DIGEST])
+    assert [g.slug for g in grouping.groups] == ["cross-entropy", "chunked-loss"]  # the biggest first
+    assert grouping.filed == {0: "chunked-loss", 1: "chunked-loss", 2: "cross-entropy", 3: "cross-entropy", 4: "cross-entropy"}
+
+
+def test_in_a_larger_repository_a_pair_joined_by_code_is_no_group():
+    words = repo_words("o/pkg")
+    padding = [f"`src/pkg/area{c}/{f}.py`。" for c in "abc" for f in ("x", "y")]
+    notes = [cited("", "", t, words) for t in _SMALL_DIGEST + padding]
+    assert len(notes) > SMALL
+    grouping = group_notes(notes)
+    assert {g.slug for g in grouping.groups} == {"areaa", "areab", "areac"}
+    # The notes of the small digest share no code with these groups: filed by words.
+    assert set(grouping.filed) == set(range(6, 12))
+
+
+def test_a_note_that_follows_another_s_pr_shares_a_word_with_it():
+    words = repo_words("o/r")
+    notes = [
+        linked(cited("", "", "`src/alpha/a.py`。", words), {10}),
+        linked(cited("", "", "`src/alpha/b.py`。", words), {11}),
+        linked(cited("", "", "`src/beta/c.py`。", words), {12}),
+        linked(cited("", "", "`src/beta/d.py`。", words), {13}),
+        linked(cited("", "", "紧跟 #11 的修复，没有代码。", words), {14, 11}),
+        linked(cited("", "", "没有代码。", words), {15, 99}),  # a PR no note of the repository is
+    ]
+    assert group_notes(notes).filed == {0: "alpha", 1: "alpha", 2: "beta", 3: "beta", 4: "alpha"}
 
 
 def test_a_path_is_read_from_where_another_note_s_path_starts():

@@ -32,7 +32,8 @@ them:
    (``[jinja]``; not ``[Bugfix]``, a kind of change).
 3. A note that names no area joins the area of the notes it shares most
    code with: the words of their paths and identifiers (two letters and
-   more: ``vk`` of ``ggml_vk_create_buffer``), each weighed by how few
+   more: ``vk`` of ``ggml_vk_create_buffer``) and the PRs of the repository
+   they are or mention (``紧跟 #1266 的修复``: :func:`linked`), each weighed by how few
    notes have it (``ln(N / df)``, words of more than :data:`NEAR_DF` notes
    left out); its :data:`NEAREST` nearest notes vote, each with what it
    shares. This goes in :data:`ROUNDS` rounds, each reading only the notes
@@ -40,11 +41,16 @@ them:
    and the order of the notes never matters.
 4. An area is a **group** when some note names it by a path and at least
    :data:`MIN_GROUP` notes name it, or one more than that has joined it
-   (one note by a path and one that shares a word with it is too little).
+   (one note by a path and one that shares a word with it is too little,
+   but in a repository of at most :data:`SMALL` notes, a first digest,
+   whose areas hold two or three notes each).
    A note whose area is no group takes the first group another of its
    paths names, else a group its label or its code names as in (2)
    (``csrc/trtllm_fused_moe_dev_kernel.cu`` and ``BatchedGemmInterface``:
-   ``gemm``), else joins a group as in (3).
+   ``gemm``), else joins a group as in (3). In a small repository such a
+   note is its area's only one: it joins a group only when the group's area
+   is read from its folder (``ops/cross_entropy.py``, ``ops/fused_moe.py``),
+   else the generic words file it (6).
 5. A note that shares no code with a group is read by the names its prose
    mentions, of those another note cites as code (``launcher 收到终止信号后``,
    ``minijinja 不认识``): a group they name as in (2), else the notes it
@@ -91,6 +97,8 @@ MANIFESTS = frozenset(
 )
 # A group holds at least this many notes.
 MIN_GROUP = 2
+# A repository of at most this many notes (a first digest) has areas of two or three.
+SMALL = 8
 # A word of more notes than this is not looked up to find a note's nearest note.
 NEAR_DF = 30
 # The nearest notes that vote for the area a note joins.
@@ -255,6 +263,13 @@ def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> C
     )
 
 
+def linked(note: Cited, pulls: Iterable[int]) -> Cited:
+    """The note with its own PR and the PRs of its repository it mentions
+    among its words (``#1266``): a note that follows another ("紧跟 #1266 的修复")
+    shares that word with it, as two notes that cite one function do."""
+    return replace(note, words=note.words | {f"#{n}" for n in pulls})
+
+
 def _token_words(token: str, repo_words: frozenset[str]) -> set[str]:
     out = set()
     for part in re.split(r"[/\s]+", _EXTENSION_RE.sub("", token)):
@@ -374,6 +389,7 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     ``reserved``: slugs a group may not take (the fallback's, ``other``).
     """
     notes = _labelled(notes)
+    few = len(notes) <= SMALL
     starts = _starts(notes)
     areas_of = [c.areas(starts) for c in notes]
     primary = [a[0].key if a else None for a in areas_of]
@@ -391,7 +407,7 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     counts = Counter(area.values())
     # A group: notes that cite the area, or one more when they are joined by what they share.
     keys = sorted(
-        (k for k, n in counts.items() if k in by_path and (cited_by[k] >= MIN_GROUP or n > MIN_GROUP)),
+        (k for k, n in counts.items() if k in by_path and (cited_by[k] >= MIN_GROUP or n > MIN_GROUP or (few and n >= MIN_GROUP))),
         key=lambda k: (-counts[k], k),
     )
     if not keys:
@@ -408,11 +424,25 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
         if k is not None:
             filed[i] = k
             members[k].append(i)
-    for i, k in near.attach(filed, [i for i in range(len(notes)) if i not in filed]).items():
+    # In a small repository, a note whose path names an area no group holds
+    # is that area's only note: filed by words, not joined to a group.
+    lone = {i for i in range(len(notes)) if areas_of[i] and i not in filed} if few else set()
+    # ... unless a group's area is read from the same folder (``ops/cross_entropy.py``
+    # and ``ops/fused_moe_kernels.py``): it joins that group.
+    folders: dict[str, str] = {}
+    for k in keys:  # the biggest group first
+        for i in members[k]:
+            folders.update((a.folder, k) for a in areas_of[i] if a.key == k and a.folder not in folders)
+    for i in sorted(lone):
+        if (k := folders.get(areas_of[i][0].folder)) is not None:
+            filed[i] = k
+            members[k].append(i)
+            lone.discard(i)
+    for i, k in near.attach(filed, [i for i in range(len(notes)) if i not in filed and i not in lone]).items():
         filed[i] = k
         members[k].append(i)
     # What shares no code with a group: the names its prose mentions.
-    rest = [i for i in range(len(notes)) if i not in filed]
+    rest = [i for i in range(len(notes)) if i not in filed and i not in lone]
     read = _read(notes) if rest else notes
     found = {i: k for i in rest if (k := next(iter(_named_areas(read[i], group_by_word)), None))}
     if unnamed := [i for i in rest if i not in found]:

@@ -16,7 +16,7 @@ from functools import cached_property
 from .. import contract
 from .classify import audiences_of, tags_of, verdict_of
 from .filing import file_note
-from .grouping import Cited, Group, cited, group_notes, nearest, repo_words
+from .grouping import Cited, Group, cited, group_notes, linked, nearest, repo_words
 from ..diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
 from ..parse.seeds import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
@@ -549,6 +549,12 @@ def build_site(
     )
 
 
+def _pulls(note: Note) -> frozenset[int]:
+    """The note's own PR and the PRs of its repository it mentions."""
+    own = {note.number} if note.number is not None else set()
+    return frozenset(own | {r.number for r in note.mentions if r.repo == note.repo and r.kind == "pull"})
+
+
 def _file_by_layout(
     notes: list[Note], cites: dict[str, Cited], taxonomy: Taxonomy, by_body: frozenset[str] = frozenset()
 ) -> tuple[list[Note], dict[str, tuple[Group, ...]], dict[str, tuple[str, ...]]]:
@@ -569,7 +575,7 @@ def _file_by_layout(
     out = list(notes)
     for repo, indexes in sorted(by_repo.items()):
         indexes.sort(key=lambda i: notes[i].seq)
-        repo_cites = [cites[notes[i].docname] for i in indexes]
+        repo_cites = [linked(cites[notes[i].docname], _pulls(notes[i])) for i in indexes]
         grouping = group_notes(repo_cites, frozenset({taxonomy.fallback}))
         chosen = taxonomy.set_for(repo)
         if not chosen.is_default:

@@ -8,7 +8,8 @@ site, a digest per part and repository, beside nothing else. It prints:
 
 1. Filing, per part: how many areas of each repository stay together (all
    their notes under one subsystem), how many are kept apart from the
-   repository's other areas, and the notes filed under 其他 (all, and the
+   repository's other areas, how many are both (a subsystem that holds that
+   area alone), and the notes filed under 其他 (all, and the
    most of one digest); the areas split, with where their notes went.
 2. Search, per part and kind of question: the questions whose note is among
    the first three results of the search page (in headless Chromium, as a
@@ -42,8 +43,8 @@ def filing_table(proj: Path, held: list[heldout.HeldNote]) -> tuple[str, list[st
     site = load(proj)
     filed = {f"{n.repo}#{n.number}": n.subsystem_slug for n in site.notes}
     lines = [
-        "| part | notes | areas | together | kept apart | most split in one repository | split in a repository with a set | filed under 其他 | most under 其他 in one digest |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| part | notes | areas | together | kept apart | both | most split in one repository | split in a repository with a set | filed under 其他 | most under 其他 in one digest |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     split = []
     for part in heldout.PARTS:
@@ -53,7 +54,7 @@ def filing_table(proj: Path, held: list[heldout.HeldNote]) -> tuple[str, list[st
         known = frozenset(s.repo.lower() for s in site.taxonomy.sets if s.repo)
         f = heldout.filing(mine, filed, known=known)
         lines.append(
-            f"| {part} | {f.notes} | {f.areas} | {f.together} | {f.apart} | {f.most_split} | {f.split_known} | {f.other} | {f.most_other} |"
+            f"| {part} | {f.notes} | {f.areas} | {f.together} | {f.apart} | {f.own} | {f.most_split} | {f.split_known} | {f.other} | {f.most_other} |"
         )
         if part != heldout.SEALED:
             split += [f"- {part}: {s}" for s in f.split]

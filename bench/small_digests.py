@@ -8,7 +8,9 @@ of one repository without a set (dev parts only; the sealed part is never
 read), converts them as a digest of their own, and scores the filing as
 ``bench.heldout`` does: the areas that stay together, the areas kept apart
 from the repository's other areas (a digest filed under one subsystem keeps
-every area together and none apart), and the notes under 其他.
+every area together and none apart), the areas that are both (a subsystem
+that holds that area alone: what a reader of the digest wants), and the
+notes under 其他.
 """
 
 from __future__ import annotations
@@ -35,17 +37,21 @@ def main(argv: list[str] | None = None) -> int:
     held = [n for n in heldout.notes(DEV_PARTS) if n.repo.lower() not in known]
     repos = sorted({n.repo for n in held})
     rng = random.Random(args.seed)
-    areas = together = apart = other = 0
+    areas = together = apart = own = other = 0
     for _ in range(args.draws):
         repo = rng.choice(repos)
         pick = rng.sample([n for n in held if n.repo == repo], rng.randint(3, 8))
         with tempfile.TemporaryDirectory() as work:
             site = load(copy_project(Path(work) / "p", heldout.seeds(pick)))
         f = heldout.filing(pick, {f"{n.repo}#{n.number}": n.subsystem_slug for n in site.notes})
-        areas, together, apart, other = areas + f.areas, together + f.together, apart + f.apart, other + f.other
-    print("| draws | repositories | areas | together | kept apart | filed under 其他 |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
-    print(f"| {args.draws} | {len(repos)} | {areas} | {together} ({together / areas:.0%}) | {apart} ({apart / areas:.0%}) | {other} |")
+        areas, together, apart, own = areas + f.areas, together + f.together, apart + f.apart, own + f.own
+        other += f.other
+    print("| draws | repositories | areas | together | kept apart | both: a subsystem of its own | filed under 其他 |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(
+        f"| {args.draws} | {len(repos)} | {areas} | {together} ({together / areas:.0%}) | {apart} ({apart / areas:.0%}) "
+        f"| {own} ({own / areas:.0%}) | {other} |"
+    )
     return 0
 
 

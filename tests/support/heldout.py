@@ -122,6 +122,7 @@ class Filing:
     areas: int
     together: int  # areas whose notes share one subsystem
     apart: int  # areas that share their subsystem with no other area of the repository
+    own: int  # areas together and apart: a subsystem that holds that area alone
     notes: int
     other: int  # notes filed under the fallback subsystem
     most_other: int  # the most notes of one digest under the fallback
@@ -148,7 +149,7 @@ def filing(held: list[HeldNote], filed: dict[str, str], fallback: str = "other",
     )
     split_by_repo = Counter(repo for (repo, _), subs in by_area.items() if len(set(subs)) > 1)
     return Filing(
-        len(by_area), len(together), len(apart), len(held), sum(other_by_digest.values()),
+        len(by_area), len(together), len(apart), len(set(together) & set(apart)), len(held), sum(other_by_digest.values()),
         max(other_by_digest.values(), default=0), max(split_by_repo.values(), default=0),
         sum(n for repo, n in split_by_repo.items() if repo.lower() in known), split,
     )

@@ -8,6 +8,7 @@ output is damaged is, alone (docs/volumes.md)."""
 
 from __future__ import annotations
 
+import posixpath
 import subprocess
 import sys
 from pathlib import Path
@@ -105,3 +106,57 @@ def test_a_current_volume_is_reused_and_a_damaged_one_alone_is_built_again(archi
     assert damaged.read_bytes() == good
     assert first.stat().st_mtime_ns == before
     assert main(["volumes", *root, "--check"]) == 0
+
+
+def _local_links(html: Path, rel: str) -> list[str]:
+    """The relative links of page ``rel`` of the output ``html``, resolved to paths in it."""
+    soup = BeautifulSoup((html / rel).read_text(encoding="utf-8"), "html.parser")
+    out = []
+    for a in soup.find_all("a", href=True):
+        href = a["href"].split("#")[0].split("?")[0]
+        if href and "://" not in href and not href.startswith("mailto:"):
+            out.append(posixpath.normpath(posixpath.join(posixpath.dirname(rel), href)))
+    return out
+
+
+def test_the_hub_joined_to_the_closed_volumes_has_every_page_of_the_one_build(archive, capsys):
+    """``--hub``: the hub is built without the closed volumes' pages (its lists' toctrees
+    leave them out, without a warning, as ``-W`` proves), and their pages are joined to
+    it as the volumes built them: the same pages as one build, every link of them to a
+    page found, but the feeds of subsystems whose notes are all in closed volumes (the
+    hub's lists and feeds are filled from the notes it holds: docs/volumes.md, "What is
+    left")."""
+    proj, parts, one = archive
+    assert main(["volumes", "--root", str(proj), "--size", SIZE, "--build", "--hub"]) == 0
+    assert "the site in volumes: _build/volumes/hub/html" in capsys.readouterr().out
+    hub = proj / "_build" / "volumes" / "hub" / "html"
+
+    def pages(html: Path) -> set[str]:
+        return {p.relative_to(html).as_posix() for p in html.rglob("*.html") if p.relative_to(html).parts[0] != "_static"}
+
+    assert pages(hub) == pages(one)
+    for part in parts[:2]:
+        for docname in part.pages:
+            assert (hub / f"{docname}.html").read_bytes() == (volumes.output(proj, part) / f"{docname}.html").read_bytes()
+    assert not (proj / "_build" / "volumes" / "hub" / "src" / f"{parts[0].pages[-1]}.md").exists()
+    missing = {
+        (rel, target)
+        for rel in sorted(pages(hub))
+        for target in _local_links(hub, rel)
+        if not (hub / target).exists() and not target.startswith("feeds/subsystem/")
+    }
+    assert not missing
+    # The open volume's note that cites a closed one links to it, at its URL.
+    cited = next(n for n in load(proj).notes if n.number == 52046)
+    citing = next(n for n in load(proj).notes if n.number == 60001)
+    assert cited.docname in parts[0].pages and citing.docname in parts[2].pages
+    assert f"{cited.docname}.html" in _local_links(hub, f"{citing.docname}.html")
+
+
+def test_the_hub_is_built_only_after_every_closed_volume(archive, capsys):
+    proj, _, _ = archive
+    root = ["volumes", "--root", str(proj), "--size", SIZE]
+    assert main([*root, "--hub"]) == 1
+    assert "--hub builds the hub after the volumes: use it with --build" in capsys.readouterr().err
+    assert main([*root, "--build", "--only", "v1", "--hub"]) == 1
+    assert "build them all, without --only" in capsys.readouterr().err

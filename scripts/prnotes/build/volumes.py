@@ -296,18 +296,52 @@ def stage(root: Path, part: Part) -> Path:
     return src
 
 
-def _build_one(root: Path, status: Status) -> None:
-    part = status.part
-    src = stage(root, part)
-    html, doctrees = output(root, part), root / FOLDER / part.name / "doctrees"
+def _sphinx(root: Path, name: str, src: Path, write_all: bool = False, jobs: str = "1") -> Path:
+    """Build the pages of ``src`` as the site's build ``name`` (a volume, or the hub), with
+    the link map, into ``_build/volumes/<name>/html``."""
+    html, doctrees = root / FOLDER / name / "html", root / FOLDER / name / "doctrees"
     command = [
-        sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", "1",
-        *(["-a"] if status.write_all else []),
+        sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", jobs,
+        *(["-a"] if write_all else []),
         "-c", str(root), "-d", str(doctrees), "-D", f"{LINK_MAP_SETTING}={root / LINK_MAP}", str(src), str(html),
     ]  # fmt: skip
     proc = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if proc.returncode != 0:
-        raise BuildError(f"volume {part.name}: sphinx-build failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}")
+        raise BuildError(f"{name}: sphinx-build failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}")
+    return html
+
+
+def _build_one(root: Path, status: Status) -> None:
+    _sphinx(root, status.part.name, stage(root, status.part), status.write_all)
+
+
+def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
+    """The site in volumes, ``_build/volumes/hub/html``: the hub, every page but the closed
+    volumes' (the open volume's, the landing page, the lists, the subsystem pages, …),
+    built from ``_build/volumes/hub/src`` with the link map, and each closed volume's
+    pages copied in from its output at their own URLs (only what differs is written).
+    The closed volumes must be current (:func:`check`): their pages are taken as they are."""
+    closed = {d for part in parts if part.closed for d in part.pages}
+    pages = {}
+    for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
+        docname = path.relative_to(root).with_suffix("").as_posix()
+        if docname not in closed and (data := _read(path)) is not None:
+            pages[f"{docname}.md"] = data.decode("utf-8")
+    src = root / FOLDER / "hub" / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    apply(src, pages, plan(src, pages))
+    html = _sphinx(root, "hub", src, jobs=jobs)
+    for part in parts:
+        if not part.closed:
+            continue
+        for docname in part.pages:
+            data = _read(output(root, part) / f"{docname}.html")
+            if data is None:
+                raise BuildError(f"volume {part.name}: {docname}.html is missing from its output; build the volumes first")
+            target = html / f"{docname}.html"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_file(target, data)
+    return html
 
 
 def build(

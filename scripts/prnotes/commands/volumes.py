@@ -1,4 +1,4 @@
-"""``prnotes volumes [--size N] [--build [-j N] [--only vK]] [--check]``: the archive in volumes.
+"""``prnotes volumes [--size N] [--build [-j N] [--only vK | --hub]] [--check]``: the archive in volumes.
 
 Converts (as ``prnotes notes`` does), cuts the archive into volumes
 (:func:`prnotes.build.volumes.partition`), writes the link map that a build
@@ -9,10 +9,11 @@ recorded them, or why it has to be built again: never built, its inputs
 changed, a page missing, a page damaged. ``--build`` builds those, side by
 side in processes of their own (``-j``: at most that many; ``--only vK``:
 only those named, as a job of a CI matrix does), each in a Sphinx build of
-its own, and records them in the manifest; ``--check`` exits 1 when
-a closed volume has to be built. The site itself is still one Sphinx build:
-the volumes' pages are not yet published in it (docs/volumes.md says what is
-left).
+its own, and records them in the manifest; ``--hub`` then builds the hub
+(every other page) and joins the closed volumes' pages to it, the site in
+volumes, in ``_build/volumes/hub/html``; ``--check`` exits 1 when a closed
+volume has to be built. ``make html`` is still one Sphinx build of the whole
+site (docs/volumes.md says what the site in volumes still lacks).
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --build: only this volume (v3), if it is out of date; again for more (a CI matrix job's)",
     )  # fmt: skip
     parser.add_argument("--check", action="store_true", help="exit 1 if a closed volume has to be built")
+    parser.add_argument(
+        "--hub", action="store_true",
+        help="with --build: then build the hub and join the closed volumes' pages to it in _build/volumes/hub/html "
+        "(its lists, feeds and search hold the open volume's notes only, as yet)",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"-j {args.jobs}: at least one volume at a time")
     root = args.root
     named = [name.strip() for value in args.only for name in value.split(",") if name.strip()]
+    if args.hub and not args.build:
+        raise CommandError("--hub builds the hub after the volumes: use it with --build")
+    if args.hub and named:
+        raise CommandError("--hub joins every closed volume: build them all, without --only")
 
     def waiting() -> None:
         print(f"{args.tool}: another conversion is writing notes/; waiting for it to finish", file=sys.stderr)
@@ -81,5 +91,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}: built into {(volumes.FOLDER / name / 'html').as_posix()}")
         for failure in failures:
             print(f"{args.tool}: {failure}", file=sys.stderr)
-        return 1 if failures else 0
+        if failures:
+            return 1
+        if args.hub:
+            from ..build import BuildError
+
+            try:
+                html = volumes.build_hub(root, parts, str(args.jobs or "auto"))
+            except BuildError as exc:
+                print(f"{args.tool}: {exc}", file=sys.stderr)
+                return 1
+            print(f"the site in volumes: {html.relative_to(root).as_posix()}")
+        return 0
     return 1 if args.check and any(reasons.values()) else 0

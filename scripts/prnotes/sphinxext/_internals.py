@@ -298,3 +298,8 @@ def _drop(context: dict, key: str, filename: str) -> bool:
 def documents(env: Any) -> dict[str, Any]:
     """The documents the environment holds (read, not removed), by docname: ``env.all_docs``."""
     return env.all_docs
+
+
+def sources(env: Any) -> set[str]:
+    """Every page this build has a source for, read yet or not: ``env.found_docs``."""
+    return env.found_docs

@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from pathlib import Path
 
 from docutils import nodes
 from sphinx import addnodes
+from docutils.statemachine import StringList
 from sphinx.application import Sphinx
+from sphinx.directives.other import TocTree as _TocTree
 from sphinx.errors import ConfigError
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import make_refnode
@@ -41,15 +44,19 @@ from ...parse import regular
 
 CONFIG = "prnotes_link_map"
 MAX_MAP_BYTES = 256 << 20  # two lines per page of the archive
+_ENTRY_RE = re.compile(r"^.*<([^<>]+)>$")  # a toctree entry with a title: "Title <docname>"
 
 
 def link_map(app: Sphinx) -> dict[str, dict[str, object]]:
     """The map ``prnotes_link_map`` names, read once per build: ``{"pages": …, "labels": …, "titles": …}``."""
-    name = app.config[CONFIG]
+    return _map_of(app.env)
+
+
+def _map_of(env) -> dict[str, dict[str, object]]:
+    name = env.config[CONFIG]
     if not name:
         return {"pages": {}, "labels": {}, "titles": {}}
-
-    return state.once(app.env, _read_map, Path(app.srcdir) / name, name)
+    return state.once(env, _read_map, Path(env.srcdir) / name, name)
 
 
 def _read_map(env, path: Path, name: str) -> dict[str, dict[str, object]]:
@@ -120,8 +127,28 @@ def across_volumes(app: Sphinx) -> type[SphinxPostTransform]:
     return ResolveAcrossVolumes
 
 
+class TocTree(_TocTree):
+    """The toctree, without the entries another build holds: the hub's lists
+    name the closed volumes' pages, which it links to but does not build."""
+
+    def run(self) -> list[nodes.Node]:
+        if held := _map_of(self.env)["pages"]:
+            sources = _internals.sources(self.env)
+            here = posixpath.dirname(self.env.docname)
+            kept = StringList()
+            for line, (source, offset) in zip(self.content, self.content.items, strict=True):
+                entry = line.strip()
+                target = _ENTRY_RE.sub(r"\1", entry).removesuffix(".md")
+                docname = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(here, target))
+                if not entry or docname in sources or docname not in held:
+                    kept.append(line, source, offset)
+            self.content = kept
+        return super().run()
+
+
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.state")
     app.add_config_value(CONFIG, "", "env", types=[str])
     app.add_post_transform(across_volumes(app))
+    app.add_directive("toctree", TocTree, override=True)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

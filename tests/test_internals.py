@@ -204,3 +204,17 @@ def test_page_assets_are_found_by_their_names(app):
         assert name not in plain, f"{name} is no longer listed as _static/{name}: page/assets.py leaves it on every page"
     assert "doctools.js" not in rich
     assert "design-tabs.js" in rich and "pygments.css" in rich, "a page with tabs and code lost what they need"
+
+
+def test_the_sources_are_known_before_they_are_read(app):
+    """sources: ``BuildEnvironment.found_docs`` holds every page with a source before any
+    is read (``documents``, ``env.all_docs``, only those read)."""
+    seen = {}
+
+    def first(app, env, docnames):
+        seen["sources"], seen["documents"] = set(_internals.sources(env)), set(_internals.documents(env))
+
+    app.connect("env-before-read-docs", first)
+    app.build()
+    assert seen["sources"] == {"index", "other", "last"}, "BuildEnvironment.found_docs no longer lists every source"
+    assert seen["documents"] == set()

@@ -333,3 +333,31 @@ def test_a_set_added_later_keeps_note_urls_and_the_group_pages_lead_on(tmp_path)
     assert app.warning.getvalue() == ""
     old = (proj / "_build/html/notes/subsystem/example-org/tensorkit/attention.html").read_text(encoding="utf-8")
     assert 'http-equiv="refresh"' in old and "kernels.html" in old
+
+
+def _digest(repo: str, entries: list[tuple[int, str]]) -> str:
+    return f"{repo}\n\n" + "".join(f"第 {n} 条（#{n}）\n\n值得精读。{text}\n\n" for n, text in entries)
+
+
+def test_a_group_of_a_small_first_digest_that_a_later_digest_dissolves_leads_on(tmp_path):
+    """A pair is a group while the repository is small; when later digests make it
+    larger and the pair no longer is one, its page leads to where its notes went."""
+    proj = copy_project(tmp_path / "p", {"000_first.txt": _digest("o/pkg", list(enumerate(_SMALL_DIGEST, 1)))})
+    first = load(proj)
+    assert {s.slug for s in first.subsystems_of("o/pkg")} >= {"cross-entropy", "chunked-loss"}
+    assert first.moved == {}
+    later = [(7 + i, f"`src/pkg/area{c}/{f}.py`。") for i, (c, f) in enumerate((c, f) for c in "ab" for f in "xy")]
+    (proj / "seeds" / "001_second.txt").write_text(_digest("o/pkg", later), encoding="utf-8")
+    site = load(proj)
+    slugs = {s.slug for s in site.subsystems_of("o/pkg")}
+    assert {"areaa", "areab"} <= slugs and not slugs & {"cross-entropy", "chunked-loss"}
+    where = {n.number: n.subsystem for n in site.notes}
+    assert (where[1], where[3], where[5]) == ("o/pkg/other", "o/pkg/kernels", "o/pkg/kernels")  # the default set's words
+    assert site.moved == {
+        "o/pkg/other": ("notes/subsystem/o/pkg/chunked-loss",),
+        "o/pkg/kernels": ("notes/subsystem/o/pkg/cross-entropy",),
+    }
+    assert convert(proj) == 0
+    assert sphinx_build(proj).warning.getvalue() == ""
+    old = (proj / "_build/html/notes/subsystem/o/pkg/chunked-loss.html").read_text(encoding="utf-8")
+    assert 'http-equiv="refresh"' in old

@@ -60,7 +60,9 @@ them:
    goes to 其他.
 
 A group's slug is its area's words joined by ``-`` (a page name that stays
-while the archive grows: more notes only join groups, or make new ones);
+while the archive grows: more notes only join groups, or make new ones; a
+pair of a small first digest that is no group once the repository is larger
+leads on to where its notes went: ``prnotes.model.site``);
 its title is the area as the paths write it, and its introduction names the
 folders its notes cite.
 """

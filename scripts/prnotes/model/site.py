@@ -16,7 +16,7 @@ from functools import cached_property
 from .. import contract
 from .classify import audiences_of, tags_of, verdict_of
 from .filing import file_note
-from .grouping import Cited, Group, cited, group_notes, linked, nearest, repo_words
+from .grouping import SMALL, Cited, Group, cited, group_notes, linked, nearest, repo_words
 from ..diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
 from ..parse.seeds import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
@@ -591,14 +591,41 @@ def _file_by_layout(
                 target = min(held, key=lambda key: (-held[key], key))
                 moved.setdefault(target, set()).add(contract.subsystem_docname(contract.subsystem_key(repo, group.slug, False)))
             continue
-        if not grouping.groups:
-            continue
-        # A group named like an area of the default set is that area, in its words.
-        groups[repo] = tuple(
-            replace(g, title=chosen.subsystem(g.slug).title, intro=chosen.subsystem(g.slug).intro) if g.slug in chosen.order else g
-            for g in grouping.groups
-        )
-        for k, slug in grouping.filed.items():
-            out[indexes[k]] = replace(notes[indexes[k]], subsystem=taxonomy.subsystem_key(repo, slug))
+        if grouping.groups:
+            # A group named like an area of the default set is that area, in its words.
+            groups[repo] = tuple(
+                replace(g, title=chosen.subsystem(g.slug).title, intro=chosen.subsystem(g.slug).intro) if g.slug in chosen.order else g
+                for g in grouping.groups
+            )
+            for k, slug in grouping.filed.items():
+                out[indexes[k]] = replace(notes[indexes[k]], subsystem=taxonomy.subsystem_key(repo, slug))
+        _first_groups_moved(repo, [out[i] for i in indexes], repo_cites, taxonomy, moved)
     return out, groups, {k: tuple(sorted(v)) for k, v in sorted(moved.items())}
+
+
+def _first_groups_moved(
+    repo: str, notes: list[Note], cites: list[Cited], taxonomy: Taxonomy, moved: dict[str, set[str]]
+) -> None:
+    """The pages of groups a repository without a set had while it was small (its
+    digests up to :data:`~prnotes.model.grouping.SMALL` notes, where a pair is a
+    group) and has no more: each leads to the subsystem page that holds most of
+    that group's notes now (``moved``), so that a page once read stays an address."""
+    if len(notes) <= SMALL:
+        return
+    sizes, first = Counter(n.digest for n in notes), 0
+    for digest in dict.fromkeys(n.digest for n in notes):  # in arrival order
+        if first + sizes[digest] > SMALL:
+            break
+        first += sizes[digest]
+    if not first:
+        return
+    now = {n.subsystem for n in notes}
+    earlier = group_notes(cites[:first], frozenset({taxonomy.fallback}))
+    for group in earlier.groups:
+        key = taxonomy.subsystem_key(repo, group.slug)
+        if key in now:
+            continue
+        held = Counter(notes[k].subsystem for k, slug in earlier.filed.items() if slug == group.slug)
+        target = min(held, key=lambda key: (-held[key], key))
+        moved.setdefault(target, set()).add(contract.subsystem_docname(key))
 

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     held = [n for n in heldout.notes(DEV_PARTS) if n.repo.lower() not in known]
     repos = sorted({n.repo for n in held})
     rng = random.Random(args.seed)
-    areas = together = apart = own = other = 0
+    areas = together = apart = own = other = most_other = 0
     for _ in range(args.draws):
         repo = rng.choice(repos)
         pick = rng.sample([n for n in held if n.repo == repo], rng.randint(3, 8))
@@ -45,12 +45,12 @@ def main(argv: list[str] | None = None) -> int:
             site = load(copy_project(Path(work) / "p", heldout.seeds(pick)))
         f = heldout.filing(pick, {f"{n.repo}#{n.number}": n.subsystem_slug for n in site.notes})
         areas, together, apart, own = areas + f.areas, together + f.together, apart + f.apart, own + f.own
-        other += f.other
-    print("| draws | repositories | areas | together | kept apart | both: a subsystem of its own | filed under 其他 |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        other, most_other = other + f.other, max(most_other, f.most_other)
+    print("| draws | repositories | areas | together | kept apart | both: a subsystem of its own | filed under 其他 | most under 其他 in one draw |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     print(
         f"| {args.draws} | {len(repos)} | {areas} | {together} ({together / areas:.0%}) | {apart} ({apart / areas:.0%}) "
-        f"| {own} ({own / areas:.0%}) | {other} |"
+        f"| {own} ({own / areas:.0%}) | {other} | {most_other} |"
     )
     return 0
 

@@ -361,3 +361,18 @@ def test_a_group_of_a_small_first_digest_that_a_later_digest_dissolves_leads_on(
     assert sphinx_build(proj).warning.getvalue() == ""
     old = (proj / "_build/html/notes/subsystem/o/pkg/chunked-loss.html").read_text(encoding="utf-8")
     assert 'http-equiv="refresh"' in old
+
+
+def test_a_lone_note_that_no_generic_word_files_joins_the_group_it_shares_code_with(tmp_path):
+    """In a small repository a note whose own folder is no group is filed by the
+    default set's words; when none of them fits it, it joins the group it shares
+    most code with rather than 其他."""
+    entries = [
+        (1, "`src/pkg/alpha/a.py` 的 `AlphaThing`。"),
+        (2, "`src/pkg/alpha/b.py` 的 `AlphaThing`。"),
+        (3, "`src/pkg/beta/c.py` 的 `ZorbFrob`。"),
+        (4, "`src/pkg/beta/d.py` 的 `ZorbFrob`。"),
+        (5, "`src/pkg/gamma/e.py` 改用 `ZorbFrob`。"),  # gamma alone: no generic word fits it
+    ]
+    site = load(copy_project(tmp_path / "p", {"000.txt": _digest("o/pkg", entries)}))
+    assert {n.number: n.subsystem_slug for n in site.notes} == {1: "alpha", 2: "alpha", 3: "beta", 4: "beta", 5: "beta"}

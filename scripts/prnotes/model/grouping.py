@@ -50,7 +50,8 @@ them:
    ``gemm``), else joins a group as in (3). In a small repository such a
    note is its area's only one: it joins a group only when the group's area
    is read from its folder (``ops/cross_entropy.py``, ``ops/fused_moe.py``),
-   else the generic words file it (6).
+   else the generic words file it (6), and what they do not file joins the
+   group it shares most code with (:func:`nearest`, in ``prnotes.model.site``).
 5. A note that shares no code with a group is read by the names its prose
    mentions, of those another note cites as code (``launcher 收到终止信号后``,
    ``minijinja 不认识``): a group they name as in (2), else the notes it

@@ -599,6 +599,12 @@ def _file_by_layout(
             )
             for k, slug in grouping.filed.items():
                 out[indexes[k]] = replace(notes[indexes[k]], subsystem=taxonomy.subsystem_key(repo, slug))
+            # What neither a group nor the generic words file joins the group it shares most with, not 其他.
+            fallback = taxonomy.subsystem_key(repo, taxonomy.fallback)
+            if left := [k for k, i in enumerate(indexes) if k not in grouping.filed and out[i].subsystem == fallback]:
+                filed = {k: out[indexes[k]].subsystem for k in grouping.filed}
+                for k, key in nearest(repo_cites, filed, left).items():
+                    out[indexes[k]] = replace(out[indexes[k]], subsystem=key)
         _first_groups_moved(repo, [out[i] for i in indexes], repo_cites, taxonomy, moved)
     return out, groups, {k: tuple(sorted(v)) for k, v in sorted(moved.items())}
 

@@ -32,11 +32,12 @@ import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import BuildError
 from .. import contract
+from ..diagnostics import InputError
 from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
 from ..parse import regular
@@ -291,9 +292,19 @@ def stage(root: Path, part: Part) -> Path:
             "",
         ]
     )
-    src.mkdir(parents=True, exist_ok=True)
-    apply(src, pages, plan(src, pages))
+    _write_sources(root, src, pages)
     return src
+
+
+def _write_sources(root: Path, src: Path, pages: dict[str, str]) -> None:
+    """Write a build's staged sources (only what changed; a page it no longer holds is
+    removed); a problem names the staged file, from the project's root."""
+    src.mkdir(parents=True, exist_ok=True)
+    try:
+        apply(src, pages, plan(src, pages))
+    except InputError as exc:
+        where = src.relative_to(root).as_posix()
+        raise InputError([replace(p, path=f"{where}/{p.path}") for p in exc.problems]) from None
 
 
 def _sphinx(root: Path, name: str, src: Path, write_all: bool = False, jobs: str = "1") -> Path:
@@ -328,8 +339,7 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
         if docname not in closed and (data := _read(path)) is not None:
             pages[f"{docname}.md"] = data.decode("utf-8")
     src = root / FOLDER / "hub" / "src"
-    src.mkdir(parents=True, exist_ok=True)
-    apply(src, pages, plan(src, pages))
+    _write_sources(root, src, pages)
     html = _sphinx(root, "hub", src, jobs=jobs)
     for part in parts:
         if not part.closed:

@@ -50,6 +50,7 @@ LINK_MAP = FOLDER / "linkmap.json"
 MANIFEST = FOLDER / "manifest.json"
 CHANGED = "its inputs changed"
 LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
+FACTS_OUT, FACTS_IN = "prnotes_facts_out", "prnotes_facts_in"  # the settings of sphinxext/facts/across.py
 MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
 _VOLUME_NAME = re.compile(r"^v\d+$")  # a volume's folder under FOLDER
 _TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first heading
@@ -205,6 +206,8 @@ def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
             reason = CHANGED
         elif (made := outputs(output(root, part), part)) is None:
             reason = "a page of its output is missing"
+        elif saved.get("facts") is not None and _hash(_read(facts_file(root, part))) != saved.get("facts"):
+            reason = "its notes' facts, which the hub reads, are missing or damaged"
         elif made != saved.get("outputs"):
             reason = "its output differs from what was built (damaged)"
         else:
@@ -215,13 +218,16 @@ def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
 
 def record(root: Path, statuses: list[Status]) -> list[str]:
     """Write the manifest: each closed volume's inputs (as :func:`check` found them, before
-    the build) and its pages' hashes in its output now. A volume with a page missing from
+    the build), its pages' hashes in its output now and its notes' facts' hash. A volume with a page missing from
     its output is left out, so that it is built next time. Returns the names recorded."""
     volumes = {}
     for status in statuses:
         made = outputs(output(root, status.part), status.part)
         if made is not None:
-            volumes[status.part.name] = {"inputs": status.inputs, "outputs": made, "pages": list(status.part.pages)}
+            volumes[status.part.name] = {
+                "inputs": status.inputs, "outputs": made, "pages": list(status.part.pages),
+                "facts": _hash(_read(facts_file(root, status.part))),
+            }  # fmt: skip
     path = root / MANIFEST
     path.parent.mkdir(parents=True, exist_ok=True)
     write_file(path, (json.dumps({"volumes": volumes}, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8"))
@@ -307,14 +313,20 @@ def _write_sources(root: Path, src: Path, pages: dict[str, str]) -> None:
         raise InputError([replace(p, path=f"{where}/{p.path}") for p in exc.problems]) from None
 
 
-def _sphinx(root: Path, name: str, src: Path, write_all: bool = False, jobs: str = "1") -> Path:
+def facts_file(root: Path, part: Part) -> Path:
+    """Where a closed volume's build writes its notes' facts, which the hub reads."""
+    return root / FOLDER / part.name / "facts.pickle"
+
+
+def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_all: bool = False, jobs: str = "1") -> Path:
     """Build the pages of ``src`` as the site's build ``name`` (a volume, or the hub), with
-    the link map, into ``_build/volumes/<name>/html``."""
+    the link map and ``settings``, into ``_build/volumes/<name>/html``."""
     html, doctrees = root / FOLDER / name / "html", root / FOLDER / name / "doctrees"
+    defines = [arg for key, value in sorted(settings.items()) for arg in ("-D", f"{key}={value}")]
     command = [
         sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", jobs,
         *(["-a"] if write_all else []),
-        "-c", str(root), "-d", str(doctrees), "-D", f"{LINK_MAP_SETTING}={root / LINK_MAP}", str(src), str(html),
+        "-c", str(root), "-d", str(doctrees), "-D", f"{LINK_MAP_SETTING}={root / LINK_MAP}", *defines, str(src), str(html),
     ]  # fmt: skip
     proc = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if proc.returncode != 0:
@@ -323,7 +335,8 @@ def _sphinx(root: Path, name: str, src: Path, write_all: bool = False, jobs: str
 
 
 def _build_one(root: Path, status: Status) -> None:
-    _sphinx(root, status.part.name, stage(root, status.part), status.write_all)
+    part = status.part
+    _sphinx(root, part.name, stage(root, part), {FACTS_OUT: str(facts_file(root, part))}, status.write_all)
 
 
 def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
@@ -331,7 +344,9 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
     volumes' (the open volume's, the landing page, the lists, the subsystem pages, …),
     built from ``_build/volumes/hub/src`` with the link map, and each closed volume's
     pages copied in from its output at their own URLs (only what differs is written).
-    The closed volumes must be current (:func:`check`): their pages are taken as they are."""
+    The hub reads the closed volumes' facts (:func:`facts_file`, ``sphinxext/facts/across.py``),
+    so that its lists and feeds hold their notes. The closed volumes must be current
+    (:func:`check`): their pages and facts are taken as they are."""
     closed = {d for part in parts if part.closed for d in part.pages}
     pages = {}
     for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
@@ -340,7 +355,15 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
             pages[f"{docname}.md"] = data.decode("utf-8")
     src = root / FOLDER / "hub" / "src"
     _write_sources(root, src, pages)
-    html = _sphinx(root, "hub", src, jobs=jobs)
+    # The closed volumes' facts fill the hub's lists: when they change, every page is written again.
+    files = [facts_file(root, part) for part in parts if part.closed]
+    if missing := [f for f in files if not f.is_file()]:
+        raise BuildError(f"{missing[0].relative_to(root).as_posix()} is missing; build the volumes again")
+    seen = buildstamp.digest([[f.parent.name, _hash(_read(f))] for f in files])
+    record = root / FOLDER / "hub" / "facts.sha256"
+    changed = (_read(record) or b"").decode("ascii", "replace") != seen
+    html = _sphinx(root, "hub", src, {FACTS_IN: os.pathsep.join(str(f) for f in files)} if files else {}, changed, jobs)
+    write_file(record, seen.encode("ascii"))
     for part in parts:
         if not part.closed:
             continue

@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--hub", action="store_true",
         help="with --build: then build the hub and join the closed volumes' pages to it in _build/volumes/hub/html "
-        "(its lists, feeds and search hold the open volume's notes only, as yet)",
+        "(its search holds the open volume's pages only, as yet)",
     )  # fmt: skip
 
 

@@ -90,9 +90,12 @@ class Facts(state.Collector[NoteFacts]):
 
 
 def present(env) -> dict[str, NoteFacts]:
-    """The facts of the notes the site has, by docname, sorted."""
-    documents = _internals.documents(env)
-    return {d: f for d, f in sorted(Facts.of(env).items()) if d in documents}
+    """The facts of the notes the site has, by docname, sorted: this build's, and
+    those another build of the site's volumes holds (``prnotes_facts_in``)."""
+    documents, sources = _internals.documents(env), _internals.sources(env)
+    return {d: f for d, f in sorted(Facts.of(env).items()) if d in documents or d not in sources}
+
+
 
 
 def _words(text: str | None) -> tuple[str, ...]:

@@ -63,11 +63,7 @@ class Collector(EnvironmentCollector, Generic[T]):
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> dict[str, T]:
-        store = env.__dict__.get(cls.name)
-        if store is None:
-            store = {}
-            setattr(env, cls.name, store)
-        return store
+        return store(env, cls.name)
 
     def enable(self, app: Sphinx) -> None:
         app.setup_extension(__name__)  # the build's state, made afresh first
@@ -136,6 +132,15 @@ class BuildState:
 
 
 _ATTRIBUTE = "prnotes_build_state"
+
+
+def store(env: BuildEnvironment, name: str) -> dict[str, Any]:
+    """The store ``name`` of a :class:`Collector`, ``{docname: value}`` (made empty if missing)."""
+    found = env.__dict__.get(name)
+    if found is None:
+        found = {}
+        setattr(env, name, found)
+    return found
 
 
 def of(env: BuildEnvironment) -> BuildState:

@@ -67,6 +67,7 @@ from ...write.files import write_file
 from ..facts import state
 from ..facts.buildtime import added_at, feed_time, sources_time
 from ..facts.notes import Facts, NoteFacts, present
+from ..facts.frozen import plain_text
 from ..facts.summaries import summary_text
 from ..links import volumes
 from . import web_site
@@ -221,9 +222,9 @@ def _newest_entries(env: BuildEnvironment, app: Sphinx) -> list[tuple[NoteFacts,
     base = site_base(app)
     entity = app.config.prnotes_tag_entity
     found = []
-    for docname, facts in Facts.of(env).items():
+    for docname, facts in present(env).items():  # another build's notes too (facts/across.py)
         when = feed_time(env, facts.digest)
-        if when is None or docname not in _internals.documents(env):
+        if when is None:
             continue
         uri = app.builder.get_target_uri(docname)
         categories = []
@@ -236,7 +237,7 @@ def _newest_entries(env: BuildEnvironment, app: Sphinx) -> list[tuple[NoteFacts,
             docname=docname,
             id=entry_id(entity, facts, docname),
             uri=uri,
-            title=entry_title(facts, docname, _title(env, docname, docname)),
+            title=entry_title(facts, docname, _title(env, docname, plain_text(facts.title) or docname)),
             content=entry_content(facts, base + uri if base else ""),
             summary=summary_text(env, docname),
             when=when,

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 from pathlib import Path
 
 from docutils import nodes
@@ -36,7 +35,7 @@ from sphinx.application import Sphinx
 from sphinx.directives.other import TocTree as _TocTree
 from sphinx.errors import ConfigError
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util.nodes import make_refnode
+from sphinx.util.nodes import make_refnode, split_explicit_title
 
 from .. import _internals
 from ..facts import state
@@ -44,7 +43,6 @@ from ...parse import regular
 
 CONFIG = "prnotes_link_map"
 MAX_MAP_BYTES = 256 << 20  # two lines per page of the archive
-_ENTRY_RE = re.compile(r"^.*<([^<>]+)>$")  # a toctree entry with a title: "Title <docname>"
 
 
 def link_map(app: Sphinx) -> dict[str, dict[str, object]]:
@@ -138,7 +136,7 @@ class TocTree(_TocTree):
             kept = StringList()
             for line, (source, offset) in zip(self.content, self.content.items, strict=True):
                 entry = line.strip()
-                target = _ENTRY_RE.sub(r"\1", entry).removesuffix(".md")
+                target = split_explicit_title(entry)[2].removesuffix(".md")
                 docname = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(here, target))
                 if not entry or docname in sources or docname not in held:
                     kept.append(line, source, offset)

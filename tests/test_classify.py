@@ -399,8 +399,10 @@ def layout_taxonomy(tmp_path_factory):
         ("见 `engine/metrics/stats.py:42`。", "metrics"),
         # A dotted module name that starts at a claimed top folder.
         ("`src.engine.metrics.stats` 里的计数器。", "metrics"),
-        # Two claims: the deeper one wins, wherever it is cited.
+        # Two claims: the deeper one wins, wherever it is cited ...
         ("`src/engine/core.py` 调用了 `src/engine/metrics/stats.py`。", "metrics"),
+        # ... unless the words say which of the two the note is about.
+        ("`src/engine/core.py` 调用了 `src/engine/metrics/stats.py`，调度器的请求。", "engine"),
         # More paths of one subsystem: the code the note changes, however deep the other is claimed.
         ("`src/engine/core.py` 与 `src/engine/sched.py` 调用了 `src/engine/metrics/stats.py`。", "engine"),
         # No path: the words decide, as before.
@@ -450,8 +452,10 @@ def defined_taxonomy(tmp_path, monkeypatch):
         ("调度器的请求队列、调度与 scheduler 都提到了；改的是 `StatLogger`。", "metrics"),
         # A method of a class, a call, an attribute of self: the name they start with.
         ("调度器的请求队列；`StatLogger.log()` 与 `self.record_iteration_stats()`。", "metrics"),
-        # Two names, one each: the deeper module's folder wins, as with paths.
+        # Two names, one each: the deeper module's folder wins, as with paths,
+        # unless the words say which of the two the note is about.
         ("`EngineCore` 调用 `record_iteration_stats()`。", "metrics"),
+        ("调度器的请求：`EngineCore` 调用 `record_iteration_stats()`。", "engine"),
         # More names of one module: the code the note is about, however deep the other is claimed.
         ("`EngineCore` 与 `step_once()` 改了，顺带调用 `record_iteration_stats()`。", "engine"),
         # Another library's namespace names its own function, not this repository's.

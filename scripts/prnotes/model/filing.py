@@ -378,16 +378,19 @@ def _outermost(matches: list[tuple[int, int, float, str]]) -> list[tuple[int, in
     return [m for m in matches if (m[0], m[1]) not in inside]
 
 
-def _claimed(claims: list[tuple[str, int, int]]) -> str:
+def _claimed(claims: list[tuple[str, int, int]], weight: dict[str, float]) -> str:
     """The subsystem most of the note's claims are for (its cited paths, or
-    the modules that define the names it cites), then the one with the
-    deeper claim, then the one cited first: a note cites its own code most
+    the modules that define the names it cites), then, of those cited as
+    often, the one with more evidence in ``weight`` (its prefix and words say
+    which of the code it names the PR is about: `[P/D]` of a connector's
+    field that the model runner reads), then the one with the deeper
+    claim, then the one cited first: a note cites its own code most
     (`c10/util/env.h`, `c10/util/env.cpp`; `init_tracer()`,
     `maybe_init_worker_tracer()`) and what it touches once
     (`c10/cuda/CUDADeviceAssertionHost.cpp`; `WorkerProc`), however deep
     the set claims that."""
     count = Counter(slug for slug, _, _ in claims)
-    return min(claims, key=lambda c: (-count[c[0]], -c[1], c[2]))[0]
+    return min(claims, key=lambda c: (-count[c[0]], -weight.get(c[0], 0), -c[1], c[2]))[0]
 
 
 def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str = "") -> Filing:
@@ -493,13 +496,14 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     # (`current_platform`) is a mention, not what the PR is.
     chosen = taxonomy.set_for(repo)
     top = evidence[0]
+    totals = {e.subsystem: e.total for e in evidence}
     outranks = top.prefix and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
     if claims and not outranks:
-        winner = _claimed(claims)
+        winner = _claimed(claims, totals)
     elif defined and not outranks:
         # Where a name is defined decides as a cited path does: the code the
         # note names, before what its topic prefix or its words say.
-        winner = _claimed(defined)
+        winner = _claimed(defined, totals)
     else:
         winner = top.subsystem
     runners_up = sorted(

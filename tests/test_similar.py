@@ -118,6 +118,25 @@ def test_a_best_neighbour_close_to_the_next_is_listed_only_when_certain():
     assert Scored({"b": mid, "c": mid * 0.95}).similar("a", {}, **old_cut_off) == ("b", "c")
 
 
+def test_two_notes_that_are_each_other_s_best_are_listed_from_mutual_on():
+    """A best that neither stands out nor is certain is listed when the two
+    notes pick each other out of the archive, and it scores at least MUTUAL."""
+    assert similar.MUTUAL < similar.FLOOR
+    low = (similar.MUTUAL + similar.FLOOR) / 2
+    close = Scored({"b": low, "c": low * 0.95})
+    assert close.similar("a", {}) == ()
+    assert close.similar("a", {}, best_of={"b": "a", "c": "a"}) == ("b",)
+    assert close.similar("a", {}, best_of={"b": "c", "c": "a"}) == ()  # b's best is another note
+    assert Scored({"b": similar.MUTUAL * 0.9}).similar("a", {}, best_of={"b": "a"}) == ()  # too low
+
+
+def test_a_note_lists_the_notes_it_cites_that_share_a_term_after_its_best():
+    scores = Scored({"b": similar.CERTAIN, "c": similar.CITED, "d": similar.CITED * 0.5})
+    assert scores.similar("a", {}) == ("b",)
+    assert scores.similar("a", {}, cited={"c", "d", "e"}) == ("b", "c")  # d shares too little, e nothing
+    assert Scored({"c": similar.CITED}).similar("a", {}, cited={"c"}) == ("c",)  # with no best listed
+
+
 def test_a_score_depends_on_the_pair_and_the_df_of_its_terms_only():
     """A note sharing none of a pair's terms leaves the pair's score alone, so
     only the notes that share a term with a new note are scored again."""
@@ -161,12 +180,18 @@ def test_precision_and_coverage_on_the_labelled_pairs(corpus):
     partner at all, so no rule can list 相似笔记 on most of them at 80 %.
     Since a name's module ranks as a cited path does, vLLM's #52603 (a
     `[Quantization]` PR on `moe_kernel_quantize_input`) is MoE's, and lists
-    the DeepEP note of that subsystem, unlabelled: 43 notes, 57 pairs, 74 %."""
+    the DeepEP note of that subsystem, unlabelled: 43 notes, 57 pairs, 74 %.
+    Since two notes that are each other's best are listed from MUTUAL on,
+    and a note lists the notes it cites or that cite it when they share a
+    term, 55 notes list 72 pairs at 64 %: on the held-out dev parts, 47 %
+    of the notes at 85 % became 60 % at 85 % (BENCHMARKS.md), while this
+    small corpus, with few notes to pick from, has more pairs that pick each
+    other by a common word."""
     _, app, keys = corpus
     result = measure(site_lists(app, keys), set(keys.values()))
     assert result.notes == 81 and result.labelled_notes == 48
     assert result.listed >= 40
-    assert result.precision >= 0.73, result
+    assert result.precision >= 0.62, result
     assert result.notes_listing >= 0.5 * result.notes, result
     assert result.labelled_found >= 0.6 * result.labelled_notes, result
 
@@ -179,11 +204,20 @@ def test_relative_cut_off_on_the_labelled_corpus(corpus):
     the absolute cut-off listed the first. FSDP2's reduce-scatter note
     (#170004) had the same tie over reduce-scatter; the one of its own
     subsystem (#170005, distributed), scoring SAME_SUBSYSTEM times more,
-    now stands out, and it alone is listed."""
+    now stands out, and it alone is listed. #3001 also lists the vLLM note
+    it tells the reader to read it with (`对照 vllm-project/vllm#61001`),
+    which shares a term with it: the notes a note cites come after its best.
+    #61003's best, #30108 (0.121 over the next's 0.1), is not listed for
+    the tie: with the mutual rule it is, since #30108's best is #61003 (an
+    unlabelled pair, one of the costs on this small corpus), and so is
+    #61001, which #61003 cites (`结合 #61001 看`)."""
     _, app, keys = corpus
     lists = site_lists(app, keys)
-    assert lists["sgl-project/sglang#3001"] == ("sgl-project/sglang#40201",)
-    assert lists["vllm-project/vllm#61003"] == ()
+    assert lists["sgl-project/sglang#3001"] == ("sgl-project/sglang#40201", "vllm-project/vllm#61001")
+    assert lists["vllm-project/vllm#61003"] == ("sgl-project/sglang#30108", "vllm-project/vllm#61001")
+    assert similarnotes.lists(app.env) and app.env.prnotes_similar_bests  # the bests are kept for the next build
+    without = Scored({"b": 0.121, "c": 0.099})  # the tie alone lists nothing
+    assert without.similar("a", {}) == () and without.similar("a", {}, best_of={"b": "a"}) == ("b",)
     assert lists["pytorch/pytorch#170004"] == ("pytorch/pytorch#170005",)
 
 

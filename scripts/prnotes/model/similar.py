@@ -33,7 +33,13 @@ cite the other, and they may be of different repositories. The measure:
   when it scores at least :data:`CERTAIN`, or when it stands out: at least
   :data:`FLOOR`, and at least :data:`STANDOUT` times what the next best
   shares (its score before :data:`SAME_SUBSYSTEM`: a note of the note's own
-  subsystem does not hide a best of another repository).
+  subsystem does not hide a best of another repository), or when the two
+  are each other's best and it scores at least :data:`MUTUAL`: of all the
+  archive, each picks the other out.
+- Then the notes it cites or that cite it (``#N``, ``owner/repo#N``;
+  either way) that share a distinctive term with it (a score of at least
+  :data:`CITED`): a digest writes "read it with #52626" of the note most
+  like it, and 相关 says only that one names the other.
   How high a pair can score depends on the two notes' lengths and on how
   much of their wording is code (a long note of Chinese prose scores low
   with everything, a short one of identifiers high), so an absolute cut-off
@@ -46,17 +52,17 @@ cite the other, and they may be of different repositories. The measure:
   keeps a note that shares a word or two with everything from listing the
   least bad.
   Scores equal to two decimals go to the note of the same subsystem first,
-  then by page name. A note the other cites is listed as any other: 相关
-  says that one names the other, 相似笔记 that they deal with the same
-  thing (a digest writes "read it with #52626" of the note most like it).
+  then by page name.
 
 A score depends on the two notes, on ``df`` of the terms they share and on
 ``cap``, never on the number of notes otherwise: adding a note changes only
 the scores of pairs sharing one of its terms (:meth:`Index.having`), so a
 day's digest recomputes the lists of the notes that share a term with it.
-A note's list depends on its own scores only (the relative rule compares
-its best with its next best, never with another note's), so those are
-still the only lists that can change.
+A note's list depends on its own scores and on its best neighbour's best
+(the relative rule compares its best with its next best; the mutual rule
+asks whom its best picks), so the lists that can change are those of the
+notes that share a term with it and of the notes whose best is one of
+those.
 ``cap`` grows with small archives (a quarter of the notes) and is fixed from
 :data:`DF_CAP` × 4 notes on.
 """
@@ -81,6 +87,12 @@ THRESHOLD = 0.1
 CERTAIN = 0.15
 FLOOR = 0.08
 STANDOUT = 1.3
+# The least score of a best listed because each of the two is the other's
+# best (tuned on the held-out dev parts; BENCHMARKS.md, "Held-out data").
+MUTUAL = 0.06
+# The least score of a note listed because one of the two cites the other:
+# any distinctive term shared.
+CITED = 0.01
 # A note of the same subsystem scores this many times what it shares: the
 # subsystem is filed by the code a note cites, which the words do not see.
 SAME_SUBSYSTEM = 1.4
@@ -89,7 +101,7 @@ BIGRAM_WEIGHT = 0.7
 # A term of more notes than this is no longer distinctive.
 DF_CAP = 40
 # Changes when the measure does: lists kept from an earlier build are then all made again.
-VERSION = f"6:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
+VERSION = f"7:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{MUTUAL}:{CITED}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
 
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Chinese function characters: a bigram with one is a piece of a phrase
@@ -183,6 +195,21 @@ class Index:
                     found[other] = found.get(other, 0.0) + own * weight
         return found
 
+    def _weighed(self, docname: str, subsystem_of: Mapping[str, str], same: float) -> tuple[dict[str, float], dict[str, float]]:
+        """What the note shares with each note, and that score with :data:`SAME_SUBSYSTEM`."""
+        subsystem = subsystem_of.get(docname)
+        shared = self.scores(docname)
+        scores = {
+            other: score * (same if subsystem is not None and subsystem_of.get(other) == subsystem else 1)
+            for other, score in shared.items()
+        }
+        return shared, scores
+
+    def best(self, docname: str, subsystem_of: Mapping[str, str], same: float = SAME_SUBSYSTEM) -> str | None:
+        """The note's best neighbour, whatever it scores (None: it shares no distinctive term)."""
+        _, scores = self._weighed(docname, subsystem_of, same)
+        return max(scores, key=lambda other: (scores[other], other)) if scores else None
+
     def similar(
         self,
         docname: str,
@@ -193,17 +220,20 @@ class Index:
         floor: float = FLOOR,
         standout: float = STANDOUT,
         same: float = SAME_SUBSYSTEM,
+        mutual: float = MUTUAL,
+        best_of: Mapping[str, str | None] | None = None,
+        cited: Iterable[str] = (),
+        cited_floor: float = CITED,
     ) -> tuple[str, ...]:
         """Up to :data:`LISTED` notes similar to ``docname`` (module docstring).
 
-        The cut-offs are the site's unless given; ``certain=threshold`` and
-        ``standout=math.inf`` give an absolute cut-off alone."""
+        ``best_of``: every note's :meth:`best` (the mutual rule reads its
+        best's); ``cited``: the notes it cites or that cite it. The cut-offs
+        are the site's unless given; ``certain=threshold``,
+        ``standout=math.inf``, ``mutual=math.inf`` and no ``cited`` give an
+        absolute cut-off alone."""
         subsystem = subsystem_of.get(docname)
-        shared = self.scores(docname)
-        scores = {
-            other: score * (same if subsystem is not None and subsystem_of.get(other) == subsystem else 1)
-            for other, score in shared.items()
-        }
+        shared, scores = self._weighed(docname, subsystem_of, same)
         if not scores:
             return ()
         # The best by its score; the next by what it shares alone, so that a
@@ -211,15 +241,17 @@ class Index:
         top = max(scores, key=lambda other: (scores[other], other))
         best = scores[top]
         runner_up = max((score for other, score in shared.items() if other != top), default=0.0)
-        if best < certain and (best < floor or best < standout * runner_up):
-            return ()
-        # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.
-        least = min(threshold, round(best, 2) - 0.005)
-        ranked = sorted(
-            (-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least
-        )
-        first = ranked[0][2]
-        return tuple([first, *(other for *_, other in ranked[1:] if scores[other] >= threshold)][:LISTED])
+        found: list[str] = []
+        if best >= certain or (best >= floor and best >= standout * runner_up) or (best >= mutual and best_of and best_of.get(top) == docname):
+            # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.
+            least = min(threshold, round(best, 2) - 0.005)
+            ranked = sorted(
+                (-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least
+            )
+            found = [ranked[0][2], *(other for *_, other in ranked[1:] if scores[other] >= threshold)]
+        # A note it cites, or that cites it, that deals with the same thing: any distinctive term shared.
+        found += sorted((o for o in set(cited) if o not in found and scores.get(o, 0.0) >= cited_floor), key=lambda o: (-scores[o], o))
+        return tuple(found[:LISTED])
 
     def having(self, terms: Iterable[str]) -> set[str]:
         """The notes that have any of ``terms``, distinctive or not."""

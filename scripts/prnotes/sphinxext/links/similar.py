@@ -38,8 +38,10 @@ from .. import _internals
 SECTION = "相似笔记"
 SECTION_ID = "similar-notes"
 LIST_CLASS = "prnotes-similar"  # not prnotes-list: the filters leave it alone
-# env attributes kept between builds by Terms: note -> its list, and what they were made with
+# env attributes kept between builds by Terms: note -> its list, note -> its best
+# neighbour (the mutual rule reads it), and what they were made with
 _LISTS = "prnotes_similar_lists"
+_BESTS = "prnotes_similar_bests"
 _MADE_WITH = "prnotes_similar_made_with"
 
 
@@ -94,13 +96,33 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
         scored = rescored(index, notes, changed, {d: t for d, (_, t) in old.terms.items()}, made_with[1])
         scored |= {d for d, listed in previous.items() if not changed.isdisjoint(listed)}
         scored &= notes.keys()
+    before = getattr(env, _BESTS, {})
+    bests = {d: b for d, b in before.items() if d in notes and d not in scored}
+    bests |= {d: index.best(d, subsystem_of) for d in sorted(scored)}
+    # A note whose best was scored again and now picks it, or no longer does: the mutual rule.
+    scored |= {d for d, b in bests.items() if b in scored and (before.get(b) == d) != (bests[b] == d)}
+    cited = citations(Facts.of(env), notes.keys())
     lists = {d: v for d, v in previous.items() if d in notes}
     for docname in sorted(scored):
-        lists[docname] = index.similar(docname, subsystem_of)
+        lists[docname] = index.similar(docname, subsystem_of, best_of=bests, cited=cited.get(docname, ()))
     setattr(env, _LISTS, lists)
+    setattr(env, _BESTS, bests)
     setattr(env, _MADE_WITH, now_with)
     pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v))
     return pages
+
+
+def citations(facts: dict, notes) -> dict[str, set[str]]:
+    """Note -> the notes it cites (``#N`` of its repository) or that cite it."""
+    page = {(f.repo.lower(), f.number): d for d, f in facts.items() if d in notes and f.number is not None}
+    out: dict[str, set[str]] = {}
+    for d, f in facts.items():
+        for repo, number, _ in f.mentions:
+            other = page.get((repo.lower(), number))
+            if d in notes and other is not None and other != d:
+                out.setdefault(d, set()).add(other)
+                out.setdefault(other, set()).add(d)
+    return out
 
 
 def rescored(index: similar.Index, notes: dict, changed: set[str], old_terms: dict[str, dict[str, int]], old_cap: int) -> set[str]:

@@ -14,6 +14,7 @@ import pytest
 
 from prnotes.sphinxext.search import glossary, pairs, split
 from prnotes.sphinxext.search.pairs import NoteText
+from prnotes.sphinxext.search.tokens import tokens
 from prnotes.sphinxext.search.publish import ENTRY, SEARCH_DIR
 from tests.support.sandbox import ROOTS, convert, copy_project, fixture_site, sphinx_build
 from tests.support.searchbrowser import search_page
@@ -381,3 +382,25 @@ def test_the_split_holds_the_typo_keys_and_the_pairs(site):
     # The dictionary's words, those the notes write too ("event" is in an upstream title).
     assert words["journal"] == ["日志"] and words["alter"] == ["改动", "更改", "修改"]
     assert words["event"] == ["事件"] and "event" in terms
+
+
+def test_a_chinese_word_of_the_notes_stands_for_the_english_the_dictionary_gives_it():
+    # CC-CEDICT: 事件 "event", which a note's upstream title writes; 消费者
+    # "consumer", stored under its first two characters; 日志 "journal; log":
+    # no note writes either word, so it stands for nothing.
+    notes = _fixture_notes()
+    terms = {t for n in notes for t in tokens(f"{n.title} {n.upstream} {n.advice}")}
+    found = pairs.english_for(notes, terms, glossary.load())
+    assert found["事件"] == [["事件", ["event"], "="]]
+    assert found["消费"] == [["消费者", ["consumer"], "="]]
+    assert "日志" not in found
+    assert all(mark == "=" and 1 <= len(words) <= pairs.ENGLISH_FOR for entries in found.values() for _, words, mark in entries)
+
+
+def test_a_chinese_word_finds_the_note_that_writes_only_its_english(page):
+    assert _split(page, "事件") == ["事件|=event"]
+    found = page.search("事件").docnames
+    # The note that writes 事件 in its advice, and the one whose upstream
+    # title writes "event" (0.4 of a title's weight: more than advice text).
+    assert set(found[:2]) == {EVENT_TIME_ONLY_IN_CHINESE, "notes/o/fb/pr-110"}
+    assert page.search("窗口 事件").docnames[0] == "notes/o/fb/pr-110"

@@ -238,19 +238,22 @@ const prnotesGlossaryPhrases = (() => {
 /**
  * The pairs the notes make (pairs.py) that may be in the query: each
  * phrase stored under one of the query's terms (`links(term)`: [[phrase,
- * [partners]]]), as a phrase of the glossary is, with the mark "^".
+ * [partners], mark]]), as a phrase of the glossary is, with the mark "^";
+ * the notes' Chinese words with the English words the dictionary gives
+ * them (pairs.english_for) come with the mark "=".
  */
 const prnotesDerivedPhrases = (norm, links) => {
   const byKey = new Map();
   for (const term of prnotesTokens(norm))
-    for (const [phrase, partners] of links(term) || []) {
+    for (const [phrase, partners, mark = "^"] of links(term) || []) {
       const units = prnotesUnits(prnotesNormalize(phrase)).map((u) => u.unit);
-      const key = units.join(" ");
+      const key = `${mark} ${units.join(" ")}`;
       if (!units.length) continue;
-      if (!byKey.has(key)) byKey.set(key, {units, expansions: new Set(), mark: "^"});
+      if (!byKey.has(key)) byKey.set(key, {units, expansions: new Set(), mark});
       partners.forEach((other) => byKey.get(key).expansions.add(other));
     }
-  return [...byKey.values()];
+  // A pair the notes make before the dictionary's translation of the same words.
+  return [...byKey.values()].sort((a, b) => (a.mark === b.mark ? 0 : a.mark === "^" ? -1 : 1));
 };
 
 /**

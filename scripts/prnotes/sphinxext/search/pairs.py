@@ -433,10 +433,11 @@ def corpus_words(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry
     return dict(counts)
 
 
-def gloss_words(entry: DictionaryEntry) -> list[tuple[str, tuple[int, int, int]]]:
-    """The English words of an entry's first senses, folded, each with its
-    rank: (sense, words of its gloss, gloss), lower is better. Nothing for a
-    proper name (capitalised pinyin)."""
+def gloss_words(entry: DictionaryEntry, folded: bool = True) -> list[tuple[str, tuple[int, int, int]]]:
+    """The English words of an entry's first senses, folded (else as
+    written), each with its rank: (sense, words of its gloss, gloss), lower
+    is better. Nothing for a proper name (capitalised pinyin)."""
+    as_is = (lambda w: w) if not folded else fold
     if entry.pinyin[:1].isupper():
         return []
     out = []
@@ -460,10 +461,10 @@ def gloss_words(entry: DictionaryEntry) -> list[tuple[str, tuple[int, int, int]]
             for word in words:
                 # "high-speed": one word, whose parts alone do not translate.
                 if len(word) >= GLOSS_SHORTEST and _LETTERS.fullmatch(word):
-                    out.append((fold(word), (sense_no, len(words), gloss_no)))
+                    out.append((as_is(word), (sense_no, len(words), gloss_no)))
                     # "to generate": a reader asks for "generation", after the verb's own words.
                     if verb and len(words) == 1:
-                        out += [(fold(noun), (sense_no, len(words) + 1, gloss_no)) for noun in nominalizations(word)]
+                        out += [(as_is(noun), (sense_no, len(words) + 1, gloss_no)) for noun in nominalizations(word)]
     return out
 
 
@@ -504,3 +505,32 @@ def translate(notes: Iterable[NoteText], glossary: Glossary | None = None) -> di
     known = {units[0] for entry in (glossary.entries if glossary else ()) if len(units := phrase_units(entry.english)) == 1}
     found = translations(f"{note.title}\n{note.advice}" for note in notes)
     return {word: chinese for word, chinese in found.items() if word not in known}
+
+
+ENGLISH_FOR = 2  # the English words one Chinese word of the notes may stand for
+
+
+def english_for(notes: Iterable[NoteText], terms: Container[str], glossary: Glossary | None = None) -> dict[str, list[list]]:
+    """The other way round (a reader types 加载 or 损失 where a note writes
+    ``LoadConfig`` or loss): ``{term: [[Chinese word, [English words], "="]]}``,
+    the notes' Chinese words (:func:`corpus_words`) with the English words
+    of their entries' first senses (:func:`gloss_words`) that the index has
+    as terms (``terms``: words the notes write, parts of their identifiers),
+    best first, at most :data:`ENGLISH_FOR`; each stored under its key
+    (:func:`key`) as a pair is, marked "=" (what a translation weighs). A
+    word the glossary has is left to it."""
+    headwords = dictionary()
+    _, known = _glossary_sides(glossary)
+    found = corpus_words((f"{note.title}\n{note.advice}" for note in notes), headwords)
+    out: dict[str, list[list]] = defaultdict(list)
+    for chinese in sorted(found):
+        if chinese in known or (term := key(chinese)) is None:
+            continue
+        ranked: dict[str, tuple] = {}
+        for entry in headwords[chinese]:
+            for word, rank in gloss_words(entry, folded=False):
+                if fold(word) in terms and (word not in ranked or rank < ranked[word]):
+                    ranked[word] = rank
+        if ranked:
+            out[term].append([chinese, sorted(ranked, key=lambda w: (ranked[w], w))[:ENGLISH_FOR], "="])
+    return dict(out)

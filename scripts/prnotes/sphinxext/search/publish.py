@@ -3,9 +3,9 @@
 - ``entry.json``: the split index's entry (:mod:`.split`), with the name of
   the search script and a key of what it was made from;
 - the bilingual pairs the notes make (:mod:`.pairs`, from every note's words
-  that :mod:`.pairs` keeps), and the English words of the dictionary for the
-  notes' Chinese words (:func:`.pairs.translate`), stored in the split
-  index's term chunks;
+  that :mod:`.pairs` keeps), the English words of the dictionary for the
+  notes' Chinese words (:func:`.pairs.translate`) and the other way round
+  (:func:`.pairs.english_for`), stored in the split index's term chunks;
 - ``<version>/``: the split index, in a folder named by its hash, so a
   browser that cached one build's chunks never mixes them with another's;
 - ``search-<hash>.js``: the search script (:mod:`.scripts`);
@@ -110,6 +110,9 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
     notes = note_rows(app.env)
     corpus = pairs.texts(app.env)
     links = pairs.links(pairs.derive(corpus.values(), glossary.load()))
+    terms = data["terms"].keys() | data["titleterms"].keys()
+    for term, found in pairs.english_for((corpus[d] for d in sorted(corpus)), terms, glossary.load()).items():
+        links[term] = sorted([*links.get(term, []), *found])
     words = pairs.translate((corpus[d] for d in sorted(corpus)), glossary.load())
     script_name = scripts.search_script_name()
     made_from = hashlib.sha256()

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Filing of small digests of a repository without a set, on the held-out notes.
 
-    .venv/bin/python -m bench.small_digests [--draws 80] [--seed 1]
+    .venv/bin/python -m bench.small_digests [--draws 80] [--seed 1] [--sizes 3-8]
 
-A repository's first digest is small. Each draw takes 3 to 8 held-out notes
+A repository's first digest is small. Each draw takes 3 to 8 (``--sizes``) held-out notes
 of one repository without a set (dev parts only; the sealed part is never
 read), converts them as a digest of their own, and scores the filing as
 ``bench.heldout`` does: the areas that stay together, the areas kept apart
@@ -32,15 +32,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--draws", type=int, default=80)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sizes", default="3-8", help="notes per draw, LOW-HIGH (at most a repository's notes)")
     args = parser.parse_args(argv)
     known = {s.repo.lower() for s in load_taxonomy(ROOT).sets if s.repo}
     held = [n for n in heldout.notes(DEV_PARTS) if n.repo.lower() not in known]
     repos = sorted({n.repo for n in held})
     rng = random.Random(args.seed)
+    low, high = (int(x) for x in args.sizes.split("-"))
     areas = together = apart = own = other = most_other = 0
     for _ in range(args.draws):
         repo = rng.choice(repos)
-        pick = rng.sample([n for n in held if n.repo == repo], rng.randint(3, 8))
+        pick = rng.sample([n for n in held if n.repo == repo], min(rng.randint(low, high), sum(1 for n in held if n.repo == repo)))
         with tempfile.TemporaryDirectory() as work:
             site = load(copy_project(Path(work) / "p", heldout.seeds(pick)))
         f = heldout.filing(pick, {f"{n.repo}#{n.number}": n.subsystem_slug for n in site.notes})

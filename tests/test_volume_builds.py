@@ -21,6 +21,7 @@ from prnotes.build import volumes
 from prnotes.commands.cli import main
 from prnotes.project import load
 from tests.support.sandbox import copy_project
+from tests.support.searchbrowser import search_page
 from tests.test_volumes import CITING
 
 SIZE = "8"  # the fixture's two digests of eight notes close two volumes; the citing digest is the third
@@ -157,6 +158,28 @@ def test_the_hub_joined_to_the_closed_volumes_shows_what_the_one_build_shows(arc
     for feed in feeds:
         assert entries(hub / feed) == entries(one / feed), feed
     assert len(entries(hub / "feed.xml")) == 17
+
+
+def test_the_hub_s_search_finds_the_closed_volumes_notes_as_the_one_build_s_does(archive, capsys):
+    """The hub's search holds the closed volumes' notes and digests (their whole
+    indexes and snippet texts, ``prnotes_search_in``): the same pages, and each
+    query the same results in the same order as the one build's search."""
+    proj, parts, one = archive
+    assert main(["volumes", "--root", str(proj), "--size", SIZE, "--build", "--hub"]) == 0
+    capsys.readouterr()
+    hub = proj / "_build" / "volumes" / "hub" / "html"
+    closed = [d for part in parts[:2] for d in part.pages]
+    by_docname = load(proj).by_docname
+    titles = [by_docname[d].title for d in closed if d in by_docname]
+    queries = [*(t[:6] for t in titles[:6]), "调度", "kernel", "#52810"]
+    results = []
+    for html in (one, hub):
+        with search_page(html) as tab:
+            results.append({q: tab.search(q, again=True).docnames for q in queries})
+    assert results[1] == results[0]
+    assert len({d for found in results[1].values() for d in found} & set(closed)) >= 6
+    for docname in closed:
+        assert (hub / "_search" / "text" / f"{docname}.txt").read_bytes() == (one / "_search" / "text" / f"{docname}.txt").read_bytes()
 
 
 def test_the_hub_is_built_only_after_every_closed_volume(archive, capsys):

@@ -51,6 +51,7 @@ MANIFEST = FOLDER / "manifest.json"
 CHANGED = "its inputs changed"
 LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
 FACTS_OUT, FACTS_IN = "prnotes_facts_out", "prnotes_facts_in"  # the settings of sphinxext/facts/across.py
+SEARCH_IN = "prnotes_search_in"  # the setting of sphinxext/search/publish.py: the closed volumes' outputs
 MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
 _VOLUME_NAME = re.compile(r"^v\d+$")  # a volume's folder under FOLDER
 _TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first heading
@@ -345,7 +346,8 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
     built from ``_build/volumes/hub/src`` with the link map, and each closed volume's
     pages copied in from its output at their own URLs (only what differs is written).
     The hub reads the closed volumes' facts (:func:`facts_file`, ``sphinxext/facts/across.py``),
-    so that its lists and feeds hold their notes. The closed volumes must be current
+    so that its lists and feeds hold their notes, and their whole search indexes
+    (``sphinxext/search/publish.py``), so that its search finds them. The closed volumes must be current
     (:func:`check`): their pages and facts are taken as they are."""
     closed = {d for part in parts if part.closed for d in part.pages}
     pages = {}
@@ -362,7 +364,9 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
     seen = buildstamp.digest([[f.parent.name, _hash(_read(f))] for f in files])
     record = root / FOLDER / "hub" / "facts.sha256"
     changed = (_read(record) or b"").decode("ascii", "replace") != seen
-    html = _sphinx(root, "hub", src, {FACTS_IN: os.pathsep.join(str(f) for f in files)} if files else {}, changed, jobs)
+    closed_html = os.pathsep.join(str(output(root, part)) for part in parts if part.closed)
+    settings = {FACTS_IN: os.pathsep.join(str(f) for f in files), SEARCH_IN: closed_html} if files else {}
+    html = _sphinx(root, "hub", src, settings, changed, jobs)
     write_file(record, seen.encode("ascii"))
     for part in parts:
         if not part.closed:

@@ -32,6 +32,7 @@ def setup_search(app: Sphinx) -> None:
         glossary.load()  # a malformed glossary stops the build before it starts
     except InputError as exc:
         raise ExtensionError(f"the search glossary is malformed:\n{exc}") from None
+    app.add_config_value(publish.SEARCH_IN, "", "", types=[str])
     app.add_search_language(SearchPrnotes)
     app.connect("builder-inited", language.use_utf8_index)
     app.connect("doctree-resolved", titles.promote)

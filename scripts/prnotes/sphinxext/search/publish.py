@@ -11,6 +11,9 @@
 - ``search-<hash>.js``: the search script (:mod:`.scripts`);
 - ``text/<docname>.txt``: each page's snippet text (:mod:`.fragments`).
 
+The hub of the site in volumes also holds the closed volumes' notes and
+digests (``prnotes_search_in``: their whole indexes and snippet texts).
+
 Everything goes through :func:`prnotes.write.files.apply`, all or nothing:
 unchanged files are not touched, the files of an earlier version, an
 earlier script and pages no longer on the site are removed. When neither the
@@ -51,6 +54,12 @@ def ours(app: Sphinx) -> bool:
         and _internals.writes_search_index(app.builder)
         and (app.config.html_search_language or app.config.language) == LANG
     )
+
+
+# The HTML outputs of other builds of the site (the closed volumes, for the
+# hub: docs/volumes.md), os.pathsep between them, whose notes and digests the
+# search holds too, as one build's search would.
+SEARCH_IN = "prnotes_search_in"
 
 
 def note_rows(env) -> dict[str, split.NoteRow]:
@@ -107,6 +116,18 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
         raw, data = _internals.whole_index(outdir, Utf8JavaScriptIndex())
     except _internals.IndexShapeError as exc:
         raise ExtensionError(f"the site's search cannot be written: {exc}") from None
+    texts = dict(texts)
+    for html in filter(None, app.config[SEARCH_IN].split(os.pathsep)):
+        try:
+            other_raw, other = _internals.whole_index(Path(html), Utf8JavaScriptIndex())
+        except _internals.IndexShapeError as exc:
+            raise ExtensionError(f"{SEARCH_IN}: {exc}; build the volumes again") from None
+        data, added = split.joined(data, other)
+        raw += other_raw
+        for docname in added:
+            text = _read(Path(html) / SEARCH_DIR / text_path(docname))
+            if text is not None:
+                texts[docname] = text.decode("utf-8")
     notes = note_rows(app.env)
     corpus = pairs.texts(app.env)
     links = pairs.links(pairs.derive(corpus.values(), glossary.load()))

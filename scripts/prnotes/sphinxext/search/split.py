@@ -204,6 +204,25 @@ def _postings(value: Any) -> list[int]:
     return [value] if isinstance(value, int) else list(value)
 
 
+def joined(data: Mapping[str, Any], other: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``data`` (a whole index) with the notes and digests of ``other`` (the
+    whole index of another build of the site) that it lacks, and their
+    docnames: what one build of both would index (docnames, titles, terms,
+    title terms)."""
+    have = set(data["docnames"])
+    take = [i for i, d in enumerate(other["docnames"]) if d not in have and (contract.is_note_docname(d) or contract.is_digest_docname(d))]
+    new_id = {i: len(data["docnames"]) + k for k, i in enumerate(take)}
+    out = {**data, "docnames": [*data["docnames"], *(other["docnames"][i] for i in take)]}
+    out["titles"] = [*data["titles"], *(other["titles"][i] for i in take)]
+    for key in ("terms", "titleterms"):
+        merged = {term: _postings(value) for term, value in data[key].items()}
+        for term, value in other[key].items():
+            if ids := [new_id[i] for i in _postings(value) if i in new_id]:
+                merged[term] = sorted({*merged.get(term, ()), *ids})
+        out[key] = merged
+    return out, [other["docnames"][i] for i in take]
+
+
 def split(
     data: Mapping[str, Any],
     notes: Mapping[str, NoteRow],

@@ -44,8 +44,11 @@ from tests.support.similareval import corpus_project, measure
 
 # (label, keyword arguments of prnotes.model.similar.Index.similar); the empty one is the site's.
 RULES = [
-    *((f"absolute {t}", {"threshold": t, "certain": t, "standout": math.inf}) for t in (0.05, 0.08, 0.1, 0.12, 0.15, 0.2)),
+    *((f"absolute {t}", {"threshold": t, "certain": t, "standout": math.inf, "mutual": math.inf, "cited": ()}) for t in (0.05, 0.08, 0.1, 0.12, 0.15, 0.2)),
     ("the site's", {}),
+    ("without the mutual rule", {"mutual": math.inf}),
+    ("without the notes cited", {"cited": ()}),
+    *((f"mutual {m}", {"mutual": m}) for m in (0.04, 0.05, 0.08)),
     *((f"floor {f}", {"floor": f}) for f in (0.06, 0.07, 0.1)),
     *((f"standout {r}", {"standout": r}) for r in (1.2, 1.5, 2.0)),
     *((f"certain {c}", {"certain": c}) for c in (0.12, 0.2)),
@@ -69,14 +72,17 @@ def precision_rows(env) -> list[str]:
     key = {d: contract.note_key(f.repo, f.number, d) for d, f in facts.items()}
     index = similar.Index(terms)
     subsystem_of = {d: f.subsystem for d, f in facts.items()}
+    bests = {d: index.best(d, subsystem_of) for d in terms}
+    cited = similarnotes.citations(facts, terms.keys())
     rows = []
     for label, kwargs in RULES:
-        lists = {key[d]: tuple(key[o] for o in index.similar(d, subsystem_of, **kwargs)) for d in terms}
+        kwargs = {"best_of": bests, **kwargs}
+        lists = {key[d]: tuple(key[o] for o in index.similar(d, subsystem_of, **{"cited": cited.get(d, ()), **kwargs})) for d in terms}
         p = measure(lists, set(key.values()))
-        if not kwargs:
+        if label == "the site's":
             label = (
-                f"**the site's**: best ≥ {similar.CERTAIN}, or ≥ {similar.FLOOR} and ≥ {similar.STANDOUT} × the next; "
-                f"then others ≥ {similar.THRESHOLD}"
+                f"**the site's**: best ≥ {similar.CERTAIN}, or ≥ {similar.FLOOR} and ≥ {similar.STANDOUT} × the next, "
+                f"or each other's best and ≥ {similar.MUTUAL}; then others ≥ {similar.THRESHOLD}, then the notes cited ≥ {similar.CITED}"
             )
         rows.append(
             f"| {label} | {p.listed} | {p.agreed} | {p.precision:.0%} | {p.notes_listing} / {p.notes} ({p.notes_listing / p.notes:.0%}) "
@@ -106,15 +112,17 @@ def cost_row(size: int, work: Path, repeat: int) -> str:
     for _ in range(repeat):
         start = time.process_time()
         index = similar.Index(before, lengths)
+        bests = {d: index.best(d, {}) for d in before}
         for docname in before:
-            index.similar(docname, {})
+            index.similar(docname, {}, best_of=bests)
         full.append(time.process_time() - start)
         start = time.process_time()
         index = similar.Index(after, lengths)
         middle = time.process_time()
         touched = similarnotes.rescored(index, after, added, {}, similar.cap(len(before)))
+        bests = similarnotes.rebest(index, {}, bests, touched)
         for docname in touched:
-            index.similar(docname, {})
+            index.similar(docname, {}, best_of=bests)
         index_times.append(middle - start)
         score_times.append(time.process_time() - middle)
         rescored = len(touched)

@@ -32,12 +32,15 @@ def proj(tmp_path: Path) -> Path:
 
 
 def _fake_site(project: Path, parts) -> None:
-    """Each volume's output folder holding a page for each of its pages, as its build would leave it."""
+    """Each volume's output folder holding a page for each of its pages, with its whole
+    search index and each page's snippet text, as its build would leave it."""
     for part in parts:
+        html = volumes.output(project, part)
         for docname in part.pages:
-            page = volumes.output(project, part) / f"{docname}.html"
-            page.parent.mkdir(parents=True, exist_ok=True)
-            page.write_text(f"<html>{docname}</html>\n", encoding="utf-8")
+            for path, text in ((html / f"{docname}.html", f"<html>{docname}</html>\n"), (html / volumes.SEARCH_TEXTS / f"{docname}.txt", docname)):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+        (html / volumes.SEARCH_INDEX).write_text("Search.setIndex({})", encoding="utf-8")
 
 
 def test_each_note_and_digest_is_in_exactly_one_volume_and_only_the_newest_is_open(proj):
@@ -88,6 +91,13 @@ def test_a_closed_volume_is_reused_until_its_inputs_or_its_output_change(proj):
     page.write_text("<html>damaged</html>\n", encoding="utf-8")
     assert [s.reason for s in volumes.check(proj, parts)] == ["its output differs from what was built (damaged)"]
     page.unlink()
+    assert [s.reason for s in volumes.check(proj, parts)] == ["a page of its output is missing"]
+    # What the hub's search reads of it, likewise.
+    _fake_site(proj, parts)
+    index = volumes.output(proj, parts[0]) / volumes.SEARCH_INDEX
+    index.write_text("Search.setIndex({damaged})", encoding="utf-8")
+    assert [s.reason for s in volumes.check(proj, parts)] == ["its output differs from what was built (damaged)"]
+    (volumes.output(proj, parts[0]) / volumes.SEARCH_TEXTS / f"{parts[0].pages[0]}.txt").unlink()
     assert [s.reason for s in volumes.check(proj, parts)] == ["a page of its output is missing"]
 
     # Copied elsewhere (a CI cache restored onto a fresh checkout): the hashes are of contents.

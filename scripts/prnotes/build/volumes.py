@@ -52,6 +52,7 @@ CHANGED = "its inputs changed"
 LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
 FACTS_OUT, FACTS_IN = "prnotes_facts_out", "prnotes_facts_in"  # the settings of sphinxext/facts/across.py
 SEARCH_IN = "prnotes_search_in"  # the setting of sphinxext/search/publish.py: the closed volumes' outputs
+SEARCH_INDEX, SEARCH_TEXTS = "searchindex.js", "_search/text"  # what the hub's search reads of them
 MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
 _VOLUME_NAME = re.compile(r"^v\d+$")  # a volume's folder under FOLDER
 _TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first heading
@@ -171,13 +172,15 @@ def output(root: Path, part: Part) -> Path:
 
 
 def outputs(html: Path, part: Part) -> str | None:
-    """The hash of a volume's pages in the output folder ``html``; None when one is missing."""
+    """The hash of a volume's pages in the output folder ``html``, with what the hub's
+    search reads of them (the whole index, each page's snippet text); None when one is missing."""
+    files = [*(f"{d}.html" for d in part.pages), SEARCH_INDEX, *(f"{SEARCH_TEXTS}/{d}.txt" for d in part.pages)]
     found = []
-    for docname in part.pages:
-        digest = _hash(_read(html / f"{docname}.html"))
+    for name in files:
+        digest = _hash(_read(html / name))
         if digest is None:
             return None
-        found.append([docname, digest])
+        found.append([name, digest])
     return buildstamp.digest(found)
 
 

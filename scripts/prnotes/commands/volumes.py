@@ -10,8 +10,8 @@ changed, a page missing, a page damaged. ``--build`` builds those, side by
 side in processes of their own (``-j``: at most that many; ``--only vK``:
 only those named, as a job of a CI matrix does), each in a Sphinx build of
 its own, and records them in the manifest; ``--hub`` then builds the hub
-(every other page) and joins the closed volumes' pages to it, the site in
-volumes, in ``_build/volumes/hub/html``; ``--check`` exits 1 when a closed
+(every other page) and joins the closed volumes' pages and their search
+index to it, the site in volumes, in ``_build/volumes/hub/html``; ``--check`` exits 1 when a closed
 volume has to be built. ``make html`` is still one Sphinx build of the whole
 site (docs/volumes.md says what the site in volumes still lacks).
 """
@@ -40,8 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true", help="exit 1 if a closed volume has to be built")
     parser.add_argument(
         "--hub", action="store_true",
-        help="with --build: then build the hub and join the closed volumes' pages to it in _build/volumes/hub/html "
-        "(its search holds the open volume's pages only, as yet)",
+        help="with --build: then build the hub and join the closed volumes' pages and search to it in _build/volumes/hub/html",
     )  # fmt: skip
 
 

@@ -96,11 +96,7 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
         scored = rescored(index, notes, changed, {d: t for d, (_, t) in old.terms.items()}, made_with[1])
         scored |= {d for d, listed in previous.items() if not changed.isdisjoint(listed)}
         scored &= notes.keys()
-    before = getattr(env, _BESTS, {})
-    bests = {d: b for d, b in before.items() if d in notes and d not in scored}
-    bests |= {d: index.best(d, subsystem_of) for d in sorted(scored)}
-    # A note whose best was scored again and now picks it, or no longer does: the mutual rule.
-    scored |= {d for d, b in bests.items() if b in scored and (before.get(b) == d) != (bests[b] == d)}
+    bests = rebest(index, subsystem_of, getattr(env, _BESTS, {}), scored)
     cited = citations(Facts.of(env), notes.keys())
     lists = {d: v for d, v in previous.items() if d in notes}
     for docname in sorted(scored):
@@ -110,6 +106,16 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
     setattr(env, _MADE_WITH, now_with)
     pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v))
     return pages
+
+
+def rebest(index: similar.Index, subsystem_of: dict, before: dict[str, str | None], scored: set[str]) -> dict[str, str | None]:
+    """Every note's best neighbour (``before``: as the last build found them), the
+    ``scored`` notes' found again; ``scored`` gains the notes whose best was scored
+    again and now picks them, or no longer does (the mutual rule)."""
+    bests = {d: b for d, b in before.items() if d in index.notes and d not in scored}
+    bests |= {d: index.best(d, subsystem_of) for d in sorted(scored)}
+    scored |= {d for d, b in bests.items() if b in scored and (before.get(b) == d) != (bests[b] == d)}
+    return bests
 
 
 def citations(facts: dict, notes) -> dict[str, set[str]]:

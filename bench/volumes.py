@@ -5,7 +5,7 @@
 For each size, the dense archive (:func:`bench.corpus.generate_dense`,
 digests of 16 notes) is converted and cut into volumes of
 :data:`prnotes.model.site.VOLUME_NOTES` notes; a page per page of the
-volumes stands in for each closed volume's output, and the manifest is recorded. Then a
+volumes stands in for each closed volume's output, and each volume's record is written. Then a
 day's digest (:func:`bench.corpus.dense_day`) is added and converted, and
 ``prnotes volumes``' check says which closed volumes a build would make again:
 those whose notes the day's notes cite (their back-links are in their

@@ -66,6 +66,8 @@ ACTIONS = {
     "actions/cache": 5,
     "actions/upload-pages-artifact": 5,
     "actions/deploy-pages": 5,
+    "actions/upload-artifact": 7,
+    "actions/download-artifact": 8,
 }
 # The release each action is pinned to and the commit its tag points at, read
 # from the action's repository (git ls-remote --tags, the peeled tag): a pin is
@@ -77,9 +79,11 @@ PINS = {
     "actions/cache": ("27d5ce7f107fe9357f9df03efb73ab90386fccae", "v5.0.5"),
     "actions/upload-pages-artifact": ("fc324d3547104276b827a68afc52ff2a11cc49c9", "v5.0.0"),
     "actions/deploy-pages": ("cd2ce8fcbc39b97be8ca5fce6e763baed58fa128", "v5.0.0"),
+    "actions/upload-artifact": ("bbbca2ddaa5d8feaa63e36b76fdaad77386f024f", "v7.0.0"),
+    "actions/download-artifact": ("3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c", "v8.0.1"),
 }
 # `uses: owner/repo@<commit> # vX.Y.Z`, as zizmor's unpinned-uses audit asks and Dependabot keeps.
-PINNED = re.compile(r"^\s*(?:- )?uses: ([\w.-]+/[\w.-]+)@([0-9a-f]{40}) # (v(\d+)\.\d+\.\d+)$")
+PINNED = re.compile(r"^\s*(?:- )?uses: ([\w.-]+/[\w.-]+)(?:/[\w.-]+)*@([0-9a-f]{40}) # (v(\d+)\.\d+\.\d+)$")
 WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.y*ml"))
 
 
@@ -236,7 +240,7 @@ def uses(steps: list[dict], action: str) -> dict:
 def test_pages_workflow_uses_the_current_actions():
     flow = load(".github/workflows/pages.yml")
     used = {s["uses"] for job in flow["jobs"] for s in steps_of(flow, job) if "uses" in s}
-    assert {u.split("@")[0] for u in used} == set(ACTIONS)
+    assert {u.split("@")[0] for u in used} == set(ACTIONS) - {"actions/upload-artifact", "actions/download-artifact"}
 
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
@@ -486,3 +490,27 @@ def test_a_language_other_than_chinese_is_a_warning(tmp_path):
     app = sphinx_build(proj, freshenv=True, confoverrides={"language": "en"})
     assert "language is 'en', but the notes are Chinese" in app.warning.getvalue()
     assert "Simplified Chinese (zh_CN)" in app.warning.getvalue()
+
+
+def test_the_volumes_workflow_builds_a_job_per_volume_and_joins_them_to_the_hub():
+    """docs/volumes.md: the matrix is what ``prnotes volumes --matrix`` prints; each job
+    builds its volume alone and hands on its folder with its record; the hub's job
+    takes them all, builds the hub (a damaged folder is found by its hashes and built
+    there) and deploys it; only the hub's job saves the volumes to the cache."""
+    flow = load(".github/workflows/volumes.yml")
+    jobs = flow["jobs"]
+    assert "--matrix" in next(s["run"] for s in jobs["plan"]["steps"] if s.get("id") == "plan")
+    assert jobs["volume"]["strategy"]["matrix"]["volume"] == "${{ fromJSON(needs.plan.outputs.volumes) }}"
+    build = next(s for s in jobs["volume"]["steps"] if "run" in s and "volumes --build" in s["run"])
+    assert shlex.split(build["run"])[1:] == ["volumes", "--build", "--only", "$VOLUME"] and build["env"]["VOLUME"] == "${{ matrix.volume }}"
+    upload = next(s for s in jobs["volume"]["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
+    assert upload["with"]["name"] == "${{ matrix.volume }}"
+    assert all(f"_build/volumes/${{{{ matrix.volume }}}}/{name}" in upload["with"]["path"] for name in ("html", "facts.pickle", "record.json"))
+    hub = jobs["hub"]["steps"]
+    download = next(s for s in hub if s.get("uses", "").startswith("actions/download-artifact@"))
+    assert download["with"]["path"] == "_build/volumes"
+    assert any(shlex.split(s.get("run", ""))[1:] == ["volumes", "--build", "--hub"] for s in hub)
+    assert next(s for s in hub if "upload-pages-artifact" in s.get("uses", ""))["with"]["path"] == "_build/volumes/hub/html"
+    caches = {job: [s["uses"].split("@")[0] for s in jobs[job]["steps"] if s.get("uses", "").startswith("actions/cache")] for job in jobs}
+    assert caches == {"plan": ["actions/cache/restore"], "volume": ["actions/cache/restore"], "hub": ["actions/cache"], "deploy": []}
+    assert jobs["deploy"]["needs"] == "hub"

@@ -8,7 +8,9 @@ output is damaged is, alone (docs/volumes.md)."""
 
 from __future__ import annotations
 
+import json
 import posixpath
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -180,6 +182,40 @@ def test_the_hub_s_search_finds_the_closed_volumes_notes_as_the_one_build_s_does
     assert len({d for found in results[1].values() for d in found} & set(closed)) >= 6
     for docname in closed:
         assert (hub / "_search" / "text" / f"{docname}.txt").read_bytes() == (one / "_search" / "text" / f"{docname}.txt").read_bytes()
+
+
+def test_volumes_built_by_the_jobs_of_a_matrix_are_joined_without_building_them_again(tmp_path, capsys):
+    """A CI matrix: each job builds one closed volume in a checkout of its own
+    (``--build --only vK``) and hands on that volume's folder, its record beside its
+    output; the job that joins the folders finds every volume current and builds the hub alone."""
+
+    def checkout(name: str) -> Path:
+        proj = copy_project(tmp_path / name)
+        (proj / "seeds" / "002_citing.txt").write_text(CITING, encoding="utf-8")
+        return proj
+
+    jobs = {name: checkout(name) for name in ("v1", "v2")}
+    # The matrix: the closed volumes to build, as JSON and nothing else on stdout.
+    assert main(["volumes", "--root", str(jobs["v1"]), "--size", SIZE, "--matrix"]) == 0
+    assert json.loads(capsys.readouterr().out) == ["v1", "v2"]
+    for name, proj in jobs.items():
+        assert main(["volumes", "--root", str(proj), "--size", SIZE, "--build", "--only", name]) == 0
+        assert f"{name}: built into _build/volumes/{name}/html" in capsys.readouterr().out
+    join = checkout("join")
+    for name, proj in jobs.items():
+        shutil.copytree(proj / volumes.FOLDER / name, join / volumes.FOLDER / name)
+    assert main(["volumes", "--root", str(join), "--size", SIZE, "--matrix"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert main(["volumes", "--root", str(join), "--size", SIZE, "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "v1 第 1 期, 8 notes: closed, reused" in out and "v2 第 2 期, 8 notes: closed, reused" in out
+    assert main(["volumes", "--root", str(join), "--size", SIZE, "--build", "--hub"]) == 0
+    out = capsys.readouterr().out
+    assert "built into" not in out and "the site in volumes: _build/volumes/hub/html" in out
+    # A job's folder damaged on the way is found by its hashes, and that volume alone is built.
+    (join / volumes.FOLDER / "v2" / "html" / volumes.SEARCH_INDEX).write_text("damaged", encoding="utf-8")
+    assert main(["volumes", "--root", str(join), "--size", SIZE, "--build"]) == 0
+    assert "v2: built into" in (out := capsys.readouterr().out) and "v1: built into" not in out
 
 
 def test_the_hub_is_built_only_after_every_closed_volume(archive, capsys):

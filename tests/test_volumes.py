@@ -219,7 +219,7 @@ def test_only_the_volumes_named_are_built_and_the_others_out_of_date_stay_unreco
     _fake_site(proj, parts)
     volumes.record(proj, volumes.check(proj, parts))
     # v2's output damaged; a job of a matrix that builds v1 only builds nothing (v1 is current)
-    # and leaves v2 out of the manifest, so that it is still built (never reused as it is).
+    # and takes v2's record away, so that it is still built (never reused as it is).
     page = volumes.output(proj, parts[1]) / f"{parts[1].pages[-1]}.html"
     page.write_text("damaged", encoding="utf-8")
     assert volumes.build(proj, volumes.check(proj, parts), only=frozenset({"v1"})) == ([], [])

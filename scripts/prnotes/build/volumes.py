@@ -13,13 +13,14 @@ every page and label of the site to its page, with the titles of the pages
 that are not notes (``_build/volumes/linkmap.json``), which a build of some
 volumes reads to link to the pages it does not hold
 (:mod:`prnotes.sphinxext.links.volumes`); :func:`check` compares each closed
-volume with the manifest (``_build/volumes/manifest.json``): its inputs by
+volume with its record (``_build/volumes/v<k>/record.json``): its inputs by
 hash, and its pages in its output by hash, so that an output damaged or
 removed is found and built again; :func:`build` builds the closed volumes
 that are out of date, each a Sphinx build of its own, side by side, and
-:func:`record` writes the manifest after it. Hashes are of contents, never
-of modification times, so a manifest restored from a CI cache onto a fresh
-checkout still matches.
+:func:`record` writes each volume's record after it. Hashes are of contents,
+never of modification times, so a volume's folder restored from a CI cache
+onto a fresh checkout, or built by a job of a CI matrix and downloaded by
+the job that joins them, still matches.
 """
 
 from __future__ import annotations
@@ -47,13 +48,13 @@ from . import stamp as buildstamp
 
 FOLDER = Path("_build") / "volumes"
 LINK_MAP = FOLDER / "linkmap.json"
-MANIFEST = FOLDER / "manifest.json"
+RECORD = "record.json"  # in each closed volume's folder: what its output was built from
 CHANGED = "its inputs changed"
 LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
 FACTS_OUT, FACTS_IN = "prnotes_facts_out", "prnotes_facts_in"  # the settings of sphinxext/facts/across.py
 SEARCH_IN = "prnotes_search_in"  # the setting of sphinxext/search/publish.py: the closed volumes' outputs
 SEARCH_INDEX, SEARCH_TEXTS = "searchindex.js", "_search/text"  # what the hub's search reads of them
-MAX_MANIFEST_BYTES = 64 << 20  # a line per page of the archive: far below this
+MAX_RECORD_BYTES = 16 << 20  # a line per page of the volume: far below this
 _VOLUME_NAME = re.compile(r"^v\d+$")  # a volume's folder under FOLDER
 _TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first heading
 _ESCAPED_RE = re.compile(r"\\(.)")  # a Markdown escape, as the converter writes them
@@ -184,26 +185,30 @@ def outputs(html: Path, part: Part) -> str | None:
     return buildstamp.digest(found)
 
 
-def load_manifest(root: Path) -> dict[str, dict[str, object]]:
-    """The recorded volumes, by name (``v1`` …); empty when there is no usable manifest."""
+def record_file(root: Path, part: Part) -> Path:
+    """Where a closed volume's record is kept: beside its output, in its own folder, so
+    that the folder alone (a CI matrix job's artifact, a cache) says what it was built from."""
+    return root / FOLDER / part.name / RECORD
+
+
+def load_record(root: Path, part: Part) -> dict[str, object] | None:
+    """The volume's record (:func:`record`); None when there is no usable one."""
     try:
-        saved = json.loads(regular.read_regular(root / MANIFEST, MAX_MANIFEST_BYTES).decode("utf-8"))
+        saved = json.loads(regular.read_regular(record_file(root, part), MAX_RECORD_BYTES).decode("utf-8"))
     except (OSError, ValueError):
-        return {}
-    volumes = saved.get("volumes") if isinstance(saved, dict) else None
-    return {k: v for k, v in volumes.items() if isinstance(v, dict)} if isinstance(volumes, dict) else {}
+        return None
+    return saved if isinstance(saved, dict) else None
 
 
 def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
-    """Each closed volume against the manifest: whether its output can be reused, or why not."""
-    manifest = load_manifest(root)
+    """Each closed volume against its record: whether its output can be reused, or why not."""
     shared, dates = {**_code_and_settings(root), "navigation": _navigation(root)}, added_dates(root)
     out = []
     for index, part in enumerate(parts):
         if not part.closed:
             continue
         now = inputs(root, parts, index, shared, dates)
-        saved = manifest.get(part.name)
+        saved = load_record(root, part)
         if saved is None:
             reason = "never built"
         elif saved.get("inputs") != now or saved.get("pages") != list(part.pages):
@@ -221,21 +226,25 @@ def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
 
 
 def record(root: Path, statuses: list[Status]) -> list[str]:
-    """Write the manifest: each closed volume's inputs (as :func:`check` found them, before
-    the build), its pages' hashes in its output now and its notes' facts' hash. A volume with a page missing from
-    its output is left out, so that it is built next time. Returns the names recorded."""
-    volumes = {}
+    """Write each volume's record (:func:`record_file`): its inputs (as :func:`check` found
+    them, before the build), its pages, their hashes in its output now and its notes' facts'
+    hash. A volume with a file missing from its output gets none, so that it is built next
+    time. Returns the names recorded."""
+    done = []
     for status in statuses:
         made = outputs(output(root, status.part), status.part)
-        if made is not None:
-            volumes[status.part.name] = {
-                "inputs": status.inputs, "outputs": made, "pages": list(status.part.pages),
-                "facts": _hash(_read(facts_file(root, status.part))),
-            }  # fmt: skip
-    path = root / MANIFEST
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_file(path, (json.dumps({"volumes": volumes}, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8"))
-    return sorted(volumes)
+        path = record_file(root, status.part)
+        if made is None:
+            path.unlink(missing_ok=True)
+            continue
+        saved = {
+            "inputs": status.inputs, "outputs": made, "pages": list(status.part.pages),
+            "facts": _hash(_read(facts_file(root, status.part))),
+        }  # fmt: skip
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_file(path, (json.dumps(saved, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+        done.append(status.part.name)
+    return sorted(done)
 
 
 def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, object]:
@@ -389,8 +398,9 @@ def build(
 ) -> tuple[list[str], list[str]]:
     """Build, side by side in processes of their own, the closed volumes :func:`check` found
     out of date (``only``: of those, the volumes so named, as a CI job of a matrix builds
-    one), each into its own output; then record the manifest, without the volumes whose
-    build failed or that are out of date and were not built, and remove the folders of
+    one), each into its own output; then record each volume built or reused (a volume
+    whose build failed, or that is out of date and was not built, loses its record, so
+    that it is built, never reused as it is), and remove the folders of
     volumes that are not closed volumes of the archive now. Returns the names built and
     the failures' messages."""
     todo = [status for status in statuses if status.reason and (not only or status.part.name in only)]
@@ -403,6 +413,9 @@ def build(
                 if error:
                     failed[status.part.name] = error
     record(root, [status for status in statuses if status.part.name not in failed and status.part.name not in left])
+    for status in statuses:
+        if status.part.name in failed or status.part.name in left:
+            record_file(root, status.part).unlink(missing_ok=True)
     _remove_others(root, {status.part.name for status in statuses})
     return [s.part.name for s in todo if s.part.name not in failed], [failed[name] for name in sorted(failed)]
 

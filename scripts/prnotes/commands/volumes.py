@@ -1,24 +1,28 @@
-"""``prnotes volumes [--size N] [--build [-j N] [--only vK | --hub]] [--check]``: the archive in volumes.
+"""``prnotes volumes [--size N] [--build [-j N] [--only vK | --hub]] [--check] [--matrix]``: the archive in volumes.
 
 Converts (as ``prnotes notes`` does), cuts the archive into volumes
 (:func:`prnotes.build.volumes.partition`), writes the link map that a build
 of some volumes reads to link to the others (``_build/volumes/linkmap.json``)
 and says, for each closed volume, whether its output
-(``_build/volumes/v<k>/html``) is what its inputs make, as the manifest
-recorded them, or why it has to be built again: never built, its inputs
+(``_build/volumes/v<k>/html``) is what its inputs make, as its record
+(``_build/volumes/v<k>/record.json``) says, or why it has to be built again: never built, its inputs
 changed, a page missing, a page damaged. ``--build`` builds those, side by
 side in processes of their own (``-j``: at most that many; ``--only vK``:
 only those named, as a job of a CI matrix does), each in a Sphinx build of
-its own, and records them in the manifest; ``--hub`` then builds the hub
+its own, and records each; ``--hub`` then builds the hub
 (every other page) and joins the closed volumes' pages and their search
-index to it, the site in volumes, in ``_build/volumes/hub/html``; ``--check`` exits 1 when a closed
-volume has to be built. ``make html`` is still one Sphinx build of the whole
-site (docs/volumes.md says what the site in volumes still lacks).
+index to it, the site in volumes, in ``_build/volumes/hub/html``;
+``--check`` exits 1 when a closed volume has to be built; ``--matrix``
+prints the closed volumes to build as JSON, the jobs of a CI matrix
+(``.github/workflows/volumes.yml``). ``make html`` is still one Sphinx
+build of the whole site (docs/volumes.md says what the site in volumes
+still lacks).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from ..diagnostics import CommandError
@@ -38,6 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --build: only this volume (v3), if it is out of date; again for more (a CI matrix job's)",
     )  # fmt: skip
     parser.add_argument("--check", action="store_true", help="exit 1 if a closed volume has to be built")
+    parser.add_argument(
+        "--matrix", action="store_true",
+        help='print only the closed volumes to build, as JSON (["v1", "v3"]): the jobs of a CI matrix',
+    )  # fmt: skip
     parser.add_argument(
         "--hub", action="store_true",
         help="with --build: then build the hub and join the closed volumes' pages and search to it in _build/volumes/hub/html",
@@ -73,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
     volumes.write_link_map(root, site, parts)
     statuses = volumes.check(root, parts)
     reasons = {status.part.name: status.reason for status in statuses}
+    if args.matrix:
+        print(json.dumps([name for name, reason in reasons.items() if reason]))
+        return 0
     for part in parts:
         what = f"{part.name} {part.volume.title}, {part.volume.notes} notes"
         if not part.closed:

@@ -73,12 +73,19 @@ def test_a_group_page_says_where_it_comes_from(project):
         ("bindings/python/src/tokenizer.rs", "bindings"),
         ("mistralrs-quant/src/afq/mod.rs", "quant"),  # the repository's name written as one word
         ("mistralrs-core/src/paged_attention/scheduler.rs", "paged-attention"),
+        ("flash_attn/cute/tile_scheduler.py", "cute"),  # attn: a word of the repository's name, shortened
+        ("hopper/flash_api.cpp", "hopper"),
+        # Below a container, a folder of the repository's name alone names its area when nothing after it does.
+        ("csrc/flash_attn/flash_api.cpp", "flash-attn"),
+        ("flash_attn/utils/x.py", None),  # not the top folder: that is the whole package
+        ("csrc/flash_attn/setup.py", None),  # nor a manifest's
     ],
 )
 def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
     repo = "nvidia/cutlass" if "cutlass" in path or "gemm" in path or "profiler" in path else "huggingface/candle"
     repo = "huggingface/tokenizers" if "token" in path else repo
     repo = "EricLBuehler/mistral.rs" if "mistralrs" in path else repo
+    repo = "Dao-AILab/flash-attention" if "flash" in path else repo
     area = area_of(path.lower(), path, repo_words(repo))
     assert (area.key if area else None) == key
 

@@ -14,8 +14,11 @@ them:
    and ``metal_backend`` are both ``metal``; ``test/unit/gemm/`` and
    ``include/cutlass/gemm/`` both ``gemm``); the repository's words are
    passed over only where they lead a name (tokenizers' ``pre_tokenizers``
-   keeps them). A path whose folders all hold others names its area by its
-   file (``tools/profiler.cu``: ``profiler``), unless that is a manifest
+   keeps them), one shortened after one written whole too (``flash_attn``);
+   below a container, a folder of the repository's name alone names the
+   area when nothing after it does (``csrc/flash_attn/``). A path whose
+   folders all hold others names its area by its file
+   (``tools/profiler.cu``: ``profiler``), unless that is a manifest
    (:data:`MANIFESTS`: ``Cargo.toml``, ``package.json``).
    A path is read from where the repository's own parts start: when
    another note cites a path that starts with two of its folders
@@ -145,15 +148,25 @@ def area_of(path: str, original: str, repo_words: frozenset[str]) -> Area | None
     parts = path.strip("/").split("/")
     shown_parts = original.strip("/").split("/") if original.lower().strip("/") == path.strip("/") else parts
     folders, name = (parts, "") if path.endswith("/") else (parts[:-1], parts[-1])
+    # The first folder below another named by the repository's words alone: a
+    # build of its own (``csrc/flash_attn/`` of flash-attention, its C++ kernels).
+    own = None
     for i, segment in enumerate(folders):
-        kept = _kept(segment_words(shown_parts[i]), repo_words)
+        written = segment_words(shown_parts[i])
+        kept = _kept(written, repo_words)
         if kept:
             return Area("-".join(kept), _shown(shown_parts[i], kept), "/".join(shown_parts[: i + 1]) + "/")
+        if own is None and i and written and not set(written) & CONTAINERS and not _VERSION_RE.fullmatch(written[0]):
+            own = i
     if name:
         stem = _EXTENSION_RE.sub("", shown_parts[len(folders)])
         kept = _kept(segment_words(stem), repo_words)
         if kept and "-".join(segment_words(stem)) not in MANIFESTS:
             return Area("-".join(kept), _shown(stem, kept), "/".join(shown_parts[: len(folders)]) + "/")
+    manifest = bool(name) and "-".join(segment_words(_EXTENSION_RE.sub("", name))) in MANIFESTS
+    if own is not None and own + 1 < len(folders) + bool(name) and not manifest:
+        # Nothing after it names a part: the folder that holds the code, by its own name.
+        return Area("-".join(segment_words(shown_parts[own])), shown_parts[own], "/".join(shown_parts[: own + 1]) + "/")
     return None
 
 
@@ -162,11 +175,25 @@ def _kept(segment: list[str], repo_words: frozenset[str]) -> list[str]:
     container, not a number, a version (``v1/``) or a single letter (Go's
     ``x/`` holds experiments), and not the repository's own name where it
     leads the name (``candle-metal``, ``ggml_cuda``; tokenizers'
-    ``pre_tokenizers`` keeps it)."""
+    ``pre_tokenizers`` keeps it), a word of it shortened after one written
+    whole included (``flash_attn`` of flash-attention)."""
     lead = 0
-    while lead < len(segment) and segment[lead] in repo_words:
+    while lead < len(segment) and (segment[lead] in repo_words or (lead and _shortens(segment[lead], repo_words))):
         lead += 1
     return [w for w in segment[lead:] if len(w) > 1 and w not in CONTAINERS and not _VERSION_RE.fullmatch(w)]
+
+
+def _shortens(word: str, repo_words: frozenset[str]) -> bool:
+    """Whether ``word`` is a word of the repository's name shortened: three letters or
+    more of it, in order, the first the same (``attn`` of attention, ``gen`` of generation)."""
+    return len(word) >= 3 and any(
+        len(whole) > len(word) and whole[0] == word[0] and _in_order(word, whole) for whole in repo_words
+    )
+
+
+def _in_order(short: str, whole: str) -> bool:
+    letters = iter(whole)
+    return all(ch in letters for ch in short)
 
 
 def _shown(segment: str, kept: list[str]) -> str:

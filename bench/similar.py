@@ -112,17 +112,16 @@ def cost_row(size: int, work: Path, repeat: int) -> str:
     for _ in range(repeat):
         start = time.process_time()
         index = similar.Index(before, lengths)
-        bests = {d: index.best(d, {}) for d in before}
-        for docname in before:
-            index.similar(docname, {}, best_of=bests)
+        picks, bests = similarnotes.repick(index, {}, {}, {}, set(before))
+        lists = {d: p.listed(d, bests) for d, p in picks.items()}
         full.append(time.process_time() - start)
         start = time.process_time()
         index = similar.Index(after, lengths)
         middle = time.process_time()
         touched = similarnotes.rescored(index, after, added, {}, similar.cap(len(before)))
-        bests = similarnotes.rebest(index, {}, bests, touched)
-        for docname in touched:
-            index.similar(docname, {}, best_of=bests)
+        picks, bests = similarnotes.repick(index, {}, {}, bests, touched)
+        lists |= {d: p.listed(d, bests) for d, p in picks.items()}
+        touched = set(picks)
         index_times.append(middle - start)
         score_times.append(time.process_time() - middle)
         rescored = len(touched)

@@ -1,5 +1,5 @@
 """What one build's 相似笔记 did, seen from outside: how many notes it scored
-(calls of :meth:`prnotes.model.similar.Index.similar`) and which pages it
+(calls of :meth:`prnotes.model.similar.Index.pick`) and which pages it
 wrote again for their lists (what :func:`prnotes.sphinxext.links.similar.lists_after`
 returned)."""
 
@@ -25,7 +25,7 @@ class Work:
 def watch(monkeypatch: pytest.MonkeyPatch) -> Work:
     """Count the 相似笔记 work of the builds that follow, in this process."""
     work = Work()
-    score, after = similar.Index.similar, similarnotes.lists_after
+    score, after = similar.Index.pick, similarnotes.lists_after
 
     def counted_similar(self, *args, **kwargs):
         work.scored += 1
@@ -36,6 +36,6 @@ def watch(monkeypatch: pytest.MonkeyPatch) -> Work:
         work.pages = list(pages)
         return pages
 
-    monkeypatch.setattr(similar.Index, "similar", counted_similar)
+    monkeypatch.setattr(similar.Index, "pick", counted_similar)
     monkeypatch.setattr(similarnotes, "lists_after", recorded_after)
     return work

@@ -73,6 +73,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from ..parse.refs import CODE_REF_RE
 from ..sphinxext.search.tokens import STOPWORDS, tokens
@@ -157,6 +158,20 @@ def length(terms: Mapping[str, int]) -> float:
     return math.sqrt(sum((kind_weight(t) * (1 + math.log(tf))) ** 2 for t, tf in terms.items())) or 1.0
 
 
+@dataclass(frozen=True)
+class Pick:
+    """One scoring of a note: its best neighbour, and its list when that one
+    picks another note (``alone``) or picks it back (``picked_back``: the mutual rule)."""
+
+    best: str | None
+    alone: tuple[str, ...]
+    picked_back: tuple[str, ...]
+
+    def listed(self, docname: str, best_of: Mapping[str, str | None]) -> tuple[str, ...]:
+        """The note's list, ``best_of`` giving every note's best."""
+        return self.picked_back if self.best is not None and best_of.get(self.best) == docname else self.alone
+
+
 class Index:
     """The archive's terms, for scoring: ``notes`` maps docname -> its terms
     (:func:`note_terms`); ``lengths`` their :func:`length`, when known.
@@ -207,10 +222,14 @@ class Index:
 
     def best(self, docname: str, subsystem_of: Mapping[str, str], same: float = SAME_SUBSYSTEM) -> str | None:
         """The note's best neighbour, whatever it scores (None: it shares no distinctive term)."""
-        _, scores = self._weighed(docname, subsystem_of, same)
-        return max(scores, key=lambda other: (scores[other], other)) if scores else None
+        return self.pick(docname, subsystem_of, same=same).best
 
-    def similar(
+    def similar(self, docname: str, subsystem_of: Mapping[str, str], threshold: float = THRESHOLD, *, best_of: Mapping[str, str | None] | None = None, **cut_offs) -> tuple[str, ...]:
+        """Up to :data:`LISTED` notes similar to ``docname`` (module docstring):
+        :meth:`pick`, with ``best_of`` (every note's :meth:`best`) for the mutual rule."""
+        return self.pick(docname, subsystem_of, threshold, **cut_offs).listed(docname, best_of or {})
+
+    def pick(
         self,
         docname: str,
         subsystem_of: Mapping[str, str],
@@ -221,37 +240,38 @@ class Index:
         standout: float = STANDOUT,
         same: float = SAME_SUBSYSTEM,
         mutual: float = MUTUAL,
-        best_of: Mapping[str, str | None] | None = None,
         cited: Iterable[str] = (),
         cited_floor: float = CITED,
-    ) -> tuple[str, ...]:
-        """Up to :data:`LISTED` notes similar to ``docname`` (module docstring).
-
-        ``best_of``: every note's :meth:`best` (the mutual rule reads its
-        best's); ``cited``: the notes it cites or that cite it. The cut-offs
-        are the site's unless given; ``certain=threshold``,
-        ``standout=math.inf``, ``mutual=math.inf`` and no ``cited`` give an
-        absolute cut-off alone."""
+    ) -> Pick:
+        """The note's list both ways the mutual rule may decide (module
+        docstring), from one scoring of the note: ``cited`` are the notes it
+        cites or that cite it. The cut-offs are the site's unless given;
+        ``certain=threshold``, ``standout=math.inf``, ``mutual=math.inf`` and
+        no ``cited`` give an absolute cut-off alone."""
         subsystem = subsystem_of.get(docname)
         shared, scores = self._weighed(docname, subsystem_of, same)
         if not scores:
-            return ()
+            return Pick(None, (), ())
         # The best by its score; the next by what it shares alone, so that a
         # note of the same subsystem does not hide a best of another repository.
         top = max(scores, key=lambda other: (scores[other], other))
         best = scores[top]
         runner_up = max((score for other, score in shared.items() if other != top), default=0.0)
-        found: list[str] = []
-        if best >= certain or (best >= floor and best >= standout * runner_up) or (best >= mutual and best_of and best_of.get(top) == docname):
-            # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.
-            least = min(threshold, round(best, 2) - 0.005)
-            ranked = sorted(
-                (-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least
-            )
-            found = [ranked[0][2], *(other for *_, other in ranked[1:] if scores[other] >= threshold)]
-        # A note it cites, or that cites it, that deals with the same thing: any distinctive term shared.
-        found += sorted((o for o in set(cited) if o not in found and scores.get(o, 0.0) >= cited_floor), key=lambda o: (-scores[o], o))
-        return tuple(found[:LISTED])
+        # Only the notes that may be listed are ranked: the best (to two decimals) and those from threshold on.
+        least = min(threshold, round(best, 2) - 0.005)
+        ranked = sorted(
+            (-round(score, 2), subsystem_of.get(other) != subsystem, other) for other, score in scores.items() if score >= least
+        )
+        listed = [ranked[0][2], *(other for *_, other in ranked[1:] if scores[other] >= threshold)]
+
+        def with_cited(found: list[str]) -> tuple[str, ...]:
+            # A note it cites, or that cites it, that deals with the same thing: any distinctive term shared.
+            found = found + sorted((o for o in set(cited) if o not in found and scores.get(o, 0.0) >= cited_floor), key=lambda o: (-scores[o], o))
+            return tuple(found[:LISTED])
+
+        if best >= certain or (best >= floor and best >= standout * runner_up):
+            return Pick(top, with_cited(listed), with_cited(listed))
+        return Pick(top, with_cited([]), with_cited(listed) if best >= mutual else with_cited([]))
 
     def having(self, terms: Iterable[str]) -> set[str]:
         """The notes that have any of ``terms``, distinctive or not."""

@@ -96,11 +96,10 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
         scored = rescored(index, notes, changed, {d: t for d, (_, t) in old.terms.items()}, made_with[1])
         scored |= {d for d, listed in previous.items() if not changed.isdisjoint(listed)}
         scored &= notes.keys()
-    bests = rebest(index, subsystem_of, getattr(env, _BESTS, {}), scored)
     cited = citations(Facts.of(env), notes.keys())
+    picks, bests = repick(index, subsystem_of, cited, getattr(env, _BESTS, {}), scored)
     lists = {d: v for d, v in previous.items() if d in notes}
-    for docname in sorted(scored):
-        lists[docname] = index.similar(docname, subsystem_of, best_of=bests, cited=cited.get(docname, ()))
+    lists |= {d: pick.listed(d, bests) for d, pick in picks.items()}
     setattr(env, _LISTS, lists)
     setattr(env, _BESTS, bests)
     setattr(env, _MADE_WITH, now_with)
@@ -108,14 +107,18 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
     return pages
 
 
-def rebest(index: similar.Index, subsystem_of: dict, before: dict[str, str | None], scored: set[str]) -> dict[str, str | None]:
-    """Every note's best neighbour (``before``: as the last build found them), the
-    ``scored`` notes' found again; ``scored`` gains the notes whose best was scored
-    again and now picks them, or no longer does (the mutual rule)."""
-    bests = {d: b for d, b in before.items() if d in index.notes and d not in scored}
-    bests |= {d: index.best(d, subsystem_of) for d in sorted(scored)}
-    scored |= {d for d, b in bests.items() if b in scored and (before.get(b) == d) != (bests[b] == d)}
-    return bests
+def repick(
+    index: similar.Index, subsystem_of: dict, cited: dict[str, set[str]], before: dict[str, str | None], scored: set[str]
+) -> tuple[dict[str, similar.Pick], dict[str, str | None]]:
+    """The ``scored`` notes scored again (:meth:`~prnotes.model.similar.Index.pick`), and
+    every note's best neighbour (``before``: as the last build found them); then the
+    notes whose best was scored again and now picks them, or no longer does (the mutual
+    rule), scored again too."""
+    picks = {d: index.pick(d, subsystem_of, cited=cited.get(d, ())) for d in sorted(scored)}
+    bests = {d: b for d, b in before.items() if d in index.notes and d not in picks} | {d: p.best for d, p in picks.items()}
+    for d in sorted(d for d, b in bests.items() if d not in picks and b in picks and (before.get(b) == d) != (bests[b] == d)):
+        picks[d] = index.pick(d, subsystem_of, cited=cited.get(d, ()))
+    return picks, bests
 
 
 def citations(facts: dict, notes) -> dict[str, set[str]]:

@@ -36,10 +36,6 @@ cite the other, and they may be of different repositories. The measure:
   subsystem does not hide a best of another repository), or when the two
   are each other's best and it scores at least :data:`MUTUAL`: of all the
   archive, each picks the other out.
-- Then the notes it cites or that cite it (``#N``, ``owner/repo#N``;
-  either way) that share a distinctive term with it (a score of at least
-  :data:`CITED`): a digest writes "read it with #52626" of the note most
-  like it, and 相关 says only that one names the other.
   How high a pair can score depends on the two notes' lengths and on how
   much of their wording is code (a long note of Chinese prose scores low
   with everything, a short one of identifiers high), so an absolute cut-off
@@ -48,11 +44,16 @@ cite the other, and they may be of different repositories. The measure:
   relative to the note: a note whose best match is well clear of the rest
   lists it even below :data:`THRESHOLD`, while a note whose best few are
   close together (shared phrasing or one shared word, not a shared subject)
-  lists none of them unless the best is :data:`CERTAIN`. :data:`FLOOR`
+  lists none of them unless the best is :data:`CERTAIN` or picks the note
+  back. :data:`FLOOR`
   keeps a note that shares a word or two with everything from listing the
   least bad.
   Scores equal to two decimals go to the note of the same subsystem first,
   then by page name.
+- Then the notes it cites or that cite it (``#N``, ``owner/repo#N``;
+  either way) that share a distinctive term with it (a score of at least
+  :data:`CITED`): a digest writes "read it with #52626" of the note most
+  like it, and 相关 says only that one names the other.
 
 A score depends on the two notes, on ``df`` of the terms they share and on
 ``cap``, never on the number of notes otherwise: adding a note changes only

@@ -122,7 +122,7 @@ def repick(
 
 
 def citations(facts: dict, notes) -> dict[str, set[str]]:
-    """Note -> the notes it cites (``#N`` of its repository) or that cite it."""
+    """Note -> the notes it cites (``#N``, ``owner/repo#N``) or that cite it."""
     page = {(f.repo.lower(), f.number): d for d, f in facts.items() if d in notes and f.number is not None}
     out: dict[str, set[str]] = {}
     for d, f in facts.items():

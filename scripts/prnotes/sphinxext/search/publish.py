@@ -127,7 +127,7 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
         for docname in added:
             text = _read(Path(html) / SEARCH_DIR / text_path(docname))
             if text is not None:
-                texts[docname] = text.decode("utf-8")
+                texts[docname] = text.decode("utf-8", "replace")
     notes = note_rows(app.env)
     corpus = pairs.texts(app.env)
     links = pairs.links(pairs.derive(corpus.values(), glossary.load()))

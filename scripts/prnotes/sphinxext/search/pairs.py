@@ -481,10 +481,13 @@ def nominalizations(word: str) -> list[str]:
     return [word[: -len(end)] + noun for end, noun in _NOUN_ENDINGS if word.endswith(end)][:1]
 
 
-def translations(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry]] | None = None) -> dict[str, list[str]]:
-    """{folded English word: the words of ``texts`` it translates, best first, at most MAX_TRANSLATIONS}."""
+def translations(
+    texts: Iterable[str], headwords: dict[str, list[DictionaryEntry]] | None = None, found: dict[str, int] | None = None
+) -> dict[str, list[str]]:
+    """{folded English word: the words of ``texts`` it translates, best first, at most MAX_TRANSLATIONS};
+    ``found``: their :func:`corpus_words`, when the caller has them."""
     headwords = dictionary() if headwords is None else headwords
-    found = corpus_words(texts, headwords)
+    found = corpus_words(texts, headwords) if found is None else found
     ranked: dict[str, dict[str, tuple]] = defaultdict(dict)
     for chinese, notes in found.items():
         for entry in headwords[chinese]:
@@ -498,19 +501,27 @@ def translations(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry
     }
 
 
-def translate(notes: Iterable[NoteText], glossary: Glossary | None = None) -> dict[str, list[str]]:
+def note_words(notes: Iterable[NoteText]) -> dict[str, int]:
+    """The dictionary's words in the notes' titles and advice (:func:`corpus_words`):
+    cut once per build, for both directions of the dictionary."""
+    return corpus_words(f"{note.title}\n{note.advice}" for note in notes)
+
+
+def translate(notes: Iterable[NoteText], glossary: Glossary | None = None, found: dict[str, int] | None = None) -> dict[str, list[str]]:
     """What the split index stores (:mod:`.split`): {folded English word: the
     notes' Chinese words it translates, best first}, for the English words
     the glossary does not have."""
     known = {units[0] for entry in (glossary.entries if glossary else ()) if len(units := phrase_units(entry.english)) == 1}
-    found = translations(f"{note.title}\n{note.advice}" for note in notes)
+    found = translations((), found=note_words(notes) if found is None else found)
     return {word: chinese for word, chinese in found.items() if word not in known}
 
 
 ENGLISH_FOR = 2  # the English words one Chinese word of the notes may stand for
 
 
-def english_for(notes: Iterable[NoteText], terms: Container[str], glossary: Glossary | None = None) -> dict[str, list[list]]:
+def english_for(
+    notes: Iterable[NoteText], terms: Container[str], glossary: Glossary | None = None, found: dict[str, int] | None = None
+) -> dict[str, list[list]]:
     """The other way round (a reader types 加载 or 损失 where a note writes
     ``LoadConfig`` or loss): ``{term: [[Chinese word, [English words], "="]]}``,
     the notes' Chinese words (:func:`corpus_words`) with the English words
@@ -521,7 +532,7 @@ def english_for(notes: Iterable[NoteText], terms: Container[str], glossary: Glos
     word the glossary has is left to it."""
     headwords = dictionary()
     _, known = _glossary_sides(glossary)
-    found = corpus_words((f"{note.title}\n{note.advice}" for note in notes), headwords)
+    found = note_words(notes) if found is None else found
     out: dict[str, list[list]] = defaultdict(list)
     for chinese in sorted(found):
         if chinese in known or (term := key(chinese)) is None:

@@ -132,9 +132,11 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
     corpus = pairs.texts(app.env)
     links = pairs.links(pairs.derive(corpus.values(), glossary.load()))
     terms = data["terms"].keys() | data["titleterms"].keys()
-    for term, found in pairs.english_for((corpus[d] for d in sorted(corpus)), terms, glossary.load()).items():
-        links[term] = sorted([*links.get(term, []), *found])
-    words = pairs.translate((corpus[d] for d in sorted(corpus)), glossary.load())
+    ordered = [corpus[d] for d in sorted(corpus)]
+    found = pairs.note_words(ordered)  # the dictionary's cut of the notes, for both directions
+    for term, entries in pairs.english_for(ordered, terms, glossary.load(), found).items():
+        links[term] = sorted([*links.get(term, []), *entries])
+    words = pairs.translate(ordered, glossary.load(), found)
     script_name = scripts.search_script_name()
     made_from = hashlib.sha256()
     rows = json.dumps(sorted((d, list(vars(r).values())) for d, r in notes.items()), ensure_ascii=False)

@@ -90,6 +90,12 @@ def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
     assert (area.key if area else None) == key
 
 
+def test_a_route_or_a_file_of_the_machine_is_no_path_of_the_repository():
+    words = repo_words("o/r")
+    note = cited("", "", "`/metrics` 与 `/v1/score`，`/dev/shm` 与 `~/.config/r/x`；改的是 `src/alpha/a.py`。", words)
+    assert [path for path, _ in note.paths] == ["src/alpha/a.py"]
+
+
 def test_a_group_needs_two_notes_and_a_lone_note_joins_by_shared_words():
     words = repo_words("o/r")
     notes = [

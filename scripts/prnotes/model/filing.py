@@ -226,10 +226,15 @@ def defining_module(token: str, layout: Layout) -> str | None:
 def cited_paths(tokens: list[str], layout: Layout) -> list[str]:
     """The paths among a note's code tokens, lower-cased, in order: tokens with
     a "/" (no URL, no line number), and dotted names that start at a claimed
-    top folder (``vllm.v1.metrics.loggers``)."""
+    top folder (``vllm.v1.metrics.loggers``). A token that starts at the root
+    or the home folder is no path of the repository: a server's route
+    (``/metrics``, ``/v1/score``) or a file of the machine (``/dev/shm``,
+    ``~/.config/vllm``)."""
     out = []
     for token in tokens:
         token = _PATH_TAIL_RE.sub("", token.strip().strip("`'\"()[]"))
+        if token.startswith(("/", "~")):
+            continue
         if "/" in token and not _URL_RE.match(token) and _PATH_CHARS_RE.fullmatch(token):
             out.append(token.lstrip("./").lower())
         elif _DOTTED_RE.fullmatch(token) and token.split(".", 1)[0].lower() in layout.roots:

@@ -15,8 +15,10 @@ site, a digest per part and repository, beside nothing else. It prints:
    the first three results of the search page (in headless Chromium, as a
    reader's browser runs it), the first result, and the questions answered
    with an empty page.
-3. 相似笔记: the notes that show the section, and of the listed pairs, how
-   many the labels (tests/heldout/similar_pairs.tsv) hold.
+3. 相似笔记: the notes whose page points to a similar note (in the 相似笔记
+   section, or with a 相似 badge on a link of its 相关 section), those that
+   show the section, and of the listed pairs, how many the labels
+   (tests/heldout/similar_pairs.tsv) hold.
 
 The sealed part's figures are printed only as counts: its notes and
 questions are never read while the rules are tuned.
@@ -103,8 +105,8 @@ def similar_table(env, held: list[heldout.HeldNote]) -> str:
     lists = similarnotes.lists(env)
     labels = heldout.similar_labels()
     lines = [
-        "| part | notes | show 相似笔记 | pairs listed | of them across parts | of the others labelled | precision | counting across parts as wrong |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| part | notes | point to a similar note | of them in a 相似笔记 section | pairs listed | of them across parts | of the others labelled | precision | counting across parts as wrong |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     part_of = {n.key: n.part for n in held}
     # Only the parts with labelled pairs; a pair of notes of two parts has no
@@ -116,6 +118,7 @@ def similar_table(env, held: list[heldout.HeldNote]) -> str:
         if not docs:
             continue  # a part of questions only (dev3)
         showing = sum(1 for d in docs if lists.get(d))
+        section = sum(1 for d in docs if similarnotes.shown(env, d)[0])
         pairs = [(key[d], key.get(o)) for d in docs for o in lists.get(d, ())]
         across = sum(1 for a, b in pairs if part_of.get(b) != part_of[a])
         agreed = sum(1 for a, b in pairs if b and frozenset((a, b)) in labels)
@@ -123,7 +126,7 @@ def similar_table(env, held: list[heldout.HeldNote]) -> str:
         precision = f"{agreed / within:.0%}" if within else "–"
         strict = f"{agreed / len(pairs):.0%}" if pairs else "–"
         lines.append(
-            f"| {part} | {len(docs)} | {showing} ({showing / len(docs):.0%}) | {len(pairs)} | {across} | {agreed} | {precision} | {strict} |"
+            f"| {part} | {len(docs)} | {showing} ({showing / len(docs):.0%}) | {section} ({section / len(docs):.0%}) | {len(pairs)} | {across} | {agreed} | {precision} | {strict} |"
         )
     return "\n".join(lines)
 

@@ -291,17 +291,27 @@ CITING = """o/r
 """
 
 
-def test_a_note_lists_an_alike_note_it_cites(tmp_path):
-    """#2 cites #1 (相关 links it) and deals with the same code: 相似笔记
-    lists it too, since a digest's "read it with #1" names the note most like it."""
+def test_a_note_alike_to_one_it_cites_marks_the_link_rather_than_listing_it_again(tmp_path):
+    """#2 cites #1 (相关 links it) and deals with the same code: its list
+    holds #1, since a digest's "read it with #1" names the note most like it;
+    the page does not list it twice: its 相关 link gets a 相似 badge, on
+    both pages (#1's 提到本篇的笔记 links #2), and 相似笔记 is left out.
+    #3, on other code, is neither."""
     proj = copy_project(tmp_path / "p", {"2026-01-01.txt": CITING})
     assert convert(proj) == 0
     app = sphinx_build(proj)
     lists = similarnotes.lists(app.env)
     one, two = (contract.note_docname("o/r", n, "") for n in (1, 2))
     assert one in lists[two] and two in lists[one]
-    page = BeautifulSoup((proj / "_build/html" / f"{two}.html").read_text(encoding="utf-8"), "html.parser")
-    assert [e["data-pr"] for e in page.select(f"section#{similarnotes.SECTION_ID} li.prnotes-note")] == ["o/r#1"]
+    for page_of, other in ((two, "pr-1.html"), (one, "pr-2.html")):
+        page = BeautifulSoup((proj / "_build/html" / f"{page_of}.html").read_text(encoding="utf-8"), "html.parser")
+        assert not page.select(f"section#{similarnotes.SECTION_ID}")
+        (related,) = page.select(f"section#{contract.RELATED_SECTION}")
+        (entry,) = [li for li in related.select("li") if li.select(f'a[href="{other}"]')]
+        (badge,) = related.select(f".{similarnotes.ALIKE_CLASS}")
+        assert badge.get_text() == similarnotes.ALIKE and badge.find_parent("li") is entry
+    three = (proj / "_build/html" / f"{contract.note_docname('o/r', 3, '')}.html").read_text(encoding="utf-8")
+    assert similarnotes.ALIKE_CLASS not in three and similarnotes.SECTION_ID not in three
 
 
 # --- what a new digest makes a build do -----------------------------------------

@@ -13,9 +13,12 @@ again, not read again.
 On the site, a note with a list gets a 相似笔记 section after its others
 (the 编辑来源 line stays last), built when the page is written: each
 entry is a list entry like the others (:class:`.lists.note_entry`, with
-its hooks), with its verdict, title and ``repo#PR``. A note with none
-gets no section. The book has none. The section is left out of the search
-index: it repeats other notes' titles.
+its hooks), with its verdict, title and ``repo#PR``. A listed note that
+the page's 相关 section already links (one it cites, or one that cites
+it) is not listed again: its link there gets a 相似 badge instead, so the
+reader sees which of the notes it mentions deal with the same thing. A
+note with nothing left to list gets no section. The book has none. The
+section is left out of the search index: it repeats other notes' titles.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ LIST_CLASS = "prnotes-similar"  # not prnotes-list: the filters leave it alone
 _LISTS = "prnotes_similar_lists"
 _BESTS = "prnotes_similar_bests"
 _MADE_WITH = "prnotes_similar_made_with"
+_LINKED = "prnotes_similar_linked"  # note -> the listed notes its 相关 section links
+ALIKE = "相似"  # the badge on a 相关 link to a listed note
+ALIKE_CLASS = "prnotes-alike"
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,7 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
     notes = {d: t for d, (_, t) in sorted(stored.items()) if d in _internals.documents(env)}
     lengths = {d: n for d, (n, _) in stored.items()}
     previous: dict[str, tuple[str, ...]] = getattr(env, _LISTS, {})
+    before_linked: dict[str, tuple[str, ...]] = getattr(env, _LINKED, {})
     made_with = getattr(env, _MADE_WITH, None)
     now_with = (similar.VERSION, similar.cap(len(notes)))
     changed = {d for d in outdated.added | outdated.changed | outdated.removed if contract.is_note_docname(d)}
@@ -100,10 +107,12 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
     picks, bests = repick(index, subsystem_of, cited, getattr(env, _BESTS, {}), scored)
     lists = {d: v for d, v in previous.items() if d in notes}
     lists |= {d: pick.listed(d, bests) for d, pick in picks.items()}
+    linked = {d: tuple(o for o in v if o in cited.get(d, ())) for d, v in lists.items()}
     setattr(env, _LISTS, lists)
+    setattr(env, _LINKED, {d: v for d, v in linked.items() if v})
     setattr(env, _BESTS, bests)
     setattr(env, _MADE_WITH, now_with)
-    pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v))
+    pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v) or linked[d] != before_linked.get(d, ()))
     return pages
 
 
@@ -153,11 +162,35 @@ def lists(env: BuildEnvironment) -> dict[str, tuple[str, ...]]:
     return getattr(env, _LISTS, {})
 
 
+def shown(env: BuildEnvironment, docname: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a note's page shows of its list: (the notes its 相似笔记 section
+    lists, the notes its 相关 section links with a 相似 badge)."""
+    linked = getattr(env, _LINKED, {}).get(docname, ())
+    return tuple(d for d in lists(env).get(docname, ()) if d not in linked), linked
+
+
+def mark_related(app: Sphinx, doctree: nodes.document, docname: str, linked: tuple[str, ...]) -> None:
+    """A 相似 badge at the end of each entry of the 相关 section that links one of ``linked``."""
+    uris = {app.builder.get_relative_uri(docname, d) for d in linked}
+    for section in doctree.findall(nodes.section):
+        if contract.RELATED_SECTION not in section["names"]:
+            continue
+        for item in list(section.findall(nodes.list_item)):
+            line = next(iter(item.findall(nodes.paragraph)), None)
+            if line is not None and any(r.get("refuri", "").partition("#")[0] in uris for r in line.findall(nodes.reference)):
+                badge = _internals.design_badge(ALIKE, "info")
+                badge["classes"] += [ALIKE_CLASS, "no-search"]
+                line += [nodes.Text(" "), badge]
+
+
 def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """On ``doctree-resolved``: a note's 相似笔记 section, after its others, before the 编辑来源 line."""
     if not web_site(app) or docname not in Facts.of(app.env):
         return
-    found = [d for d in lists(app.env).get(docname, ()) if d in Facts.of(app.env)]
+    listed, linked = shown(app.env, docname)
+    if linked:
+        mark_related(app, doctree, docname, linked)
+    found = [d for d in listed if d in Facts.of(app.env)]
     top = next(iter(doctree.findall(nodes.section)), None)
     if not found or top is None:
         return

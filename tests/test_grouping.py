@@ -65,6 +65,7 @@ def test_a_group_page_says_where_it_comes_from(project):
         ("src/lib.rs", None),
         ("x/mlxrunner/cache.go", "mlxrunner"),  # a single letter names nothing (Go's x/)
         ("api/v1/openai/chat.ts", "openai"),  # nor does a version
+        ("src/lib/components/chat/ChatWindow.svelte", "chat"),  # components/ holds the app's parts
         ("candle-nn/Cargo.toml", "nn"),  # the folder names it
         ("candle-examples/setup.py", None),  # where only the file could, a manifest names no part of the code
         ("package.json", None),

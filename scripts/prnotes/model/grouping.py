@@ -90,7 +90,7 @@ CONTAINERS = frozenset(
     common shared test tests testing unit units unittest unittests integration e2e spec specs example examples
     sample samples demo demos tools tool scripts script util utils third_party thirdparty 3rdparty vendor
     external cmd app apps main java js ts javascript typescript cpp cc csrc native impl impls private public
-    dist build out api backend backends kernels ops
+    dist build out api backend backends kernels ops components component
     """.split()
 )
 # Files that build, describe or pin a project rather than hold a part of its code:

@@ -271,6 +271,8 @@ def test_the_section_follows_the_others_and_a_note_with_nothing_similar_has_none
     assert [e["data-pr"] for e in entries] == [keys[d] for d in lists[with_list]]
     assert section.find_parent("section").find("h1") is not None  # a section of the page, after the others
     assert section.find_next_sibling("section") is None
+    toc = [a["href"] for a in page.select("#pst-page-toc-nav a")]  # 当前页面 names it, last
+    assert toc[-1] == f"#{similarnotes.SECTION_ID}" and toc.count(toc[-1]) == 1
     empty = (proj / "_build/html" / f"{without}.html").read_text(encoding="utf-8")
     assert "相似笔记" not in empty and similarnotes.SECTION_ID not in empty
 

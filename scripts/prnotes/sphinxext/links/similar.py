@@ -210,10 +210,23 @@ def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         top += paragraph
 
 
+def page_toc(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: nodes.document | None) -> None:
+    """On ``html-page-context``: the page's table of contents (当前页面) names the
+    section too, which is added after Sphinx collected the page's sections."""
+    toc = context.get("toc") or ""
+    if doctree is None or not any(SECTION_ID in s["ids"] for s in doctree.findall(nodes.section)):
+        return
+    inner = toc.rfind("</ul>", 0, toc.rfind("</ul>"))  # the end of the list of the title's sections
+    if inner > 0:
+        entry = f'<li class="toctree-l1"><a class="reference internal" href="#{SECTION_ID}">{SECTION}</a></li>\n'
+        context["toc"] = toc[:inner] + entry + toc[inner:]
+
+
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.notes")
     app.setup_extension("prnotes.sphinxext.lists.fill")
     # After the lists (400), before the search marks what it leaves out (500).
     app.connect("doctree-resolved", add_section, priority=420)
+    app.connect("html-page-context", page_toc)
     app.add_env_collector(Terms)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -9,6 +9,7 @@ and the dictionary, in Python."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -76,6 +77,29 @@ def test_words_of_different_notes_list_each_rarest_first_and_say_no_note_has_all
     assert {"notes/o/fb/pr-107", WATERMARK_ONLY_BY_NAME} <= set(result.docnames)
     line = _partial_line(page)
     assert PARTIAL in line and "未找到" not in line
+
+
+def test_the_bigrams_of_one_word_of_the_query_count_about_once(page):
+    """长上下 警告: page "run" has 长上 and 上下, which overlap in the query (one
+    word of it), page "apart" has 长上 and 警告, two words; every bigram is on
+    two of a hundred pages. The run counts its best bigram and a quarter of
+    the other, so the page with two words of the query comes first."""
+    rows = page.evaluate(
+        """() => {
+          const data = {"长上": [[], ["run", "apart"]], "上下": [[], ["run", "x"]], "警告": [[], ["apart", "y"]]};
+          const saved = PrnotesSearch.view;
+          PrnotesSearch.use({pages: 100, misses: 0, term: (t) => data[t] || null, inside: () => []});
+          try {
+            return Object.fromEntries(PrnotesSearch.scores(["长上", "上下", "警告"], new Set()).rows);
+          } finally {
+            PrnotesSearch.use(saved);
+          }
+        }"""
+    )
+    idf = 1 + math.log(100 / 2)
+    share = 2 / 3
+    assert rows["apart"] == pytest.approx(2 * 5 * idf * share)
+    assert rows["run"] == pytest.approx(1.25 * 5 * idf * share)
 
 
 def test_a_query_a_note_answers_whole_has_no_partial_line(page):

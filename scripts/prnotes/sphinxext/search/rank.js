@@ -15,6 +15,8 @@ const PRNOTES_SCORER = {title: 15, partialTitle: 7, term: 5, partialTerm: 2};
 // When some page has every term of the query, a page must cover this share
 // of the query's rarity to be listed.
 const PRNOTES_LEAST_SHARE = 0.5;
+// What the bigrams of a word of the query count besides its best (see scores).
+const PRNOTES_RUN_REST = 0.25;
 // Words of a question that are not what the reader looks for.
 const PRNOTES_QUESTION_WORDS = /怎么样|怎么|怎样|如何|为什么|为何|什么|哪些|哪个|哪里|是否|有没有|相关的?|关于/g;
 
@@ -129,7 +131,9 @@ const PrnotesSearch = {
   /**
    * Ranked full-text search. A page's score is the sum over the query terms
    * it has of weight x rarity, with rarity 1 + ln(pages / pages with the
-   * term), times the share of the query's rarity it covers. When some page
+   * term), times the share of the query's rarity it covers; CJK bigrams of
+   * the page that overlap in the query (长上 上下 下文 of 长上下文) are one word
+   * of it, which counts its best bigram and PRNOTES_RUN_REST of the others. When some page
    * has every term, a page must cover at least half of the rarity, so one
    * common word does not list the whole site. When none has every term,
    * the search is partial: every page with any term is listed, by the same
@@ -144,18 +148,36 @@ const PrnotesSearch = {
     const counts = new Map();  // page -> how many terms it has
     let total = 0;
     let matched = 0;
+    // A run of a page's CJK bigrams that overlap in the query (长上 上下 下文)
+    // is one word of it: it counts its best bigram, and the others a little.
+    const cjk = (t) => t.length === 2 && t[0] >= "\u3400" && t[1] >= "\u3400";
+    const runs = new Map();  // page -> [last bigram, best, rest] of its current run
+    const close = (p) => {
+      const run = runs.get(p);
+      if (run) scores.set(p, (scores.get(p) || 0) + run[1] + PRNOTES_RUN_REST * run[2]);
+      runs.delete(p);
+    };
     for (const term of searchTerms) {
       const best = PrnotesSearch.lookup(term, typed.has(term), typed);
+      if (!cjk(term)) [...runs.keys()].forEach(close);
+      else [...runs.keys()].filter((p) => runs.get(p)[0][1] !== term[0] || !best.has(p)).forEach(close);
       if (!best.size) continue;
       const idf = 1 + Math.log(view.pages / best.size);
       total += idf;
       matched++;
       best.forEach((weight, p) => {
-        scores.set(p, (scores.get(p) || 0) + weight * idf);
+        const value = weight * idf;
+        if (!cjk(term)) scores.set(p, (scores.get(p) || 0) + value);
+        else {
+          const run = runs.get(p);
+          if (run) runs.set(p, [term, Math.max(run[1], value), run[2] + Math.min(run[1], value)]);
+          else runs.set(p, [term, value, 0]);
+        }
         covered.set(p, (covered.get(p) || 0) + idf);
         counts.set(p, (counts.get(p) || 0) + 1);
       });
     }
+    [...runs.keys()].forEach(close);
     let together = false;
     counts.forEach((n) => (together = together || n === matched));
     const least = together ? PRNOTES_LEAST_SHARE : 0;

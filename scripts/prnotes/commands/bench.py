@@ -14,8 +14,9 @@ import sys
 from ..diagnostics import CommandError
 
 NAME = "bench"
-HELP = "run a benchmark from the checkout's bench/ folder: scale, search, pages or pdf"
-BENCHMARKS = ("scale", "search", "pages", "pdf", "bounds", "classify", "corpus")
+# The modules of bench/ that run (markers.py is their helper).
+BENCHMARKS = ("bounds", "classify", "corpus", "heldout", "lighthouse", "pages", "pdf", "scale", "search", "similar", "small_digests", "volumes")
+HELP = f"run a benchmark from the checkout's bench/ folder: {', '.join(BENCHMARKS)}"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

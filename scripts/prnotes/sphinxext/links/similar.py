@@ -46,7 +46,6 @@ LIST_CLASS = "prnotes-similar"  # not prnotes-list: the filters leave it alone
 _LISTS = "prnotes_similar_lists"
 _BESTS = "prnotes_similar_bests"
 _MADE_WITH = "prnotes_similar_made_with"
-_LINKED = "prnotes_similar_linked"  # note -> the listed notes its 相关 section links
 ALIKE = "相似"  # the badge on a 相关 link to a listed note
 ALIKE_CLASS = "prnotes-alike"
 
@@ -89,7 +88,6 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
     notes = {d: t for d, (_, t) in sorted(stored.items()) if d in _internals.documents(env)}
     lengths = {d: n for d, (n, _) in stored.items()}
     previous: dict[str, tuple[str, ...]] = getattr(env, _LISTS, {})
-    before_linked: dict[str, tuple[str, ...]] = getattr(env, _LINKED, {})
     made_with = getattr(env, _MADE_WITH, None)
     now_with = (similar.VERSION, similar.cap(len(notes)))
     changed = {d for d in outdated.added | outdated.changed | outdated.removed if contract.is_note_docname(d)}
@@ -107,12 +105,10 @@ def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | N
     picks, bests = repick(index, subsystem_of, cited, getattr(env, _BESTS, {}), scored)
     lists = {d: v for d, v in previous.items() if d in notes}
     lists |= {d: pick.listed(d, bests) for d, pick in picks.items()}
-    linked = {d: tuple(o for o in v if o in cited.get(d, ())) for d, v in lists.items()}
     setattr(env, _LISTS, lists)
-    setattr(env, _LINKED, {d: v for d, v in linked.items() if v})
     setattr(env, _BESTS, bests)
     setattr(env, _MADE_WITH, now_with)
-    pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v) or linked[d] != before_linked.get(d, ()))
+    pages = sorted(d for d, v in lists.items() if v != previous.get(d) or not changed.isdisjoint(v))
     return pages
 
 
@@ -132,11 +128,11 @@ def repick(
 
 def citations(facts: dict, notes) -> dict[str, set[str]]:
     """Note -> the notes it cites (``#N``, ``owner/repo#N``) or that cite it."""
-    page = {(f.repo.lower(), f.number): d for d, f in facts.items() if d in notes and f.number is not None}
+    page = {_pull(f.repo, f.number): d for d, f in facts.items() if d in notes and f.number is not None}
     out: dict[str, set[str]] = {}
     for d, f in facts.items():
         for repo, number, _ in f.mentions:
-            other = page.get((repo.lower(), number))
+            other = page.get(_pull(repo, number))
             if d in notes and other is not None and other != d:
                 out.setdefault(d, set()).add(other)
                 out.setdefault(other, set()).add(d)
@@ -162,11 +158,24 @@ def lists(env: BuildEnvironment) -> dict[str, tuple[str, ...]]:
     return getattr(env, _LISTS, {})
 
 
+def _pull(repo: str, number: int | None) -> tuple[str, int | None]:
+    return repo.lower(), number
+
+
+def _cites(one, other) -> bool:
+    """Whether the note of facts ``one`` mentions the note of facts ``other``."""
+    return other.number is not None and any(_pull(repo, number) == _pull(other.repo, other.number) for repo, number, _ in one.mentions)
+
+
 def shown(env: BuildEnvironment, docname: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What a note's page shows of its list: (the notes its 相似笔记 section
-    lists, the notes its 相关 section links with a 相似 badge)."""
-    linked = getattr(env, _LINKED, {}).get(docname, ())
-    return tuple(d for d in lists(env).get(docname, ()) if d not in linked), linked
+    lists, the notes its 相关 section links with a 相似 badge: those it cites
+    or that cite it, which :func:`citations` added to the list)."""
+    facts = Facts.of(env)
+    mine = facts.get(docname)
+    listed = [d for d in lists(env).get(docname, ()) if d in facts]
+    linked = tuple(d for d in listed if mine is not None and (_cites(mine, facts[d]) or _cites(facts[d], mine)))
+    return tuple(d for d in listed if d not in linked), linked
 
 
 def mark_related(app: Sphinx, doctree: nodes.document, docname: str, linked: tuple[str, ...]) -> None:
@@ -190,13 +199,12 @@ def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     listed, linked = shown(app.env, docname)
     if linked:
         mark_related(app, doctree, docname, linked)
-    found = [d for d in listed if d in Facts.of(app.env)]
     top = next(iter(doctree.findall(nodes.section)), None)
-    if not found or top is None:
+    if not listed or top is None:
         return
     builder = Builder(app, docname)
     bullets = nodes.bullet_list(classes=[LIST_CLASS])
-    for other in found:
+    for other in listed:
         facts = Facts.of(app.env)[other]
         item = note_entry(classes=["prnotes-note"], data=entry_data(other, facts))
         item += builder.note_line(other, facts)

@@ -42,7 +42,7 @@ from prnotes.sphinxext.links import similar as similarnotes
 from tests.support.sandbox import ROOT, convert, copy_project, sphinx_build
 from tests.support.similareval import corpus_project, measure
 
-# (label, keyword arguments of prnotes.model.similar.Index.similar); the empty one is the site's.
+# (label, keyword arguments of prnotes.model.similar.Index.pick); the empty one is the site's.
 RULES = [
     *((f"absolute {t}", {"threshold": t, "certain": t, "standout": math.inf, "mutual": math.inf, "cited": ()}) for t in (0.05, 0.08, 0.1, 0.12, 0.15, 0.2)),
     ("the site's", {}),
@@ -72,12 +72,12 @@ def precision_rows(env) -> list[str]:
     key = {d: contract.note_key(f.repo, f.number, d) for d, f in facts.items()}
     index = similar.Index(terms)
     subsystem_of = {d: f.subsystem for d, f in facts.items()}
-    bests = {d: index.best(d, subsystem_of) for d in terms}
+    bests = {d: index.pick(d, subsystem_of).best for d in terms}
     cited = similarnotes.citations(facts, terms.keys())
     rows = []
     for label, kwargs in RULES:
-        kwargs = {"best_of": bests, **kwargs}
-        lists = {key[d]: tuple(key[o] for o in index.similar(d, subsystem_of, **{"cited": cited.get(d, ()), **kwargs})) for d in terms}
+        picks = {d: index.pick(d, subsystem_of, **{"cited": cited.get(d, ()), **kwargs}) for d in terms}
+        lists = {key[d]: tuple(key[o] for o in pick.listed(d, bests)) for d, pick in picks.items()}
         p = measure(lists, set(key.values()))
         if label == "the site's":
             label = (

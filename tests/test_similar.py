@@ -45,7 +45,7 @@ MADE_UP = {
 
 
 def test_shared_rare_terms_make_notes_similar_and_common_ones_do_not():
-    index = similar.Index(notes_of(MADE_UP))
+    index = Listing(notes_of(MADE_UP))
     assert index.cap == 5
     assert not index.distinctive("值得") and index.distinctive("xgrammar")
     assert index.similar("a", {}) == ("b",) and index.similar("b", {}) == ("a",)
@@ -55,14 +55,22 @@ def test_shared_rare_terms_make_notes_similar_and_common_ones_do_not():
 
 def test_ties_go_to_the_same_subsystem():
     twin = MADE_UP["a"]
-    index = similar.Index(notes_of({**MADE_UP, "e": twin, "f": twin}))
+    index = Listing(notes_of({**MADE_UP, "e": twin, "f": twin}))
     assert index.scores("a")["e"] == index.scores("a")["f"] > index.scores("a")["b"]
     everything = {"threshold": 0, "certain": 0}
     assert index.similar("a", {}, **everything) == ("e", "f", "b")  # ties by page name
     assert index.similar("a", {"a": "s", "e": "t", "f": "s"}, **everything) == ("f", "e", "b")  # the same subsystem first
 
 
-class Scored(similar.Index):
+class Listing(similar.Index):
+    """An index that answers with a note's list, as a page shows it: ``best_of``
+    gives every note's best neighbour, for the mutual rule."""
+
+    def similar(self, docname: str, subsystem_of: dict[str, str], *, best_of: dict | None = None, **cut_offs) -> tuple[str, ...]:
+        return self.pick(docname, subsystem_of, **cut_offs).listed(docname, best_of or {})
+
+
+class Scored(Listing):
     """An index whose scores are given, for the rule that picks the listed notes."""
 
     def __init__(self, scores: dict[str, float]) -> None:

@@ -221,15 +221,6 @@ class Index:
         }
         return shared, scores
 
-    def best(self, docname: str, subsystem_of: Mapping[str, str], same: float = SAME_SUBSYSTEM) -> str | None:
-        """The note's best neighbour, whatever it scores (None: it shares no distinctive term)."""
-        return self.pick(docname, subsystem_of, same=same).best
-
-    def similar(self, docname: str, subsystem_of: Mapping[str, str], threshold: float = THRESHOLD, *, best_of: Mapping[str, str | None] | None = None, **cut_offs) -> tuple[str, ...]:
-        """Up to :data:`LISTED` notes similar to ``docname`` (module docstring):
-        :meth:`pick`, with ``best_of`` (every note's :meth:`best`) for the mutual rule."""
-        return self.pick(docname, subsystem_of, threshold, **cut_offs).listed(docname, best_of or {})
-
     def pick(
         self,
         docname: str,

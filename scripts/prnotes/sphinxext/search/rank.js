@@ -190,7 +190,8 @@ const PrnotesSearch = {
   },
 
   /**
-   * One row per page, best first: [page, score]. Notes are the answers;
+   * One row per page of scored (the rows of scores()), best first:
+   * [page, score]. Notes are the answers;
    * hub pages (subsystems, reading and watch lists, tags, the PR index,
    * digests) only point at them, so they are listed only when no note
    * matches, and a hub page whose title a hub page above it has is left
@@ -198,10 +199,10 @@ const PrnotesSearch = {
    * pages use), only the notes that have each. At most MAX_RESULTS rows;
    * each score at most the one above it.
    */
-  rank: (searchTerms, typed, filters) => {
+  rank: (scored, filters) => {
     const view = PrnotesSearch.view;
     const wanted = Object.entries(filters || {}).filter(([, value]) => value);
-    let rows = PrnotesSearch.scores(searchTerms, typed).rows.map(([p, score]) => {
+    let rows = scored.map(([p, score]) => {
       const note = view.isNote(p);
       return [note ? 0 : 1, Math.round(10 * score * (note ? 1 : PRNOTES_HUB_WEIGHT)) / 10, p];
     });
@@ -236,8 +237,9 @@ const PrnotesSearch = {
     PrnotesSearch.matched = new Set();
     const typed = prnotesTypedWords(query);
     const {terms, missing} = PrnotesSearch.analyse(query, typed);
-    const rows = PrnotesSearch.rank(terms, typed, filters);
-    const {together} = PrnotesSearch.scores(terms, typed);
+    const scored = PrnotesSearch.scores(terms, typed);
+    const rows = PrnotesSearch.rank(scored.rows, filters);
+    const {together} = scored;
     const found = rows.length > 0;
     const partial = found && (!together || missing.length) ? {missing} : null;
     const alternatives = (mark) => terms.filter(prnotesIsGroup).map((group) => {

@@ -80,6 +80,10 @@ def test_a_group_page_says_where_it_comes_from(project):
         ("csrc/flash_attn/flash_api.cpp", "flash-attn"),
         ("flash_attn/utils/x.py", None),  # not the top folder: that is the whole package
         ("csrc/flash_attn/setup.py", None),  # nor a manifest's
+        # The package named after the end of the owner's name and the repository's (pytorch/ao).
+        ("torchao/float8/float8_utils.py", "float8"),
+        ("torchao/prototype/mx_formats/mx_tensor.py", "mx-formats"),  # prototype/ holds features
+        ("lmcache/experimental/storage_backend/local_cpu_backend.py", "storage"),  # so does experimental/
     ],
 )
 def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
@@ -87,6 +91,7 @@ def test_a_path_s_area_is_its_first_folder_that_names_something(path, key):
     repo = "huggingface/tokenizers" if "token" in path else repo
     repo = "EricLBuehler/mistral.rs" if "mistralrs" in path else repo
     repo = "Dao-AILab/flash-attention" if "flash" in path else repo
+    repo = {"torchao": "pytorch/ao", "lmcache": "LMCache/LMCache"}.get(path.split("/")[0], repo)
     area = area_of(path.lower(), path, repo_words(repo))
     assert (area.key if area else None) == key
 

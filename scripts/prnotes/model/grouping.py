@@ -8,8 +8,9 @@ them:
 
 1. A cited path's **area** is the first folder of it that names something:
    folders that only hold others (``src``, ``include``, ``python``,
-   ``tests``, ``packages``, :data:`CONTAINERS`) and the words of the
-   repository's own name (``cutlass``, ``candle-``) are passed over; the area
+   ``tests``, ``packages``, ``prototype``, :data:`CONTAINERS`) and the words of the
+   repository's own name (``cutlass``, ``candle-``; ``torchao`` of pytorch/ao
+   ends it after the end of its owner's) are passed over; the area
    is the words left of the first folder that has any (``candle-metal-kernels``
    and ``metal_backend`` are both ``metal``; ``test/unit/gemm/`` and
    ``include/cutlass/gemm/`` both ``gemm``); the repository's words are
@@ -90,7 +91,7 @@ CONTAINERS = frozenset(
     common shared test tests testing unit units unittest unittests integration e2e spec specs example examples
     sample samples demo demos tools tool scripts script util utils third_party thirdparty 3rdparty vendor
     external cmd app apps main java js ts javascript typescript cpp cc csrc native impl impls private public
-    dist build out api backend backends kernels ops components component
+    dist build out api backend backends kernels ops components component prototype experimental contrib
     """.split()
 )
 # Files that build, describe or pin a project rather than hold a part of its code:
@@ -308,12 +309,14 @@ def _token_words(token: str, repo_words: frozenset[str]) -> set[str]:
 
 
 def repo_words(repo: str) -> frozenset[str]:
-    """The words of a repository's owner and name, and its name written as
-    one word (``mistralrs`` of ``mistral.rs``, as its crates write it): they
-    name no part of it."""
+    """The words of a repository's owner and name, its name written as one
+    word (``mistralrs`` of ``mistral.rs``, as its crates write it), and its
+    name after the end of its owner's (``torchao`` of pytorch/ao): they name
+    no part of it."""
     owner, _, name = repo.partition("/")
     joined = "".join(segment_words(name))
-    return frozenset(words(owner) + words(name) + segment_words(owner) + segment_words(name) + [name.lower(), owner.lower(), joined])
+    led = [whole[i:] + joined for whole in segment_words(owner) for i in range(len(whole) - 1)]
+    return frozenset(words(owner) + words(name) + segment_words(owner) + segment_words(name) + [name.lower(), owner.lower(), joined] + led)
 
 
 def _slug(key: str, taken: Iterable[str]) -> str:

@@ -370,6 +370,7 @@ prefixes = ["Sched"]
 "src/engine/metrics/" = "metrics"
 "src/engine/metrics/legacy.py" = "engine"
 "tests/engine/test_metrics" = "metrics"
+"examples/" = "docs"
 """
 
 
@@ -464,6 +465,11 @@ def defined_taxonomy(tmp_path, monkeypatch):
         ("改动在 `src/engine/core.py`，调用 `StatLogger`。", "engine"),
         # Even a path the layout does not claim: the note says where it is.
         ("调度器的请求队列；改动在 `docs/metrics.md`，调用 `StatLogger`。", "engine"),
+        # A whole top folder that the set gives a kind of change (an example, the
+        # docs) is where the PR shows its code: the code it names decides ...
+        ("调度器的请求队列；示例 `examples/serve.py` 调用 `StatLogger`。", "metrics"),
+        # ... and decides alone where the note names none.
+        ("调度器的请求队列；示例 `examples/serve.py`。", "docs"),
     ],
 )
 def test_a_name_the_note_cites_is_filed_by_the_module_that_defines_it(defined_taxonomy, body, expected):

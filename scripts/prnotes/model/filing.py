@@ -435,8 +435,10 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     (:func:`_claimed`), whatever its words say, unless the subsystem
     with most evidence is one the set weighs above topics (a weight above 1:
     a kind of change or a hardware) and the PR's prefix names it.
-    A note that cites no path is filed likewise by the modules that define
-    the names it cites (:func:`definition_claims`), with the same exception.
+    A note that cites no path, or whose paths only whole top folders of a
+    kind of change claim (``examples/``), is filed likewise by the modules
+    that define the names it cites (:func:`definition_claims`), with the
+    same exception.
     """
     w = taxonomy.weights
     signals = _signals(taxonomy, repo)
@@ -454,8 +456,14 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     tokens = list(dict.fromkeys(code_tokens(title) + code_tokens(upstream_title) + code_tokens(body)))
     paths = cited_paths(tokens, signals.layout)
     claims = [c for c in path_claims(paths, signals.layout) if c[0] != taxonomy.fallback]
-    # A note that cites no path: the modules that define the names it cites.
-    defined = [] if paths else definition_claims(tokens, signals.layout, taxonomy.fallback)
+    # A note that cites no path, or only whole top folders the set gives a
+    # kind of change (`examples/`, `docs/`: a PR's example or its docs): the
+    # modules that define the names it cites.
+    chosen = taxonomy.set_for(repo)
+    aside = not paths or (claims and all(depth == 1 and sub in chosen.order and chosen.subsystem(sub).words.weight > 1 for sub, depth, _ in claims))
+    defined = definition_claims(tokens, signals.layout, taxonomy.fallback) if aside else []
+    if claims and defined:
+        claims = []
     for token in tokens:
         hit = code_subsystem(token, signals)
         if hit and counted.get(hit[0], 0) < w.code_cap:
@@ -499,7 +507,6 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     # it outranks any topic, when the PR's prefix names it: a word of the
     # title (`ARC`, a cache policy, is also Intel's Arc) or a code token
     # (`current_platform`) is a mention, not what the PR is.
-    chosen = taxonomy.set_for(repo)
     top = evidence[0]
     totals = {e.subsystem: e.total for e in evidence}
     outranks = top.prefix and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1

@@ -117,6 +117,22 @@ def test_a_group_needs_two_notes_and_a_lone_note_joins_by_shared_words():
     assert grouping.filed == {0: "alpha", 1: "alpha", 2: "beta", 3: "beta", 4: "alpha"}
 
 
+def test_files_of_a_folder_that_only_holds_others_are_its_area_when_no_two_name_one():
+    words = repo_words("o/pkg")
+    notes = [
+        cited("", "", "`pkg/store/a.py` 的 `put()`。", words),
+        cited("", "", "`pkg/store/b.py`。", words),
+        cited("", "", "`csrc/mem_kernels.cu` 的 `copy_pages`。", words),  # mem: one note
+        cited("", "", "`csrc/mp_mem_kernels.cu` 与 `copy_pages`。", words),  # mp-mem: one note, the same folder
+        cited("", "", "`pkg/engine.py` 的 `Engine`。", words),  # the package of the repository's name names nothing
+        cited("", "", "`pkg/config.py` 与 `Engine`。", words),
+    ]
+    grouping = group_notes(notes)
+    assert sorted(g.slug for g in grouping.groups) == ["csrc", "store"]
+    assert {i: grouping.filed.get(i) for i in (2, 3)} == {2: "csrc", 3: "csrc"}
+    assert "pkg" not in grouping.filed.values()
+
+
 def test_a_label_that_names_no_code_makes_no_two_notes_alike():
     words = repo_words("o/r")
     notes = [

@@ -20,7 +20,10 @@ them:
    area when nothing after it does (``csrc/flash_attn/``). A path whose
    folders all hold others names its area by its file
    (``tools/profiler.cu``: ``profiler``), unless that is a manifest
-   (:data:`MANIFESTS`: ``Cargo.toml``, ``package.json``).
+   (:data:`MANIFESTS`: ``Cargo.toml``, ``package.json``); where such files
+   of one folder share a word and no two notes name one of them
+   (``csrc/mem_kernels.cu``, ``csrc/mp_mem_kernels.cu``), the folder is
+   their area (``csrc``).
    A path is read from where the repository's own parts start: when
    another note cites a path that starts with two of its folders
    (``layers/attention/``, cited from inside the tree), the folders before
@@ -142,6 +145,7 @@ class Area:
     key: str
     shown: str
     folder: str
+    by_file: bool = False  # read from a file's name: no folder of the path names anything
 
 
 def area_of(path: str, original: str, repo_words: frozenset[str]) -> Area | None:
@@ -163,7 +167,7 @@ def area_of(path: str, original: str, repo_words: frozenset[str]) -> Area | None
         stem = _EXTENSION_RE.sub("", shown_parts[len(folders)])
         kept = _kept(segment_words(stem), repo_words)
         if kept and "-".join(segment_words(stem)) not in MANIFESTS:
-            return Area("-".join(kept), _shown(stem, kept), "/".join(shown_parts[: len(folders)]) + "/")
+            return Area("-".join(kept), _shown(stem, kept), "/".join(shown_parts[: len(folders)]) + "/", True)
     manifest = bool(name) and "-".join(segment_words(_EXTENSION_RE.sub("", name))) in MANIFESTS
     if own is not None and own + 1 < len(folders) + bool(name) and not manifest:
         # Nothing after it names a part: the folder that holds the code, by its own name.
@@ -426,6 +430,22 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
     starts = _starts(notes)
     areas_of = [c.areas(starts) for c in notes]
     primary = [a[0].key if a else None for a in areas_of]
+    # Files of one folder that only holds others whose names share a word
+    # (`csrc/mem_kernels.cu`, `csrc/mp_mem_kernels.cu`), each the only note of
+    # its area: the folder is their area; not the package of the repository's
+    # name (`python/xgrammar/`).
+    cites, alone = Counter(primary), {}
+    for i, a in enumerate(areas_of):
+        if a and a[0].by_file and cites[a[0].key] < MIN_GROUP:
+            alone.setdefault(a[0].folder, []).append(i)
+    for folder, these in sorted(alone.items()):
+        name = folder.rstrip("/").rpartition("/")[2]
+        shared = Counter(w for k in {primary[i] for i in these} for w in k.split("-"))
+        these = [i for i in these if any(shared[w] >= MIN_GROUP for w in primary[i].split("-"))]
+        if len(these) >= MIN_GROUP and (key := "-".join(segment_words(name))) and not set(segment_words(name)) <= notes[these[0]].repo:
+            for i in these:
+                areas_of[i] = (Area(key, name, folder), *areas_of[i][1:])
+                primary[i] = key
     # A note that cites no path names an area by its identifiers' words
     # (`ggml_cuda_graph_update` names cuda): it counts towards that area's group.
     by_path = set(primary) - {None}  # the areas some note names by a path

@@ -45,7 +45,7 @@ def test_prune_takes_a_set_and_keeps_the_result(app):
 
 
 def test_index_format_can_be_replaced(app):
-    """use_index_format: ``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``."""
+    """index_format_builders: ``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``."""
 
     class Marked:
         def dumps(self, data):
@@ -60,8 +60,11 @@ def test_index_format_can_be_replaced(app):
         def loads(self, s):
             raise ValueError
 
-    assert _internals.use_index_format(app.builder, Marked())
-    app.build(force_all=True)
+    html, dirhtml = _internals.index_format_builders(Marked())
+    assert (html.name, dirhtml.name) == ("html", "dirhtml")
+    builder = html(app, app.env)
+    builder.init()
+    builder.build_all()
     assert (app.outdir / "searchindex.js").read_text(encoding="utf-8").startswith("MARKED("), (
         "StandaloneHTMLBuilder no longer writes searchindex.js with indexer_format"
     )
@@ -89,9 +92,10 @@ def test_epub_builds_write_none(app):
 
 @pytest.mark.sphinx("epub", testroot="internals", freshenv=True)
 def test_epub_guide_titles(app):
-    """translate_epub_guide: ``EpubBuilder.guide_titles``, which titles nav.xhtml."""
-    _internals.translate_epub_guide(app.builder, {"toc": "目录"})
-    app.build()
+    """titled_epub_builder: ``EpubBuilder.guide_titles``, which titles nav.xhtml."""
+    builder = _internals.titled_epub_builder({"toc": "目录"})(app, app.env)
+    builder.init()
+    builder.build_all()
     nav = (app.outdir / "nav.xhtml").read_text(encoding="utf-8")
     assert "<title>目录</title>" in nav and "Table of Contents" not in nav, (
         "the EPUB builder no longer titles nav.xhtml from guide_titles['toc']"

@@ -78,15 +78,18 @@ def writes_search_index(builder: Any) -> bool:
     return bool(getattr(builder, "search", False))
 
 
-def use_index_format(builder: Any, index_format: Any) -> bool:
-    """Make an HTML builder write searchindex.js with ``index_format``
-    (``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``); False if it cannot."""
+def index_format_builders(index_format: Any) -> tuple[type, ...]:
+    """Sphinx's HTML builders (``html``, ``dirhtml``) writing searchindex.js with
+    ``index_format`` (``StandaloneHTMLBuilder.indexer_format``, read where
+    ``indexer_dumps_unicode`` is set), for ``app.add_builder(…, override=True)``."""
+    from sphinx.builders.dirhtml import DirectoryHTMLBuilder
     from sphinx.builders.html import StandaloneHTMLBuilder
 
-    if not isinstance(builder, StandaloneHTMLBuilder) or not builder.indexer_dumps_unicode:
-        return False
-    builder.indexer_format = index_format
-    return True
+    return tuple(
+        type(f"Formatted{base.__name__}", (base,), {"indexer_format": index_format})
+        for base in (StandaloneHTMLBuilder, DirectoryHTMLBuilder)
+        if base.indexer_dumps_unicode
+    )
 
 
 # --- the page tree (prevnext.py) ----------------------------------------------
@@ -105,13 +108,16 @@ def relations(builder: Any) -> dict[str, list[str | None]]:
 # --- the EPUB (epub.py) --------------------------------------------------------
 
 
-def translate_epub_guide(builder: Any, titles: dict[str, str]) -> None:
-    """Give this EPUB builder's table of contents and cover these titles (``{"toc": …, "cover": …}``).
+def titled_epub_builder(titles: dict[str, str]) -> type:
+    """Sphinx's EPUB builder whose table of contents and cover have these
+    titles (``{"toc": …, "cover": …}``), for ``app.add_builder(…, override=True)``.
 
     Relies on ``EpubBuilder.guide_titles``, the English titles Sphinx writes
     into ``nav.xhtml`` and the package's guide whatever the language.
     """
-    builder.guide_titles = {**builder.guide_titles, **titles}
+    from sphinx.builders.epub3 import Epub3Builder
+
+    return type("TitledEpub3Builder", (Epub3Builder,), {"guide_titles": {**Epub3Builder.guide_titles, **titles}})
 
 
 # --- processes (speedups.py) --------------------------------------------------

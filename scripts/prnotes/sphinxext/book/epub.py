@@ -74,14 +74,9 @@ class FeedLinkOnTheSite(SphinxPostTransform):
                 node.replace_self(nodes.inline("", "", *node.children, classes=node["classes"]))
 
 
-def chinese_guide(app: Sphinx) -> None:
-    if is_epub(app):
-        _internals.translate_epub_guide(app.builder, GUIDE_TITLES)
-
-
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.site.feeds")
-    app.connect("builder-inited", chinese_guide)
+    app.add_builder(_internals.titled_epub_builder(GUIDE_TITLES), override=True)
     # After every handler that adds to the head (default priority 500).
     app.connect("html-page-context", xhtml_head, priority=900)
     app.add_post_transform(FeedLinkOnTheSite)

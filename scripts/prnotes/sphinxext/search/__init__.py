@@ -23,6 +23,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ...diagnostics import InputError
+from .. import _internals
 from . import derived, fragments, glossary, language, publish, scripts, titles
 from .language import SearchPrnotes
 
@@ -34,7 +35,8 @@ def setup_search(app: Sphinx) -> None:
         raise ExtensionError(f"the search glossary is malformed:\n{exc}") from None
     app.add_config_value(publish.SEARCH_IN, "", "", types=[str])
     app.add_search_language(SearchPrnotes)
-    app.connect("builder-inited", language.use_utf8_index)
+    for builder in _internals.index_format_builders(language.Utf8JavaScriptIndex()):
+        app.add_builder(builder, override=True)  # searchindex.js in UTF-8, not \u escapes
     app.connect("doctree-resolved", titles.promote)
     app.connect("doctree-resolved", derived.mark)
     # After derived.mark (priority 500): the text without what it marks.

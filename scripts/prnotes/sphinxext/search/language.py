@@ -32,11 +32,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sphinx.application import Sphinx
 from sphinx.search import SearchLanguage
 from sphinx.search.en import SearchEnglish
 
-from .. import _internals
 from .tokens import tokens
 
 LANG = "zh_prnotes"
@@ -96,10 +94,3 @@ def _without_empty_terms(terms: Any) -> Any:
     if not isinstance(terms, dict):
         return terms
     return {term: pages for term, pages in terms.items() if pages != []}
-
-
-def use_utf8_index(app: Sphinx) -> None:
-    """On ``builder-inited``: HTML builders with our search language write UTF-8."""
-    lang = app.config.html_search_language or app.config.language
-    if lang == LANG:
-        _internals.use_index_format(app.builder, Utf8JavaScriptIndex())

@@ -319,10 +319,10 @@ class _Checker:
         return lines[index] if index < len(lines) else 1
 
     def key_line(self, kind: str | None, index: int, key: str) -> int:
-        """Line of ``key = …`` in the index-th ``[[kind]]`` table (else its header);
-        ``kind`` None: a key before the first table."""
+        """Line of ``key = …`` (the key bare or quoted) in the index-th ``[[kind]]``
+        or ``[kind]`` table (else its header); ``kind`` None: a key before the first table."""
         start = self.line(kind, index) if kind else 0
-        pair = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        pair = re.compile(rf"^\s*(\"{re.escape(key)}\"|'{re.escape(key)}'|{re.escape(key)})\s*=")
         for n in range(start, len(self.lines)):
             text = self.lines[n]
             if text.lstrip().startswith("["):
@@ -554,24 +554,8 @@ def _paths(check: _Checker, doc: dict, slugs: set[str]) -> tuple[tuple[str, str]
             out[key.lower()] = slug
             continue
         # Looked up only for a problem: a set holds a thousand paths.
-        check.error(_table_key_line(check, "paths", key), problem)
+        check.error(check.key_line("paths", 0, key), problem)
     return tuple(sorted(out.items()))
-
-
-def _table_key_line(check: _Checker, table: str, key: str) -> int:
-    """Line of ``"key" = …`` in ``[table]`` (else the table's header, else 1)."""
-    header = re.compile(rf"^\s*\[{re.escape(table)}\]\s*(#.*)?$")
-    pair = re.compile(rf"^\s*(\"{re.escape(key)}\"|'{re.escape(key)}'|{re.escape(key)})\s*=")
-    start = next((n for n, text in enumerate(check.lines) if header.match(text)), None)
-    if start is None:
-        return 1
-    for n in range(start + 1, len(check.lines)):
-        text = check.lines[n]
-        if text.lstrip().startswith("["):
-            break
-        if pair.match(text):
-            return n + 1
-    return start + 1
 
 
 def _load_shared(path: Path, rel: str) -> tuple[_Checker, Weights, list[Rule], tuple, tuple, dict]:

@@ -406,6 +406,11 @@ def layout_taxonomy(tmp_path_factory):
         ("`src/engine/core.py` 调用了 `src/engine/metrics/stats.py`，调度器的请求。", "engine"),
         # More paths of one subsystem: the code the note changes, however deep the other is claimed.
         ("`src/engine/core.py` 与 `src/engine/sched.py` 调用了 `src/engine/metrics/stats.py`。", "engine"),
+        # A path in the prose, or a link to the file on GitHub, is cited as in code ...
+        ("调度器的请求队列；改动在 src/engine/metrics/stats.py 里。", "metrics"),
+        ("调度器的请求队列；见 https://github.com/o/layout/blob/main/src/engine/metrics/stats.py 。", "metrics"),
+        # ... but a link into another repository names none of this one's code.
+        ("调度器的请求队列；见 https://github.com/o/other/blob/main/src/engine/metrics/stats.py 。", "engine"),
         # No path: the words decide, as before.
         ("调度器的请求队列。", "engine"),
     ],

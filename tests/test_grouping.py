@@ -341,6 +341,21 @@ def test_a_title_s_labels_are_its_brackets_or_its_leading_area(title, labels):
 
 
 @pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("改了 pkg/flowcontrol/registry.go 里的注册表。", "flowcontrol"),  # a path in the prose
+        ("`FrameBuffer` 在 src/render/frame.rs 与 ui/view.tsx。", "render"),
+        ("见 https://github.com/o/r/blob/main/pkg/flowcontrol/registry.go 的改动。", "flowcontrol"),  # a link to the file
+        ("见 [diff](https://github.com/O/R/tree/v1.2/pkg/flowcontrol/)。", "flowcontrol"),
+        ("见 https://github.com/other/r/blob/main/pkg/flowcontrol/registry.go 。", None),  # another repository's
+    ],
+)
+def test_a_path_in_the_prose_or_a_link_to_a_file_names_its_area(text, key):
+    areas = cited("", "", text, repo_words("o/r"), "o/r").areas()
+    assert (areas[0].key if areas else None) == key
+
+
+@pytest.mark.parametrize(
     "token",
     ["<think>...</think>", "api/models/{id}?expand[]=inferenceProviderMapping", "$HOME/.cache/x"],
 )

@@ -25,10 +25,13 @@ _BRACKET_RE = re.compile(r"[\[【]([^\]】\n]{1,40})[\]】]")
 # Code-like words outside code spans, as the symbol index reads them: names
 # with an underscore, file names with an extension, Dockerfiles.
 _BARE_CODE_RE = re.compile(
-    r"(?<![A-Za-z0-9_./-])(?:_?[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:\(\))?"
-    r"|(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:py|sh|yaml|yml|toml|json|cu|cuh|cpp|h|md)"
+    r"(?<![A-Za-z0-9_./-])(?:https?://github\.com/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+/(?:blob|tree)/[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]*[A-Za-z0-9_-]"
+    r"|_?[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:\(\))?"
+    r"|(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:py|pyi|sh|yaml|yml|toml|json|cu|cuh|cpp|cc|c|h|hpp|md|go|rs|ts|tsx|js|jsx|java|kt|swift|proto|svelte|vue|metal)"
     r"|Dockerfile(?:\.[A-Za-z0-9]+)?)(?![A-Za-z0-9_])"
 )
+# A link to a file or folder of a repository on GitHub: its path there.
+_GITHUB_FILE_RE = re.compile(r"https?://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/(?:blob|tree)/[A-Za-z0-9_.-]+/([A-Za-z0-9_./%+@~,-]+)")
 
 
 def prefixes_of(title: str) -> list[str]:
@@ -64,8 +67,10 @@ def _strip_prefixes(title: str) -> str:
     return title[match.end() :] if match else title
 
 
-def code_tokens(text: str) -> list[str]:
-    """Code spans and code-like words of a text, in order of appearance."""
+def code_tokens(text: str, repo: str = "") -> list[str]:
+    """Code spans and code-like words of a text, in order of appearance; a
+    link to a file on GitHub is that file's path, if it is of ``repo`` (when
+    given: a link into another repository names none of this one's code)."""
     tokens, last = [], 0
     for start, end, width in code_spans(text):
         tokens += _BARE_CODE_RE.findall(text, last, start)
@@ -74,7 +79,13 @@ def code_tokens(text: str) -> list[str]:
             tokens.append(inner)
         last = end
     tokens += _BARE_CODE_RE.findall(text, last)
-    return tokens
+    out = []
+    for token in tokens:
+        if not (link := _GITHUB_FILE_RE.match(token)):
+            out.append(token)
+        elif not repo or link.group(1).lower() == repo.lower():
+            out.append(link.group(2))
+    return out
 
 
 @dataclass(frozen=True)
@@ -453,7 +464,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
             sub, weight = signals.prefixes[prefix]
             add(sub, "prefix", w.prefix * weight)
     counted: dict[str, int] = {}
-    tokens = list(dict.fromkeys(code_tokens(title) + code_tokens(upstream_title) + code_tokens(body)))
+    tokens = list(dict.fromkeys(code_tokens(title, repo) + code_tokens(upstream_title, repo) + code_tokens(body, repo)))
     paths = cited_paths(tokens, signals.layout)
     claims = [c for c in path_claims(paths, signals.layout) if c[0] != taxonomy.fallback]
     # A note that cites no path, or only whole top folders the set gives a

@@ -268,8 +268,8 @@ def _starts(notes: list[Cited]) -> frozenset[str]:
     )
 
 
-def cited(title: str, upstream: str, body: str, repo_words: frozenset[str]) -> Cited:
-    tokens = code_tokens(title) + code_tokens(upstream) + code_tokens(body)
+def cited(title: str, upstream: str, body: str, repo_words: frozenset[str], repo: str = "") -> Cited:
+    tokens = code_tokens(title, repo) + code_tokens(upstream, repo) + code_tokens(body, repo)
     originals = {t.lower().strip("`'\"()[]").lstrip("./"): t.strip("`'\"()[]").lstrip("./") for t in tokens}
     paths = cited_paths(tokens, _NO_LAYOUT)
     found, first = set(), set()

@@ -331,7 +331,7 @@ def analyse(
         title_pieces=title_pieces,
         follow_ups=follow_ups_in(pieces),
         symbols=tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key)),
-        cites=cited(title, upstream, body, repo_words(repo)),
+        cites=cited(title, upstream, body, repo_words(repo), repo),
         by_body=filing.matched and not any(e.strong for e in filing.evidence),
     )
 

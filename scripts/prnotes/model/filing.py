@@ -418,6 +418,12 @@ def file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, re
     return filing
 
 
+def _above_topics(chosen, sub: str) -> bool:
+    """Whether the set weighs subsystem ``sub`` above topics (a weight above 1:
+    a kind of change, documentation, CI, or a hardware)."""
+    return sub in chosen.order and chosen.subsystem(sub).words.weight > 1
+
+
 def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, repo: str) -> Filing:
     """Weigh the signals for every subsystem; the one with most evidence wins.
 
@@ -471,7 +477,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     # kind of change (`examples/`, `docs/`: a PR's example or its docs): the
     # modules that define the names it cites.
     chosen = taxonomy.set_for(repo)
-    aside = not paths or (claims and all(depth == 1 and sub in chosen.order and chosen.subsystem(sub).words.weight > 1 for sub, depth, _ in claims))
+    aside = not paths or (claims and all(depth == 1 and _above_topics(chosen, sub) for sub, depth, _ in claims))
     defined = definition_claims(tokens, signals.layout, taxonomy.fallback) if aside else []
     if claims and defined:
         claims = []
@@ -520,7 +526,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     # (`current_platform`) is a mention, not what the PR is.
     top = evidence[0]
     totals = {e.subsystem: e.total for e in evidence}
-    outranks = top.prefix and top.subsystem in chosen.order and chosen.subsystem(top.subsystem).words.weight > 1
+    outranks = top.prefix and _above_topics(chosen, top.subsystem)
     if claims and not outranks:
         winner = _claimed(claims, totals)
     elif defined and not outranks:

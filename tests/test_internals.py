@@ -45,7 +45,7 @@ def test_prune_takes_a_set_and_keeps_the_result(app):
 
 
 def test_index_format_can_be_replaced(app):
-    """index_format_builders: ``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``."""
+    """html_builders: ``StandaloneHTMLBuilder.indexer_format`` and ``indexer_dumps_unicode``."""
 
     class Marked:
         def dumps(self, data):
@@ -60,7 +60,7 @@ def test_index_format_can_be_replaced(app):
         def loads(self, s):
             raise ValueError
 
-    html, dirhtml = _internals.index_format_builders(Marked())
+    html, dirhtml = _internals.html_builders(indexer_format=Marked())
     assert (html.name, dirhtml.name) == ("html", "dirhtml")
     builder = html(app, app.env)
     builder.init()
@@ -102,21 +102,31 @@ def test_epub_guide_titles(app):
     )
 
 
-def test_parallel_is_read_after_the_event(app):
-    """set_parallel: ``Builder.read`` reads ``Sphinx.parallel`` after ``env-before-read-docs``."""
-    merged = []
-    app.connect("env-before-read-docs", lambda app, env, docnames: _internals.set_parallel(app, 1))
+@pytest.mark.sphinx("html", testroot="internals", freshenv=True, parallel=2)
+def test_process_hooks_choose_how_a_batch_is_read_and_written(app):
+    """ProcessHooks: ``Builder.read`` calls ``_read_parallel`` (else ``_read_serial``) and
+    ``write_documents`` calls ``_write_parallel`` with ``parallel - 1`` workers (else ``_write_serial``)."""
+    asked, merged = [], []
+
+    class Serial:
+        def reads_serially(self, docnames):
+            asked.append(("read", sorted(docnames)))
+            return True
+
+        def write_workers(self, docnames, workers):
+            asked.append(("write", workers))
+            return 0
+
     app.connect("env-merge-info", lambda app, env, docnames, other: merged.append(docnames))
-    _internals.set_parallel(app, 2)
-    assert _internals.parallel(app) == 2
-    app.build()
-    assert merged == [], "Sphinx.parallel set in env-before-read-docs no longer makes the reading serial"
-
-
-def test_write_workers(app):
-    """set_write_workers: ``Builder.write_documents`` forks ``parallel - 1`` workers after ``write-started``."""
-    _internals.set_write_workers(app, 3)
-    assert _internals.parallel(app) == 4
+    html, _ = _internals.html_builders(Serial)
+    builder = html(app, app.env)
+    builder.init()
+    builder.build_all()
+    assert asked == [("read", ["index", "last", "other"]), ("write", 1)], (
+        "Builder.read no longer calls _read_parallel, or write_documents _write_parallel with parallel - 1"
+    )
+    assert merged == [], "_read_serial no longer reads in the main process"
+    assert (app.outdir / "other.html").is_file(), "_write_serial no longer writes the pages"
 
 
 def test_design_badges_are_as_sphinx_design_makes_them(app):

@@ -14,52 +14,46 @@ from prnotes.sphinxext.site import speedups
 from tests.support.sandbox import convert, copy_project, sphinx_build
 
 
-class FakeApp:
-    """An application with a -j, which the extension may keep a weak reference to."""
+class Builder(speedups.Processes):
+    """A builder of a site of ``docs`` documents already read."""
 
-    def __init__(self, parallel: int) -> None:
-        self.parallel = parallel
-
-
-def env_with(docs: int) -> SimpleNamespace:
-    return SimpleNamespace(all_docs={f"notes/n{i}": 0.0 for i in range(docs)})
+    def __init__(self, docs: int, on: bool = True) -> None:
+        self.env = SimpleNamespace(all_docs={f"notes/n{i}": 0.0 for i in range(docs)})
+        self.config = SimpleNamespace(prnotes_speedups=on)
 
 
 @pytest.mark.parametrize(
-    ("site", "batch", "jobs", "reading"),
+    ("site", "batch", "serial"),
     [
-        (1300, 21, 2, 1),  # a day's digest: serial
-        (1300, 649, 2, 1),
-        (1300, 650, 2, 2),  # half the site or more: parallel
-        (0, 1300, 2, 2),  # a build from nothing
-        (0, 3, 2, 2),
-        (1300, 21, 1, 1),  # -j 1 stays serial
-        (1300, 21, 4, 1),
+        (1300, 21, True),  # a day's digest: serial
+        (1300, 649, True),
+        (1300, 650, False),  # half the site or more: parallel
+        (0, 1300, False),  # a build from nothing
+        (0, 3, False),
     ],
 )
-def test_a_batch_below_half_the_site_is_built_serially(site, batch, jobs, reading):
-    app, env = SimpleNamespace(parallel=jobs), env_with(site)
-    speedups.read_small_batches_here(app, env, [f"notes/new{i}" for i in range(batch)])
-    assert app.parallel == reading
-
-
-@pytest.mark.parametrize(("jobs", "parallel_ok", "writing"), [(2, True, 3), (4, True, 5), (2, False, 2), (1, False, 1)])
-def test_a_parallel_writing_has_as_many_workers_as_jobs_and_the_build_gets_its_jobs_back(jobs, parallel_ok, writing):
+def test_a_batch_below_half_the_site_is_read_and_written_serially(site, batch, serial):
+    builder, docnames = Builder(site), [f"notes/new{i}" for i in range(batch)]
+    assert builder.reads_serially(docnames) is serial
     # Sphinx writes with parallel - 1 workers; the main process prepares the pages.
-    app, builder = FakeApp(parallel=jobs), SimpleNamespace(parallel_ok=parallel_ok)
-    speedups.write_with_all_workers(app, builder)
-    assert app.parallel == writing
-    speedups.give_jobs_back(app, None)
-    assert app.parallel == jobs
+    assert builder.write_workers(docnames, 1) == (0 if serial else 2)
+    assert builder.write_workers(docnames, 3) == (0 if serial else 4)
+
+
+def test_without_the_speedups_the_builder_chooses_as_sphinx_does():
+    builder, docnames = Builder(1300, on=False), ["notes/new"]
+    assert not builder.reads_serially(docnames)
+    assert builder.write_workers(docnames, 1) == 1
 
 
 def test_a_build_freezes_what_it_has_loaded_and_read_and_gives_the_collector_back():
     before, kept = gc.get_threshold(), [object() for _ in range(10)]
-    speedups.gc_start(None)
+    loaded, read, ended = speedups.collector(before)
+    loaded(None)
     assert gc.get_threshold() == (speedups.GC_THRESHOLD, *before[1:])
     assert gc.get_freeze_count() > len(kept)
-    speedups.gc_read(None, None)
-    speedups.gc_end(None, RuntimeError("a failed build gives it back too"))
+    read(None, None)
+    ended(None, RuntimeError("a failed build gives it back too"))
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 

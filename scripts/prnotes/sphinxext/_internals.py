@@ -78,18 +78,52 @@ def writes_search_index(builder: Any) -> bool:
     return bool(getattr(builder, "search", False))
 
 
-def index_format_builders(index_format: Any) -> tuple[type, ...]:
-    """Sphinx's HTML builders (``html``, ``dirhtml``) writing searchindex.js with
-    ``index_format`` (``StandaloneHTMLBuilder.indexer_format``, read where
-    ``indexer_dumps_unicode`` is set), for ``app.add_builder(…, override=True)``."""
+# --- the web site's builders (site/__init__.py) --------------------------------
+
+
+def html_builders(*mixins: type, **attributes: Any) -> tuple[type, ...]:
+    """Sphinx's HTML builders (``html``, ``dirhtml``) with ``mixins`` before
+    them and these class attributes, for ``app.add_builder(…, override=True)``.
+
+    Relies on ``StandaloneHTMLBuilder.indexer_format``, the module that writes
+    searchindex.js (read where ``indexer_dumps_unicode`` is set), when
+    ``attributes`` set it; and, through :class:`ProcessHooks`, on how
+    ``Builder`` reads and writes a batch.
+    """
     from sphinx.builders.dirhtml import DirectoryHTMLBuilder
     from sphinx.builders.html import StandaloneHTMLBuilder
 
     return tuple(
-        type(f"Formatted{base.__name__}", (base,), {"indexer_format": index_format})
+        type(f"Prnotes{base.__name__}", (*mixins, ProcessHooks, base), attributes)
         for base in (StandaloneHTMLBuilder, DirectoryHTMLBuilder)
-        if base.indexer_dumps_unicode
     )
+
+
+class ProcessHooks:
+    """A builder mixin that asks two methods of a mixin before it how many
+    processes read and write a batch, so that nothing sets ``Sphinx.parallel``:
+    ``reads_serially(docnames)``, whether a parallel build reads the batch in
+    its main process, and ``write_workers(docnames, workers)``, the workers
+    that write it of Sphinx's ``workers`` (0: serially).
+
+    Relies on ``Builder.read`` calling ``_read_parallel(docnames, nproc)``
+    when ``-j`` is over 1 (else ``_read_serial``), and on
+    ``Builder.write_documents`` calling ``_write_parallel(docnames, nproc)``
+    with ``parallel - 1`` workers (else ``_write_serial``).
+    """
+
+    def _read_parallel(self, docnames: list[str], nproc: int) -> None:
+        if self.reads_serially(docnames):
+            self._read_serial(docnames)
+        else:
+            super()._read_parallel(docnames, nproc)
+
+    def _write_parallel(self, docnames: list[str], nproc: int) -> None:
+        workers = self.write_workers(list(docnames), nproc)
+        if workers < 1:
+            self._write_serial(docnames)
+        else:
+            super()._write_parallel(docnames, workers)
 
 
 # --- the page tree (prevnext.py) ----------------------------------------------
@@ -118,26 +152,6 @@ def titled_epub_builder(titles: dict[str, str]) -> type:
     from sphinx.builders.epub3 import Epub3Builder
 
     return type("TitledEpub3Builder", (Epub3Builder,), {"guide_titles": {**Epub3Builder.guide_titles, **titles}})
-
-
-# --- processes (speedups.py) --------------------------------------------------
-
-
-def parallel(app: Sphinx) -> int:
-    """The build's ``-j`` (``Sphinx.parallel``)."""
-    return app.parallel
-
-
-def set_parallel(app: Sphinx, processes: int) -> None:
-    """Change the processes Sphinx uses from here on: ``Builder.read`` reads
-    ``Sphinx.parallel`` after ``env-before-read-docs``."""
-    app.parallel = processes
-
-
-def set_write_workers(app: Sphinx, workers: int) -> None:
-    """Write pages with ``workers`` processes besides the main one:
-    ``Builder.write_documents`` forks ``parallel - 1`` workers after ``write-started``."""
-    app.parallel = workers + 1
 
 
 # --- sphinx-design (lists.py, book/latex.py, badgerefs.py) --------------------

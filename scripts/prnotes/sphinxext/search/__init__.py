@@ -1,7 +1,8 @@
 """Search for the notes site.
 
 Indexing: :mod:`.language` splits text (:mod:`.tokens`, with :mod:`.tradsimp`
-and the :mod:`.glossary`) and writes Sphinx's whole index compactly,
+and the :mod:`.glossary`) and writes Sphinx's whole index compactly (the
+web site's builders take its format: :mod:`..site`),
 :mod:`.titles` ranks upstream titles as titles, :mod:`.derived` leaves
 repeated lists and page furniture out and marks the advice, :mod:`.pairs`
 pairs Chinese and English names of one concept
@@ -23,7 +24,6 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ...diagnostics import InputError
-from .. import _internals
 from . import derived, fragments, glossary, language, publish, scripts, titles
 from .language import SearchPrnotes
 
@@ -35,8 +35,6 @@ def setup_search(app: Sphinx) -> None:
         raise ExtensionError(f"the search glossary is malformed:\n{exc}") from None
     app.add_config_value(publish.SEARCH_IN, "", "", types=[str])
     app.add_search_language(SearchPrnotes)
-    for builder in _internals.index_format_builders(language.Utf8JavaScriptIndex()):
-        app.add_builder(builder, override=True)  # searchindex.js in UTF-8, not \u escapes
     app.connect("doctree-resolved", titles.promote)
     app.connect("doctree-resolved", derived.mark)
     # After derived.mark (priority 500): the text without what it marks.

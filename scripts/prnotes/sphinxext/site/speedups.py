@@ -31,77 +31,73 @@ build ends, so a process that runs several builds (the tests) keeps nothing.
 
 **Batching.** Sphinx's parallel reading gets each chunk of pages back as the
 worker's whole environment, pickled: on a day's build, the whole archive once
-per chunk. A batch smaller than half of the site is read and written
-serially. A large batch is written by ``-j`` worker processes besides the
-main one, which prepares every page (Sphinx gives the writing one fewer).
+per chunk. A batch to read or to write smaller than half of the pages already
+read is read or written serially. A large batch is written by ``-j`` worker
+processes besides the main one, which prepares every page (Sphinx gives the
+writing one fewer). :class:`Processes` says so to the web site's builders,
+and nothing changes the build's ``-j``.
 """
 
 from __future__ import annotations
 
 import gc
-from weakref import WeakKeyDictionary
+from collections.abc import Sequence
 
 from sphinx.application import Sphinx
-from sphinx.builders import Builder
-from sphinx.environment import BuildEnvironment
+from sphinx.config import Config
 
 from .. import _internals
 
 GC_THRESHOLD = 50_000
-# the collector's thresholds before the build, while one runs
-_GC_BEFORE: list[tuple[int, ...]] = []
-# app -> its -j, while the writing has more processes
-_JOBS: WeakKeyDictionary[Sphinx, int] = WeakKeyDictionary()
 
 
-def gc_start(app: Sphinx) -> None:
-    """On ``builder-inited``: the environment is loaded."""
-    if not _GC_BEFORE:
-        _GC_BEFORE.append(gc.get_threshold())
-        gc.set_threshold(GC_THRESHOLD, *_GC_BEFORE[0][1:])
-    gc.freeze()
+class Processes:
+    """How many processes read and write a batch: mixed into the web site's
+    builders (:func:`._internals.html_builders`, registered by :mod:`.site`)."""
+
+    def reads_serially(self, docnames: Sequence[str]) -> bool:
+        return self.config.prnotes_speedups and small_batch(docnames, self.env)
+
+    def write_workers(self, docnames: Sequence[str], workers: int) -> int:
+        if not self.config.prnotes_speedups:
+            return workers
+        return 0 if small_batch(docnames, self.env) else workers + 1
 
 
-def gc_read(app: Sphinx, env: BuildEnvironment) -> None:
-    """On ``env-updated``: every document is read."""
-    gc.freeze()
+def small_batch(docnames: Sequence[str], env) -> bool:
+    """Under half of the documents already read: a day's digest."""
+    return len(docnames) * 2 < len(_internals.documents(env))
 
 
-def gc_end(app: Sphinx, exception: Exception | None) -> None:
-    gc.unfreeze()
-    if _GC_BEFORE:
-        gc.set_threshold(*_GC_BEFORE.pop())
+def collector(before: tuple[int, ...]):
+    """The handlers that set the garbage collector for one build and give
+    ``before`` (its thresholds) back when the build ends."""
+
+    def loaded(app: Sphinx) -> None:
+        """On ``builder-inited``: the environment is loaded."""
+        gc.set_threshold(GC_THRESHOLD, *before[1:])
+        gc.freeze()
+
+    def read(app: Sphinx, env) -> None:
+        """On ``env-updated``: every document is read."""
+        gc.freeze()
+
+    def ended(app: Sphinx, exception: Exception | None) -> None:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+    return loaded, read, ended
 
 
-def read_small_batches_here(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    if _internals.parallel(app) > 1 and len(docnames) * 2 < len(_internals.documents(env)):
-        _internals.set_parallel(app, 1)
-
-
-def write_with_all_workers(app: Sphinx, builder: Builder) -> None:
-    jobs = _internals.parallel(app)
-    if builder.parallel_ok and jobs > 1:
-        _JOBS[app] = jobs
-        _internals.set_write_workers(app, jobs)
-
-
-def give_jobs_back(app: Sphinx, exception: Exception | None) -> None:
-    jobs = _JOBS.pop(app, None)
-    if jobs is not None:
-        _internals.set_parallel(app, jobs)
-
-
-def switch_on(app: Sphinx, config) -> None:
+def switch_on(app: Sphinx, config: Config) -> None:
     if not config.prnotes_speedups:
         return
     _internals.prune_index_with_a_set()
-    app.connect("builder-inited", gc_start)
-    app.connect("env-updated", gc_read)
+    loaded, read, ended = collector(gc.get_threshold())
+    app.connect("builder-inited", loaded)
+    app.connect("env-updated", read)
     # Late: the collector is given back after every other handler is done.
-    app.connect("build-finished", gc_end, priority=900)
-    app.connect("env-before-read-docs", read_small_batches_here)
-    app.connect("write-started", write_with_all_workers)
-    app.connect("build-finished", give_jobs_back)
+    app.connect("build-finished", ended, priority=900)
 
 
 def setup(app: Sphinx) -> dict:

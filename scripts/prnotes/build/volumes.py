@@ -43,6 +43,7 @@ from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
 from ..parse import regular
 from ..parse.history import added_dates
+from ..render.myst import hidden_toctree
 from ..write.files import apply, plan, write_file
 from . import stamp as buildstamp
 
@@ -297,20 +298,8 @@ def stage(root: Path, part: Part) -> Path:
         if data is None:
             raise BuildError(f"{docname}.md is missing; run `prnotes notes` first")
         pages[f"{docname}.md"] = data.decode("utf-8")
-    pages["index.md"] = "\n".join(
-        [
-            f"{contract.MARKER} for volume {part.name} of the archive; edit the seeds, not this page.",
-            "",
-            f"# {part.volume.title}",
-            "",
-            "```{toctree}",
-            ":hidden:",
-            "",
-            *part.pages,
-            "```",
-            "",
-        ]
-    )
+    marker = f"{contract.MARKER} for volume {part.name} of the archive; edit the seeds, not this page."
+    pages["index.md"] = "\n".join([marker, "", f"# {part.volume.title}", "", *hidden_toctree(part.pages)])
     _write_sources(root, src, pages)
     return src
 

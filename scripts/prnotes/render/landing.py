@@ -43,6 +43,7 @@ from .readinglists import audience_heading, audiences_used, verdicts_used
 
 INTRO = "每个 PR 一页阅读笔记：值不值得细读、读什么、读完之后跟进什么。"
 HERE = "index"
+SINCE = [f":::{{{contract.SINCE_DIRECTIVE}}}", ":::", ""]  # the count of notes new since the last visit
 
 
 def today() -> list[str]:
@@ -51,9 +52,7 @@ def today() -> list[str]:
     return [
         "## 今日",
         "",
-        f":::{{{contract.SINCE_DIRECTIVE}}}",
-        ":::",
-        "",
+        *SINCE,
         *list_directive("today", {}, show=("verdict", "summary", "subsystem")),
     ]
 
@@ -138,9 +137,7 @@ def render_unread(site: Site) -> dict[str, str]:
         *orphan(),
         escape(UNREAD_INTRO),
         "",
-        f":::{{{contract.SINCE_DIRECTIVE}}}",
-        ":::",
-        "",
+        *SINCE,
         *list_directive("unread", {}, show=("verdict", "subsystem")),
     ]
     return {f"{contract.UNREAD}.md": "\n".join(lines)}

@@ -40,6 +40,7 @@ from ... import contract
 from ...build.subset import BOOK_NAME
 from ..facts import state
 from ..facts.notes import Facts
+from ..links import splice
 from ..site import web_site
 
 _SAVED = "prnotes_pdf_books"  # env attribute, kept by Users: the books of the last build
@@ -145,14 +146,12 @@ class FillPdfLinks(SphinxPostTransform):
             if not found:
                 _remove(node)
                 continue
-            out: list[nodes.Node] = [nodes.Text(f"{node['label']}：")]
-            for index, (what, where) in enumerate(found):
-                if index:
-                    out.append(nodes.Text(" · "))
+            links = []
+            for what, where in found:
                 text = titles.get(int(what[1:]), what) if what.startswith("v") else what
                 uri = where if "://" in where or where.startswith("/") else _from_page(self.env, self.env.docname, where)
-                out.append(nodes.reference("", text, refuri=uri, classes=["prnotes-pdf"]))
-            node.replace_self(out)
+                links.append(nodes.reference("", text, refuri=uri, classes=["prnotes-pdf"]))
+            node.replace_self([nodes.Text(f"{node['label']}："), *splice.joined(links, " · ")])
 
 
 def _from_page(env: BuildEnvironment, docname: str, path: str) -> str:

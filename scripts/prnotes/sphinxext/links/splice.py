@@ -4,7 +4,8 @@ docutils' ``Node.replace_self`` and ``Element.replace`` find the node among
 its parent's children (``list.index``) and shift the ones after it: a
 paragraph of thousands of PR references, each replaced so, costs time
 quadratic in their number. :func:`replace_all` does what those calls would
-do, in one pass over each parent's children.
+do, in one pass over each parent's children. :func:`joined` lays nodes out
+with a separator between them (``A、B、C``).
 """
 
 from __future__ import annotations
@@ -44,3 +45,13 @@ def replace_selves(replacements: Iterable[tuple[nodes.Element, nodes.Node | list
         if isinstance(first, nodes.Element):
             first.update_basic_atts(old)
     replace_all(pairs)
+
+
+def joined(parts: Iterable[nodes.Node | list[nodes.Node]], separator: str = "、") -> list[nodes.Node]:
+    """The nodes of ``parts`` with ``separator`` between one part and the next."""
+    out: list[nodes.Node] = []
+    for part in parts:
+        if out:
+            out.append(nodes.Text(separator))
+        out.extend(part if isinstance(part, list) else [part])
+    return out

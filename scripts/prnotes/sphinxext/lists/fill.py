@@ -453,8 +453,12 @@ class Builder:
         text = nodes.inline(classes=["std", "std-doc"])
         for frozen in facts.title:
             text += _unlinked(thaw(frozen))
+        return self.link(docname, "", text, anchor=anchor)
+
+    def link(self, docname: str, text: str, *children: nodes.Node, anchor: str = "", **attributes) -> nodes.reference:
+        """A link from this page to ``docname`` (at ``anchor``, if given)."""
         uri = self.app.builder.get_relative_uri(self.page, docname) + (f"#{anchor}" if anchor else "")
-        return nodes.reference("", "", text, internal=True, refuri=uri)
+        return nodes.reference("", text, *children, internal=True, refuri=uri, **attributes)
 
     def pr_ref(self, repo: str, number: int, kind: str = "pull", text: str = "") -> nodes.Node:
         text = text or (f"#{number}" if self.one_repo else f"{repo}#{number}")
@@ -537,8 +541,7 @@ class Builder:
         title = self.env.titles.get(subsystem)
         text = title.astext() if title is not None else volumes.title_elsewhere(self.app, subsystem)
         if text is not None:
-            uri = self.app.builder.get_relative_uri(self.page, subsystem)
-            meta += nodes.reference("", text, internal=True, refuri=uri, classes=["prnotes-entry-subsystem"])
+            meta += self.link(subsystem, text, classes=["prnotes-entry-subsystem"])
         return meta
 
     def build_today(self, query: ListQuery) -> list[nodes.list_item]:
@@ -563,13 +566,9 @@ class Builder:
     def digests_and_counts(self, digests: tuple[tuple[int, str], ...], notes: tuple[str, ...]) -> list[nodes.Node]:
         """``第 4 期、第 5 期 · 5 篇（精读 2 篇，速读 3 篇）``, the digests linked; the first
         and the last of more than :data:`.stream.TODAY_DIGESTS_NAMED`."""
-        out: list[nodes.Node] = []
         named = digests if len(digests) <= stream.TODAY_DIGESTS_NAMED else (digests[0], digests[-1])
-        for index, (number, seed) in enumerate(named):
-            if index:
-                out.append(nodes.Text("、" if named is digests else " 至 "))
-            uri = self.app.builder.get_relative_uri(self.page, contract.digest_docname(seed))
-            out.append(nodes.reference("", f"第 {number} 期", internal=True, refuri=uri))
+        links = (self.link(contract.digest_docname(seed), f"第 {number} 期") for number, seed in named)
+        out = splice.joined(links, "、" if named is digests else " 至 ")
         if named is not digests:
             out.append(nodes.Text(f"（共 {len(digests)} 期）"))
         counts = verdict_counts(self.facts[d].verdict for d in notes)
@@ -606,15 +605,12 @@ class Builder:
         """``按周：本周（2026-W49，7 篇）· 上周（…）…``, each week's page linked but this one's."""
         para = nodes.paragraph(classes=["prnotes-weeks"])
         para += nodes.Text("按周：")
+        weeks = []
         for back, week in enumerate(stream.weeks(self.env)):
-            if back:
-                para += nodes.Text(" · ")
             text = f"{contract.week_title(back)}（{week.label[5:]}，{len(week.notes)} 篇）"
-            if back == here:
-                para += nodes.strong("", text)
-            else:
-                uri = self.app.builder.get_relative_uri(self.page, contract.week_docname(back))
-                para += nodes.reference("", text, internal=True, refuri=uri, reftitle=f"{week.label}：{week.span}")
+            title = f"{week.label}：{week.span}"
+            weeks.append(nodes.strong("", text) if back == here else self.link(contract.week_docname(back), text, reftitle=title))
+        para.extend(splice.joined(weeks, " · "))
         return para
 
     def week_rest(self, query: ListQuery) -> list[nodes.Node]:
@@ -637,8 +633,7 @@ class Builder:
             return []
         para = nodes.paragraph(classes=["prnotes-today-rest"])
         para += nodes.Text(says.format(more) + "（见上面的期数，或")
-        uri = self.app.builder.get_relative_uri(self.page, contract.DIGESTS_INDEX)
-        para += nodes.reference("", "摘要归档", internal=True, refuri=uri)
+        para += self.link(contract.DIGESTS_INDEX, "摘要归档")
         para += nodes.Text("）。")
         return [para]
 
@@ -667,20 +662,15 @@ class Builder:
         """``跟进：PR #N、issue owner/repo#M``, or that the item names none."""
         if not targets:
             return [nodes.Text(contract.FOLLOWUP_NO_TARGET)]
-        out: list[nodes.Node] = [nodes.Text("跟进：")]
-        for index, (repo, number, kind) in enumerate(targets):
-            if index:
-                out.append(nodes.Text("、"))
-            out.append(nodes.Text("PR " if kind == "pull" else "issue "))
-            # Short only where every number on the page is short: one repository, and this one.
-            out.append(self.pr_ref(repo, number, kind, f"#{number}" if self.one_repo and repo == home else f"{repo}#{number}"))
-        return out
+        # Short only where every number on the page is short: one repository, and this one.
+        short = {(repo, number): f"#{number}" if self.one_repo and repo == home else f"{repo}#{number}" for repo, number, _ in targets}
+        refs = ([nodes.Text("PR " if kind == "pull" else "issue "), self.pr_ref(repo, number, kind, short[repo, number])] for repo, number, kind in targets)
+        return [nodes.Text("跟进："), *splice.joined(refs)]
 
     def digest_with_date(self, facts: NoteFacts) -> list[nodes.Node]:
         """``第 N 期`` linking to the digest, and its date (this build's, from git)."""
-        uri = self.app.builder.get_relative_uri(self.page, contract.digest_docname(facts.digest))
         when = nodes.inline(classes=["prnotes-followup-when"])
-        when += nodes.reference("", f"第 {facts.digest_number} 期", internal=True, refuri=uri)
+        when += self.link(contract.digest_docname(facts.digest), f"第 {facts.digest_number} 期")
         when += nodes.Text(" · ")
         when += buildtime.date_node(self.env, facts.digest)
         return [when]
@@ -696,10 +686,7 @@ class Builder:
             para = nodes.paragraph()
             para += nodes.literal(name, name)
             para += nodes.Text("：")
-            for index, (docname, facts) in enumerate(notes[:SYMBOL_NOTES]):
-                if index:
-                    para += nodes.Text("、")
-                para += self.note_link(docname, facts)
+            para.extend(splice.joined(self.note_link(docname, facts) for docname, facts in notes[:SYMBOL_NOTES]))
             if len(notes) > SYMBOL_NOTES:
                 para += nodes.Text(f"，另有 {len(notes) - SYMBOL_NOTES} 篇（可用搜索查找）")
             items.append(nodes.list_item("", para))
@@ -739,10 +726,7 @@ class Builder:
                 # The newest PR_NOTES of them, so that an entry stays small however often a PR is named.
                 shown = set(sorted(by, key=lambda d: (-self.facts[d].digest_number, -self.facts[d].position))[:PR_NOTES])
                 para += nodes.Text(" — 提到它的笔记：")
-                for index, docname in enumerate(d for d in by if d in shown):
-                    if index:
-                        para += nodes.Text("、")
-                    para += self.note_link(docname, self.facts[docname])
+                para.extend(splice.joined(self.note_link(d, self.facts[d]) for d in by if d in shown))
                 if len(by) > PR_NOTES:
                     where_else = "笔记页列出全部" if own is not None else "可用搜索查找"
                     para += nodes.Text(f"，另有 {len(by) - PR_NOTES} 篇（{where_else}）")

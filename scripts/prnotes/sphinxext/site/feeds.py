@@ -69,7 +69,7 @@ from ..facts.buildtime import added_at, feed_time, sources_time
 from ..facts.notes import Facts, NoteFacts, present
 from ..facts.frozen import plain_text
 from ..facts.summaries import summary_text
-from ..links import volumes
+from ..links import splice, volumes
 from . import web_site
 from .. import _internals
 
@@ -383,12 +383,12 @@ def feed_line(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     line = nodes.paragraph(classes=["prnotes-feed-line", "no-search"])
     line += nodes.Text("订阅：")
-    for index, feed in enumerate(own):
-        if index:
-            line += nodes.Text("、")
+    links = []
+    for feed in own:
         label = feed.title.split(" · ", 1)[-1]
         space = " " if label[-1].isascii() and label[-1].isalnum() else ""
-        line += nodes.reference("", f"{label}{space}的新笔记（Atom）", refuri=_to_root(docname) + feed.path, classes=["prnotes-feed"], feed=feed.path)
+        links.append(nodes.reference("", f"{label}{space}的新笔记（Atom）", refuri=_to_root(docname) + feed.path, classes=["prnotes-feed"], feed=feed.path))
+    line.extend(splice.joined(links))
     if contract.FEEDS_PAGE in _internals.documents(app.env) or volumes.elsewhere(app, contract.FEEDS_PAGE):
         line += nodes.Text(" · ")
         line += nodes.reference("", "全部订阅源", internal=True, refuri=app.builder.get_relative_uri(docname, contract.FEEDS_PAGE))

@@ -23,6 +23,7 @@ from tests.support.searchbrowser import search_page
 FIXTURE = ROOTS / "search-fallback"
 GIZMO, GRAPH, FLASH, RING, GLOSSED, BACKPRESSURE = (f"notes/o/fb/pr-{n}" for n in (101, 102, 103, 104, 105, 106))
 EVENT_TIME_ONLY_IN_CHINESE = "notes/o/fb/pr-107"  # 事件时间 in its advice, no "event" anywhere
+OUTPUT_CHANNEL_IDENTIFIER = "notes/o/fb/pr-115"  # output_channel, an identifier
 DEFAULTS = "notes/o/fb/pr-114"  # 更改 修改 变更 改变 改动: five words CC-CEDICT glosses "to alter"
 WATERMARK_ONLY_BY_NAME = "notes/o/fb/pr-110"  # 水位线 in its title, no "watermark" anywhere
 WARMUP_ONLY_BY_NAME = "notes/o/fb/pr-113"  # 热身 in its title, no "warmup" anywhere
@@ -185,7 +186,7 @@ def test_the_edit_distance_counts_a_swap_as_one_edit(page):
     [
         ("cuda graph", GRAPH, ["cuda+graph|cudagraph"]),  # CUDAGraph
         ("tensor core", GRAPH, ["tensor+cor|tensorcore"]),  # TensorCore
-        ("kv cache", GRAPH, ["kv+cach|kv_cache"]),  # kv_cache
+        ("kv cache", GRAPH, ["kv+cach|kv_cache|~kv+缓存"]),  # kv_cache; the glossary's KV 缓存
         ("flashattn", FLASH, ["flashattn|flash_attn"]),  # flash_attn
         ("flash attn", FLASH, ["flash+attn|flash_attn"]),
         # Joined where the note writes two words apart.
@@ -196,6 +197,13 @@ def test_the_edit_distance_counts_a_swap_as_one_edit(page):
 def test_identifiers_typed_joined_or_apart_find_the_note(page, query, note, terms):
     assert _split(page, query) == terms
     assert page.search(query).docnames[:1] == (note,)
+
+
+def test_words_typed_apart_that_are_an_identifier_keep_their_chinese(page):
+    # output_channel is an identifier of a note; the words are also the dictionary's 输出 and
+    # 通道, which another note writes as one word: 输出通道.
+    assert _split(page, "output channel") == ["output+channel|output_channel|=输出+出通+通道"]
+    assert page.search("output channel").docnames[:2] == (OUTPUT_CHANNEL_IDENTIFIER, BACKPRESSURE)
 
 
 # --- Chinese and English names the notes pair -----------------------------------------
@@ -233,6 +241,7 @@ def _notes(*rows: tuple[str, str, str]) -> list[NoteText]:
         # An explanation in brackets, not a name; an identifier; words after other English words.
         ("pytestmark（收集期一次性过滤）", []),
         ("见 `kv_cache`（KV 缓存）", []),
+        ("树用 retrieve_next_token（第一个孩子）表示", []),  # not "token": the end of an identifier
         ("use the late interaction（晚交互）", []),
     ],
 )

@@ -290,6 +290,29 @@ const prnotesSharedTranslations = (words, translations) => {
   }
   return shared || [];
 };
+const PRNOTES_MAX_JOINED = 4;  // Chinese wordings of words typed apart, at most
+
+/**
+ * Chinese wordings of `words` (typed apart, lower case) made of the words'
+ * own: the words cut, longest first, into stretches the dictionary gives a
+ * shared Chinese word (prnotesSharedTranslations), their words written one
+ * after the other ("integer dot product": 整数 + 点积, 整数点积; "prefix
+ * cache": 前缀缓存). None when a word has no Chinese word; at most
+ * PRNOTES_MAX_JOINED, the dictionary's first words first.
+ */
+const prnotesJoinedTranslations = (words, translations) => {
+  let wordings = [""];
+  for (let i = 0, end; i < words.length; i = end) {
+    let shared = [];
+    for (end = words.length; end > i; end--) {
+      shared = prnotesSharedTranslations(words.slice(i, end), translations);
+      if (shared.length) break;
+    }
+    if (!shared.length) return [];
+    wordings = wordings.flatMap((before) => shared.map((word) => before + word)).slice(0, PRNOTES_MAX_JOINED);
+  }
+  return words.length > 1 ? wordings : [];
+};
 
 /**
  * The glossary phrases in the query (and `extra` phrases, after the
@@ -457,8 +480,20 @@ const prnotesQueryTerms = (query, keys) => {
           const joined = [parts.join("_"), parts.join("")].find((t) => keys.known(t));
           if (!joined) continue;
           const end = seq.index + words[j - 1].index + words[j - 1][0].length;
-          const shared = prnotesSharedTranslations(parts, (term) => keys.translations(term));
-          group(seq.index + words[i].index, end, [[[joined], ""], ...shared.map((word) => [prnotesPhraseTerms(word), "="])]);
+          const start = seq.index + words[i].index;
+          // The words' other wordings, as they would have without the identifier: the
+          // glossary's, the notes' and the dictionary's for all of them together.
+          const span = norm.slice(start, end);
+          const whole = prnotesGlossaryMatches(span, [
+            ...prnotesDerivedPhrases(span, (term) => keys.links(term)),
+          ]).filter((m) => m.start === 0 && m.end === span.length);
+          const translations = (term) => keys.translations(term);
+          const shared = prnotesSharedTranslations(parts, translations);
+          group(start, end, [
+            [[joined], ""],
+            ...whole.flatMap((m) => [...m.expansions].sort().map((phrase) => [prnotesPhraseTerms(phrase), m.mark])),
+            ...[...shared, ...prnotesJoinedTranslations(parts, translations)].map((word) => [prnotesPhraseTerms(word), "="]),
+          ]);
           i = j - 1;
           break;
         }

@@ -143,7 +143,7 @@ _ENGLISH = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ \-][A-Za-z][A-Za-z0-9]*){0,3}")
 _BRACKET = re.compile(r"\(([^()]*)\)")
 _TAG = re.compile(r"\[[^\]]*\]")
 _WORD = re.compile(r"(?<![A-Za-z0-9_.\-])[A-Za-z]{3,}(?![A-Za-z0-9_.\-])")
-_ASCII_WORD = re.compile(r"[A-Za-z0-9]")
+_IDENTIFIER_CHAR = re.compile(r"[A-Za-z0-9_./]")  # a name after one of these is part of an identifier
 
 
 @dataclass(frozen=True, order=True)
@@ -167,12 +167,13 @@ def _cjk_name(before: str) -> str | None:
 
 
 def _english_name(before: str) -> str | None:
-    """The one to three English words that end ``before``, after CJK text, punctuation or the start."""
+    """The one to three English words that end ``before``, after CJK text, punctuation or the start;
+    not the end of an identifier or a path (``retrieve_next_token``: not "token")."""
     match = re.search(r"([A-Za-z0-9 \-]*)$", before)
     stretch = match.group(1)
     head = before[: len(before) - len(stretch)]
     stretch = stretch.strip(" -")
-    if not stretch or (head and _ASCII_WORD.fullmatch(head[-1])):
+    if not stretch or (head and _IDENTIFIER_CHAR.fullmatch(head[-1])):
         return None
     words = stretch.replace("-", " ").split()
     if not 1 <= len(words) <= 3 or not _ENGLISH.fullmatch(stretch) or not any(len(w) >= 2 and w.isalpha() for w in words):

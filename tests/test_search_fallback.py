@@ -204,6 +204,9 @@ def test_words_typed_apart_that_are_an_identifier_keep_their_chinese(page):
     # 通道, which another note writes as one word: 输出通道.
     assert _split(page, "output channel") == ["output+channel|output_channel|=输出+出通+通道"]
     assert page.search("output channel").docnames[:2] == (OUTPUT_CHANNEL_IDENTIFIER, BACKPRESSURE)
+    # A word the glossary has alone (pipeline: 流水线) gives its wording too; stop words give none.
+    assert _split(page, "pipeline channel") == ["pipelin+channel|pipeline_channel|=流水+水线+线通+通道"]
+    assert _split(page, "out of memory") == ["memory|outofmemory|=内存"]
 
 
 # --- Chinese and English names the notes pair -----------------------------------------

@@ -235,6 +235,19 @@ const prnotesGlossaryPhrases = (() => {
   };
 })();
 
+/** The glossary's Chinese wordings of its English terms of one word: folded word -> [wordings]. */
+const prnotesGlossaryWords = (() => {
+  let words = null;
+  return () => {
+    if (words) return words;
+    words = new Map();
+    for (const {units, expansions} of prnotesGlossaryPhrases())
+      if (units.length === 1 && units[0] < "\u3400")
+        words.set(units[0], [...expansions].filter((phrase) => /[\u3400-\u9fff]/.test(phrase)).sort());
+    return words;
+  };
+})();
+
 /**
  * The pairs the notes make (pairs.py) that may be in the query: each
  * phrase stored under one of the query's terms (`links(term)`: [[phrase,
@@ -297,8 +310,9 @@ const PRNOTES_MAX_JOINED = 4;  // Chinese wordings of words typed apart, at most
  * own: the words cut, longest first, into stretches the dictionary gives a
  * shared Chinese word (prnotesSharedTranslations), their words written one
  * after the other ("integer dot product": 整数 + 点积, 整数点积; "prefix
- * cache": 前缀缓存). None when a word has no Chinese word; at most
- * PRNOTES_MAX_JOINED, the dictionary's first words first.
+ * cache": 前缀缓存; "pipeline parallel", the glossary's 流水线: 流水线并行).
+ * None when a word has no Chinese word; at most PRNOTES_MAX_JOINED, the
+ * first words first.
  */
 const prnotesJoinedTranslations = (words, translations) => {
   let wordings = [""];
@@ -311,7 +325,7 @@ const prnotesJoinedTranslations = (words, translations) => {
     if (!shared.length) return [];
     wordings = wordings.flatMap((before) => shared.map((word) => before + word)).slice(0, PRNOTES_MAX_JOINED);
   }
-  return words.length > 1 ? wordings : [];
+  return wordings.filter(Boolean);
 };
 
 /**
@@ -487,12 +501,14 @@ const prnotesQueryTerms = (query, keys) => {
           const whole = prnotesGlossaryMatches(span, [
             ...prnotesDerivedPhrases(span, (term) => keys.links(term)),
           ]).filter((m) => m.start === 0 && m.end === span.length);
-          const translations = (term) => keys.translations(term);
-          const shared = prnotesSharedTranslations(parts, translations);
+          // A word's Chinese: the glossary's for it alone, then the dictionary's.
+          const translations = (term) => [...(prnotesGlossaryWords().get(term) || []), ...(keys.translations(term) || [])];
+          const counted = parts.filter((w) => !PRNOTES_STOPWORDS.has(w));  // "out of memory": memory
+          const shared = prnotesSharedTranslations(counted, translations);
           group(start, end, [
             [[joined], ""],
             ...whole.flatMap((m) => [...m.expansions].sort().map((phrase) => [prnotesPhraseTerms(phrase), m.mark])),
-            ...[...shared, ...prnotesJoinedTranslations(parts, translations)].map((word) => [prnotesPhraseTerms(word), "="]),
+            ...[...shared, ...prnotesJoinedTranslations(counted, translations)].map((word) => [prnotesPhraseTerms(word), "="]),
           ]);
           i = j - 1;
           break;

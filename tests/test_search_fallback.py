@@ -103,6 +103,29 @@ def test_the_bigrams_of_one_word_of_the_query_count_about_once(page):
     assert rows["run"] == pytest.approx(1.25 * 5 * idf * share)
 
 
+def test_a_bigram_between_two_words_of_the_query_is_not_asked_of_a_page(page):
+    """容量告警 typed unspaced: 量告, between 容量 and 告警 and rarer than
+    both, spans the two words. Page "apart" has both words but not 量告: it
+    covers the whole query. Page "joined" writes 容量告警: two words, and 量告
+    for having them side by side."""
+    rows = page.evaluate(
+        """() => {
+          const data = {"容量": [[], ["joined", "apart", "a"]], "量告": [[], ["joined"]], "告警": [[], ["joined", "apart", "b"]]};
+          const saved = PrnotesSearch.view;
+          PrnotesSearch.use({pages: 100, misses: 0, term: (t) => data[t] || null, inside: () => []});
+          try {
+            return Object.fromEntries(PrnotesSearch.scores(["容量", "量告", "告警"], new Set(), "容量告警").rows);
+          } finally {
+            PrnotesSearch.use(saved);
+          }
+        }"""
+    )
+    word, join = 1 + math.log(100 / 3), 1 + math.log(100)
+    assert rows["apart"] == pytest.approx(2 * 5 * word)  # all of the query's rarity
+    assert rows["joined"] == pytest.approx(2 * 5 * word + 5 * join)
+    assert rows["joined"] > rows["apart"] > rows["a"]
+
+
 def test_a_query_a_note_answers_whole_has_no_partial_line(page):
     assert page.search("gizmo prefetch").docnames == (GIZMO,)
     assert _partial_line(page) == ""

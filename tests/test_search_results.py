@@ -76,7 +76,7 @@ def test_result_rows_show_verdict_repo_pr_and_date(page):
 def test_hub_pages_only_when_no_note_matches_and_never_one_title_twice(page):
     notes = page.search("前缀缓存").docnames
     assert notes and all(contract.is_note_docname(d) for d in notes)
-    hubs = page.search("PR 精读笔记").docnames
+    hubs = page.search("子系统").docnames
     assert hubs and not any(contract.is_note_docname(d) for d in hubs)
     titles = page.page.eval_on_selector_all("#search-results ul.search > li > a", "els => els.map(e => e.textContent)")
     assert len(titles) == len(set(titles)), titles

@@ -133,7 +133,10 @@ const PrnotesSearch = {
    * it has of weight x rarity, with rarity 1 + ln(pages / pages with the
    * term), times the share of the query's rarity it covers; CJK bigrams of
    * the page that overlap in the query (长上 上下 下文 of 长上下文) are one word
-   * of it, which counts its best bigram and PRNOTES_RUN_REST of the others. When some page
+   * of it, which counts its best bigram and PRNOTES_RUN_REST of the others;
+   * a bigram that spans two words of the query (`text`, normalized: "获失"
+   * of "捕获失败") is not asked of a page, nor counted in the rarity it
+   * covers. When some page
    * has every term, a page must cover at least half of the rarity, so one
    * common word does not list the whole site. When none has every term,
    * the search is partial: every page with any term is listed, by the same
@@ -141,7 +144,7 @@ const PrnotesSearch = {
    * page while any term is found. Returns {rows: [page, score] pairs,
    * together: whether some page has every term}.
    */
-  scores: (searchTerms, typed) => {
+  scores: (searchTerms, typed, text = "") => {
     const view = PrnotesSearch.view;
     const scores = new Map();
     const covered = new Map();  // page -> the rarity of the terms it has
@@ -157,26 +160,42 @@ const PrnotesSearch = {
       if (run) scores.set(p, (scores.get(p) || 0) + run[1] + PRNOTES_RUN_REST * run[2]);
       runs.delete(p);
     };
-    for (const term of searchTerms) {
+    // A bigram of the query between the two that overlap it there, rarer
+    // than both, spans two words ("获失" of "捕获失败"): the words on either
+    // side are two words of the query, and it is a term a page need not
+    // have, which adds its weight to a page that has the two side by side.
+    const pages = (term) => PrnotesSearch.lookup(term, false).size;
+    const joins = (term) => {
+      if (!cjk(term)) return false;
+      const at = text.indexOf(term);
+      const [left, right] = [text.slice(at - 1, at + 1), text.slice(at + 1, at + 3)];
+      return at > 0 && cjk(left) && cjk(right) && pages(term) < pages(left) && pages(term) < pages(right);
+    };
+    searchTerms.forEach((term) => {
       const best = PrnotesSearch.lookup(term, typed.has(term), typed);
-      if (!cjk(term)) [...runs.keys()].forEach(close);
+      const counted = !joins(term);
+      if (!cjk(term) || !counted) [...runs.keys()].forEach(close);
       else [...runs.keys()].filter((p) => runs.get(p)[0][1] !== term[0] || !best.has(p)).forEach(close);
-      if (!best.size) continue;
+      if (!best.size) return;
       const idf = 1 + Math.log(view.pages / best.size);
-      total += idf;
-      matched++;
+      if (counted) {
+        total += idf;
+        matched++;
+      }
       best.forEach((weight, p) => {
         const value = weight * idf;
-        if (!cjk(term)) scores.set(p, (scores.get(p) || 0) + value);
+        if (!counted) scores.set(p, (scores.get(p) || 0) + value);
+        else if (!cjk(term)) scores.set(p, (scores.get(p) || 0) + value);
         else {
           const run = runs.get(p);
           if (run) runs.set(p, [term, Math.max(run[1], value), run[2] + Math.min(run[1], value)]);
           else runs.set(p, [term, value, 0]);
         }
+        if (!counted) return;
         covered.set(p, (covered.get(p) || 0) + idf);
         counts.set(p, (counts.get(p) || 0) + 1);
       });
-    }
+    });
     [...runs.keys()].forEach(close);
     let together = false;
     counts.forEach((n) => (together = together || n === matched));
@@ -237,7 +256,7 @@ const PrnotesSearch = {
     PrnotesSearch.matched = new Set();
     const typed = prnotesTypedWords(query);
     const {terms, missing} = PrnotesSearch.analyse(query, typed);
-    const scored = PrnotesSearch.scores(terms, typed);
+    const scored = PrnotesSearch.scores(terms, typed, prnotesQueryText(query));
     const rows = PrnotesSearch.rank(scored.rows, filters);
     const {together} = scored;
     const found = rows.length > 0;

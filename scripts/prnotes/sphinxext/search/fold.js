@@ -436,8 +436,10 @@ const PRNOTES_MAX_CORRECTIONS = 8;
  * The query's terms: a term for each word as prnotesTokens splits it, except
  * that these become groups, in this order:
  * 1. words typed apart that the index has joined by "_" or unspaced: "none
- *    hash", "gpu sync allowed" (with the Chinese words the dictionary gives
- *    each of them, marked "=": "dot product", 点积);
+ *    hash", "gpu sync allowed", with the other wordings the words have: the
+ *    glossary's and the notes' pairs for the whole phrase ("kv cache": KV
+ *    缓存), the Chinese words the dictionary gives each of them, marked "="
+ *    ("dot product": 点积), and prnotesJoinedTranslations (整数点积);
  * 2. glossary phrases, either side, with the other side as expansions, the
  *    pairs the notes make (pairs.py), marked "^", and the English words the
  *    dictionary translates (pairs.py, CC-CEDICT), marked "=";
@@ -495,12 +497,11 @@ const prnotesQueryTerms = (query, keys) => {
           if (!joined) continue;
           const end = seq.index + words[j - 1].index + words[j - 1][0].length;
           const start = seq.index + words[i].index;
-          // The words' other wordings, as they would have without the identifier: the
-          // glossary's, the notes' and the dictionary's for all of them together.
+          // The other wordings the words have without the identifier: the glossary's and
+          // the notes' pairs for the whole phrase, and the dictionary's.
           const span = norm.slice(start, end);
-          const whole = prnotesGlossaryMatches(span, [
-            ...prnotesDerivedPhrases(span, (term) => keys.links(term)),
-          ]).filter((m) => m.start === 0 && m.end === span.length);
+          const whole = prnotesGlossaryMatches(span, prnotesDerivedPhrases(span, (term) => keys.links(term)))
+            .filter((m) => m.start === 0 && m.end === span.length);
           // A word's Chinese: the glossary's for it alone, then the dictionary's.
           const translations = (term) => [...(prnotesGlossaryWords().get(term) || []), ...(keys.translations(term) || [])];
           const counted = parts.filter((w) => !PRNOTES_STOPWORDS.has(w));  // "out of memory": memory

@@ -184,8 +184,7 @@ const PrnotesSearch = {
       }
       best.forEach((weight, p) => {
         const value = weight * idf;
-        if (!counted) scores.set(p, (scores.get(p) || 0) + value);
-        else if (!cjk(term)) scores.set(p, (scores.get(p) || 0) + value);
+        if (!counted || !cjk(term)) scores.set(p, (scores.get(p) || 0) + value);
         else {
           const run = runs.get(p);
           if (run) runs.set(p, [term, Math.max(run[1], value), run[2] + Math.min(run[1], value)]);

@@ -364,6 +364,7 @@ code = ["mkdocs"]
 [[rule]]
 subsystem = "engine"
 prefixes = ["Sched"]
+code = ["sched_"]
 
 [paths]
 "src/" = "engine"
@@ -490,6 +491,19 @@ def test_where_a_name_is_defined_ranks_as_a_cited_path_does(defined_taxonomy):
     assert file_note("标题", "[Doc] x", "见 `src/engine/metrics/stats.py`。", defined_taxonomy, "o/layout").subsystem == "docs"
     # ... and title words say less than either.
     assert file_note("调度器改动", "x", "改的是 `StatLogger`。", defined_taxonomy, "o/layout").subsystem == "metrics"
+    # A name defined elsewhere that the PR passes through does not decide
+    # against a prefix that more of the note's code speaks for.
+    body = "`sched_policy()` 与 `sched_queue` 调用 `StatLogger`。"
+    assert file_note("标题", "[Sched] x", body, defined_taxonomy, "o/layout").subsystem == "engine"
+    assert file_note("标题", "x", body, defined_taxonomy, "o/layout").subsystem == "metrics"
+
+
+def test_a_kind_of_change_folder_is_evidence_not_a_claim(defined_taxonomy):
+    # A benchmark or an example of a PR lies in a kind's top folder: with
+    # nothing else to go by it decides (the cases above), but the PR's prefix
+    # says what it is about.
+    assert file_note("标题", "[Sched] x", "基准脚本见 `examples/bench_sched.py`。", defined_taxonomy, "o/layout").subsystem == "engine"
+    assert file_note("标题", "x", "基准脚本见 `examples/bench_sched.py`。", defined_taxonomy, "o/layout").subsystem == "docs"
 
 
 def test_paths_are_checked_with_their_line(tmp_path):

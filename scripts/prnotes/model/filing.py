@@ -453,9 +453,11 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     with most evidence is one the set weighs above topics (a weight above 1:
     a kind of change or a hardware) and the PR's prefix names it.
     A note that cites no path, or whose paths only whole top folders of a
-    kind of change claim (``examples/``), is filed likewise by the modules
-    that define the names it cites (:func:`definition_claims`), with the
-    same exception.
+    kind of change claim (``examples/``, ``benchmarks/``: where the PR's
+    example or benchmark lies, not what it is about), is filed likewise by
+    the modules that define the names it cites (:func:`definition_claims`),
+    with the same exception, and unless the top subsystem's prefix names
+    it and more of the note's code tokens speak for it; else by its evidence.
     """
     w = taxonomy.weights
     signals = _signals(taxonomy, repo)
@@ -479,14 +481,15 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     chosen = taxonomy.set_for(repo)
     aside = not paths or (claims and all(depth == 1 and _above_topics(chosen, sub) for sub, depth, _ in claims))
     defined = definition_claims(tokens, signals.layout, taxonomy.fallback) if aside else []
-    if claims and defined:
-        claims = []
+    # Such a folder is evidence, not a claim: where the PR's example or
+    # benchmark lies, not what it is about.
+    evidence_only, claims = (claims, []) if aside else ([], claims)
     for token in tokens:
         hit = code_subsystem(token, signals)
         if hit and counted.get(hit[0], 0) < w.code_cap:
             counted[hit[0]] = counted.get(hit[0], 0) + 1
             add(hit[0], "code", w.code * hit[1])
-    for sub in {c[0] for c in claims + defined}:
+    for sub in {c[0] for c in claims + defined + evidence_only}:
         if not counted.get(sub):
             add(sub, "code", w.code)
     if signals.prefixes:
@@ -526,12 +529,16 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     # (`current_platform`) is a mention, not what the PR is.
     top = evidence[0]
     totals = {e.subsystem: e.total for e in evidence}
+    codes = {e.subsystem: e.code for e in evidence}
     outranks = top.prefix and _above_topics(chosen, top.subsystem)
     if claims and not outranks:
         winner = _claimed(claims, totals)
-    elif defined and not outranks:
+    elif defined and not outranks and not (top.prefix and top.code > max(codes.get(sub, 0) for sub, _, _ in defined)):
         # Where a name is defined decides as a cited path does: the code the
-        # note names, before what its topic prefix or its words say.
+        # note names, before what its words say; but not against a prefix
+        # that more of the note's code speaks for (`[Spec Decode]` and
+        # `EagleProposer`, `eagle3` against `LlamaForCausalLM`, a class
+        # the PR passes through).
         winner = _claimed(defined, totals)
     else:
         winner = top.subsystem

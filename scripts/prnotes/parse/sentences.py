@@ -95,10 +95,6 @@ def _trim(atoms: list[Atom], start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _text_of(atoms: list[Atom]) -> str:
-    return "".join(a if isinstance(a, str) else a.text for a in atoms)
-
-
 _SENTENCE_END_RE = re.compile(
     "(?:[" + "".join(sorted(SENTENCE_END)) + "]|" + ASCII_END + "|" + ENGLISH_PERIOD + ")[" + "".join(sorted(CLOSERS)) + "]*"
 )
@@ -203,7 +199,7 @@ def clauses(sentence: tuple[Inline, ...]) -> list[Clause]:
         if lo == hi:
             continue
         if colon is not None and index == len(before_parts) - 1:
-            lead = _text_of(atoms[lo:hi])  # the lead-in is context, not a clause of its own
+            lead = "".join(a if isinstance(a, str) else a.text for a in atoms[lo:hi])  # the lead-in is context, not a clause of its own
         else:
             out.append(clause(lo, hi))
     if colon is not None:

@@ -106,10 +106,6 @@ def _git_out(root: Path, *args: str) -> str:
     return proc.stdout.strip() if proc.returncode == 0 else ""
 
 
-def _origin(root: Path) -> str:
-    return web_url(_git_out(root, "remote", "get-url", "origin"))
-
-
 def source_ref(root: Path, configured: str = "", environ: dict[str, str] | None = None) -> str:
     """The branch, tag or commit the 编辑来源 links point at: the one being built.
 
@@ -174,7 +170,7 @@ def look_up(app: Sphinx, env: BuildEnvironment, *outdated: set[str]) -> list[str
     root = Path(app.confdir)
     past = history.read(root)
     _report(root, past)
-    source = web_url(app.config.prnotes_source_url) or _origin(root)
+    source = web_url(app.config.prnotes_source_url) or web_url(_git_out(root, "remote", "get-url", "origin"))
     if source:
         source = f"{source}/blob/{source_ref(root, app.config.prnotes_source_branch)}"
     now = {"dates": dict(past.dates), "unknown": sorted(past.unknown), "in_git": past.in_git, "source": source}

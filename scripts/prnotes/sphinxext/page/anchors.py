@@ -21,10 +21,6 @@ _NUMBERED = re.compile(r"id\d+")
 _BLANKS = re.compile(r"\s+")
 
 
-def readable_id(title: str) -> str:
-    return _BLANKS.sub("-", title.strip())
-
-
 class ReadableSectionIds(SphinxTransform):
     # Before the domains collect the page's targets (SphinxDomains, 850).
     default_priority = 780
@@ -35,7 +31,7 @@ class ReadableSectionIds(SphinxTransform):
             ids = section["ids"]
             if not ids or not _NUMBERED.fullmatch(ids[0]) or not section.children or not isinstance(section[0], nodes.title):
                 continue
-            new = readable_id(section[0].astext())
+            new = _BLANKS.sub("-", section[0].astext().strip())
             if not new or new in document.ids:
                 continue
             old = ids[0]

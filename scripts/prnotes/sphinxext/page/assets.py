@@ -32,22 +32,15 @@ TABS_SCRIPT = "_static/design-tabs.js"
 CODE_STYLESHEET = "_static/pygments.css"
 
 
-def _has_tabs(doctree: nodes.document) -> bool:
-    return any("sd-tab-set" in node["classes"] for node in doctree.findall(nodes.Element))
-
-
-def _has_code(doctree: nodes.document) -> bool:
-    return next(iter(doctree.findall(nodes.literal_block)), None) is not None
-
-
 def page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     if not web_site(app):
         return
     for script in UNUSED_SCRIPTS:
         _internals.drop_script(context, script)
-    if doctree is None or not _has_tabs(doctree):
+    # A page without tabs or code needs neither their script nor their style.
+    if doctree is None or not any("sd-tab-set" in node["classes"] for node in doctree.findall(nodes.Element)):
         _internals.drop_script(context, TABS_SCRIPT)
-    if doctree is None or not _has_code(doctree):
+    if doctree is None or next(doctree.findall(nodes.literal_block), None) is None:
         _internals.drop_stylesheet(context, CODE_STYLESHEET)
 
 

@@ -151,7 +151,7 @@ def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
     current = _parents(app.env).get(pagename)
     # The root's URL tells pages whose links are absolute (the 404 page) from the others.
     base = (posixpath.dirname(pagename), context["pathto"](app.config.root_doc))
-    key = (*base, current, pagename if pagename in _nav_docnames(app.env) else "")
+    key = (*base, current, pagename if pagename in state.once(app.env, _toctree_docnames) else "")
     cache = state.of(app.env).navigation_html
     if key not in cache:
         render = {"prnotes_nav": nav_groups(app, pagename, context["pathto"])}
@@ -160,10 +160,6 @@ def add_nav(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
             app.builder.templates.render("prnotes/nav-list.html", render),
         )
     context["prnotes_nav_menu_html"], context["prnotes_nav_list_html"] = cache[key]
-
-
-def _nav_docnames(env) -> frozenset[str]:
-    return state.once(env, _toctree_docnames)
 
 
 def _toctree_docnames(env) -> frozenset[str]:

@@ -498,6 +498,15 @@ def test_where_a_name_is_defined_ranks_as_a_cited_path_does(defined_taxonomy):
     assert file_note("标题", "x", body, defined_taxonomy, "o/layout").subsystem == "metrics"
 
 
+def test_a_module_cited_where_it_was_is_filed_where_it_is(defined_taxonomy):
+    # src/old/ is gone from the release, and one module has that name: it moved.
+    assert file_note("标题", "", "见 `src/old/stats.py`。", defined_taxonomy, "o/layout").subsystem == "metrics"
+    # A folder the release still has: the file is new, or gone; the path stands.
+    assert file_note("标题", "", "见 `src/engine/stats.py`。", defined_taxonomy, "o/layout").subsystem == "engine"
+    # Outside the package (tests, examples): the path stands.
+    assert file_note("标题", "", "见 `examples/old/stats.py`。", defined_taxonomy, "o/layout").subsystem == "docs"
+
+
 def test_a_kind_of_change_folder_is_evidence_not_a_claim(defined_taxonomy):
     # A benchmark or an example of a PR lies in a kind's top folder: with
     # nothing else to go by it decides (the cases above), but the PR's prefix

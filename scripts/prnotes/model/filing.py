@@ -9,6 +9,7 @@ tables of ``taxonomy.toml``, the set's ``[[subsystem]]`` words and its
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections import Counter
@@ -159,6 +160,8 @@ class Layout:
     roots: frozenset[str]  # first segments of the claims: what a dotted name must start with
     defined: dict[str, str]  # a name -> the module that defines it (definitions/<owner>__<repo>.txt)
     deepest: int = 0  # segments of the deepest claim: a cited path's later segments match nothing
+    folders_held: frozenset[str] = frozenset()  # the folders of those modules, and theirs
+    named: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # a file name -> those modules
 
     @classmethod
     def of(cls, paths: tuple[tuple[str, str], ...], defined: dict[str, str] | None = None) -> Layout:
@@ -177,7 +180,21 @@ class Layout:
         tails = {t: next(iter(v)) for t, v in seen.items() if len(v) == 1 and t not in folders}
         roots = frozenset(k.split("/", 1)[0] for k, _ in paths)
         deepest = max((k.rstrip("/").count("/") + 1 for k, _ in paths), default=0)
-        return cls(folders, {k: tuple(v) for k, v in sorted(files.items())}, tails, roots, defined or {}, deepest)
+        modules, named = sorted(set((defined or {}).values())), {}
+        for module in modules:
+            named.setdefault(module.rpartition("/")[2], []).append(module)
+        held = frozenset(m[: i + 1] for m in modules for i, ch in enumerate(m) if ch == "/")
+        return cls(folders, {k: tuple(v) for k, v in sorted(files.items())}, tails, roots, defined or {}, deepest, held, named)
+
+    def moved(self, path: str) -> str:
+        """Where a cited module is now: a module of the release of that name,
+        if it is the only one and the path's folder is gone from the package
+        (`vllm/model_executor/parallel_utils/communication_op.py`, now
+        `vllm/distributed/communication_op.py`); else the path."""
+        folder, _, name = path.rpartition("/")
+        gone = folder + "/" not in self.folders_held and path.split("/", 1)[0] + "/" in self.folders_held
+        found = self.named.get(name, []) if gone else []
+        return found[0] if len(found) == 1 else path
 
     def claim(self, path: str) -> tuple[str, int] | None:
         """``(slug, depth)`` of the deepest prefix claimed for ``path`` (lower-case)."""
@@ -255,7 +272,7 @@ def cited_paths(tokens: list[str], layout: Layout) -> list[str]:
 
 def path_claims(paths: list[str], layout: Layout) -> list[tuple[str, int, int]]:
     """``(slug, depth, position)`` of every cited path (:func:`cited_paths`) the layout claims."""
-    return [(*hit, position) for position, path in enumerate(paths) if (hit := layout.claim(path))]
+    return [(*hit, position) for position, path in enumerate(paths) if (hit := layout.claim(layout.moved(path)))]
 
 
 def definition_claims(tokens: list[str], layout: Layout, fallback: str) -> list[tuple[str, int, int]]:

@@ -166,10 +166,10 @@ const PrnotesSearch = {
     // have, which adds its weight to a page that has the two side by side.
     const pages = (term) => PrnotesSearch.lookup(term, false).size;
     const joins = (term) => {
-      if (!cjk(term)) return false;
-      const at = text.indexOf(term);
+      const at = cjk(term) ? text.indexOf(term) : -1;
+      if (at <= 0) return false;  // not in the typed text, or nothing before it
       const [left, right] = [text.slice(at - 1, at + 1), text.slice(at + 1, at + 3)];
-      return at > 0 && cjk(left) && cjk(right) && pages(term) < pages(left) && pages(term) < pages(right);
+      return cjk(left) && cjk(right) && pages(term) < pages(left) && pages(term) < pages(right);
     };
     searchTerms.forEach((term) => {
       const best = PrnotesSearch.lookup(term, typed.has(term), typed);

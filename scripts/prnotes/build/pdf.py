@@ -153,9 +153,7 @@ def glyph_problems(root: Path, site: Site, missing: list[str]) -> list[Diagnosti
         found = sorted({ch for ch in text if ch in absent})
         if found:
             what = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in found)
-            problems.append(
-                Diagnostic(path, line, f"the book's fonts have no glyph for {what}{where}; the PDF cannot show it")
-            )
+            problems.append(Diagnostic(path, line, f"the book's fonts have no glyph for {what}{where}; the PDF cannot show it"))
 
     # A note shows the name of its seed file.
     for path in sorted({note.path for note in site.notes}):

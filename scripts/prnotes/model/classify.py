@@ -124,9 +124,7 @@ _EN_NEGATION_RE = re.compile(r"\b(?:not|no need to|don't|do not|never|without|no
 # Code spans say nothing about the verdict (`Optional[Tensor]`, `--skip-warmup`).
 _CODE_SPAN_RE = re.compile(r"`[^`\n]*`")
 # A condition that opens a clause, and what must follow it for a verdict.
-_CONDITION_RE = re.compile(
-    r"(?:^|(?<=[，,；;：:]))\s*(?:若|如果|假如|倘若|要是|如若|假使|如你|如您|当你|对于?[^，。；：]{1,30}?(?:来说|而言))"
-)
+_CONDITION_RE = re.compile(r"(?:^|(?<=[，,；;：:]))\s*(?:若|如果|假如|倘若|要是|如若|假使|如你|如您|当你|对于?[^，。；：]{1,30}?(?:来说|而言))")
 _RECOMMEND_RE = re.compile(r"值得|建议|推荐|可以|不妨|必读|再读|再看|一读|阅读|精读|细读|浏览|参考")
 # A negation, then what it negates: 不必, 不值得, 不太推荐, 谈不上值得, 别 …
 _NEGATION_RE = re.compile(
@@ -138,9 +136,7 @@ _NEGATION_RE = re.compile(
 
 
 # ... or what follows a phrase and takes it back: 精读价值不大, 精读的必要不大.
-_NEGATED_AFTER_RE = re.compile(
-    r"(?:的)?(?:价值|必要性?|意义|收益|需要)(?:并|也)?(?:不大|不高|有限|不多|较小|一般|不强)|(?:就)?(?:不必|没必要)了"
-)
+_NEGATED_AFTER_RE = re.compile(r"(?:的)?(?:价值|必要性?|意义|收益|需要)(?:并|也)?(?:不大|不高|有限|不多|较小|一般|不强)|(?:就)?(?:不必|没必要)了")
 
 
 # A phrase asked about rather than stated.

@@ -55,9 +55,7 @@ from dataclasses import dataclass
 from ..parse.refs import Inline, Ref, plain_text
 from ..parse.sentences import Atom, Clause, atoms_of, clauses, pieces_of, sentence_spans
 
-FOLLOW_UP_RE = re.compile(
-    r"(?<!正在)跟踪|跟进|技术债|关注后续|建议后续|后续维护|后续新增|后续[可需应再]|考虑后续"
-)
+FOLLOW_UP_RE = re.compile(r"(?<!正在)跟踪|跟进|技术债|关注后续|建议后续|后续维护|后续新增|后续[可需应再]|考虑后续")
 # The scan from a watch word stops at the next one: a question after both is
 # found from the later one, so each character is scanned once, not once per
 # watch word before it (only whether a clause holds a watch question counts).
@@ -69,9 +67,7 @@ WATCH_LEAD_RE = re.compile(r"(?<!重点)(?:关注|留意|跟踪)[两三四五六
 # character that no rule matches, so the rules never cut into one.
 OPAQUE = "\ufffc"
 # Where the label starts (label rule 1).
-WATCH_WORD_RE = re.compile(
-    rf"{FOLLOW_UP_RE.pattern}|{WATCH_QUESTION_RE.pattern}|(?<!重点)(?:关注|留意|注意(?!力)|跟踪|跟进|追踪|观察)"
-)
+WATCH_WORD_RE = re.compile(rf"{FOLLOW_UP_RE.pattern}|{WATCH_QUESTION_RE.pattern}|(?<!重点)(?:关注|留意|注意(?!力)|跟踪|跟进|追踪|观察)")
 # A later part that only says why, or advises more (label rule 2).
 TAIL_RE = re.compile(
     r"\s*(?:(?:后续|之后|今后|届时|同时|也|还|或)\s*)*"
@@ -106,9 +102,7 @@ PREDICATE_RE = re.compile(
 )
 PREDICATE_MAX = 40  # characters: "，仍需要长期持续密切跟踪下去" is 15
 AS_RE = re.compile(r"^(?:把|将)\s*(?P<x>.+?)\s*(?:当作|当成|作为|视为|看作|列为)\s*(?P<y>.+)$")
-WHILE_RE = re.compile(
-    r"^(?:在)?(?:维护|修改|改动|重构|扩展|升级|调整)\s*(?P<x>.+?)\s*时[，,]?\s*(?:保持|确保|维持|保证)其\s*(?P<y>.+)$"
-)
+WHILE_RE = re.compile(r"^(?:在)?(?:维护|修改|改动|重构|扩展|升级|调整)\s*(?P<x>.+?)\s*时[，,]?\s*(?:保持|确保|维持|保证)其\s*(?P<y>.+)$")
 PRONOUN_RE = re.compile(r"[其它]")
 PART_END = frozenset("，,")
 OPENERS = "（(「『“‘【《"

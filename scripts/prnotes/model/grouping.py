@@ -263,9 +263,7 @@ def _area_within(path: str, original: str, k: int, repo_words: frozenset[str]) -
 def _starts(notes: list[Cited]) -> frozenset[str]:
     """The first two folders of every path a note cites (``layers/attention/``):
     where a path cited from inside the tree starts."""
-    return frozenset(
-        f"{parts[0]}/{parts[1]}/" for c in notes for path, _ in c.paths if len(parts := path.split("/")) > 2
-    )
+    return frozenset(f"{parts[0]}/{parts[1]}/" for c in notes for path, _ in c.paths if len(parts := path.split("/")) > 2)
 
 
 def cited(title: str, upstream: str, body: str, repo_words: frozenset[str], repo: str = "") -> Cited:

@@ -255,9 +255,7 @@ class Site:
         """Other repositories' subsystems of the same slug or title (量化 of vLLM
         and of SGLang): pages that link to each other."""
         sub = self.subsystem(key)
-        return tuple(
-            o for o in self.subsystems if o.repo != sub.repo and (o.slug == sub.slug or o.title == sub.title)
-        )
+        return tuple(o for o in self.subsystems if o.repo != sub.repo and (o.slug == sub.slug or o.title == sub.title))
 
     @property
     def by_repository(self) -> bool:

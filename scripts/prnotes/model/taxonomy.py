@@ -102,9 +102,7 @@ def compile_pattern(pattern: str) -> re.Pattern[str]:
     Cached: callers compile a pattern when its prefilter first matches, as
     most of a taxonomy's thousand patterns never match a given archive."""
     if _WORD_RE.fullmatch(pattern):
-        return re.compile(
-            rf"(?<![A-Za-z0-9_]){re.escape(pattern)}(?![A-Za-z0-9_])", re.IGNORECASE
-        )
+        return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(pattern)}(?![A-Za-z0-9_])", re.IGNORECASE)
     if pattern.endswith("*") and pattern[:-1]:
         # "schedul*", "CUDA graph*": text that starts a word ("CUDA graphs").
         stem = pattern[:-1]
@@ -685,6 +683,4 @@ def load_taxonomy(where: Path) -> Taxonomy:
     if problems:
         raise InputError(problems)
     ordered = sorted(sets, key=lambda s: (not s.flat_pages, s.path))
-    return Taxonomy(
-        (*ordered, default), tuple(shared_rules), audiences, tags, tuple(sorted(aliases.items())), weights
-    )
+    return Taxonomy((*ordered, default), tuple(shared_rules), audiences, tags, tuple(sorted(aliases.items())), weights)

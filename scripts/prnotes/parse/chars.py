@@ -126,9 +126,7 @@ def shows_nothing(text: str) -> bool:
 
 
 # Spaces the fonts lack: the no-break ones become U+00A0, the rest U+0020.
-_SPACES = str.maketrans(
-    {**{cp: " " for cp in (0x1680, *range(0x2000, 0x200B), 0x205F)}, 0x2007: "\u00a0", 0x202F: "\u00a0"}
-)
+_SPACES = str.maketrans({**{cp: " " for cp in (0x1680, *range(0x2000, 0x200B), 0x205F)}, 0x2007: "\u00a0", 0x202F: "\u00a0"})
 
 
 def for_print(text: str) -> str:

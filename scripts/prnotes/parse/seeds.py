@@ -251,9 +251,7 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
             i += 2
             continue
         if i + 1 >= len(blocks) or i == missing:
-            problems.append(
-                Diagnostic(path, title_line, f"title {title_block[0]!r} has no body")
-            )
+            problems.append(Diagnostic(path, title_line, f"title {title_block[0]!r} has no body"))
             i += 1
             continue
         i += 2
@@ -265,9 +263,7 @@ def parse_seed(path: str, data: bytes) -> SeedFile:
             problems.append(Diagnostic(path, title_line, "title is empty"))
             continue
         if not body_lines:
-            problems.append(
-                Diagnostic(path, body_line, f"body of {title!r} is only a label")
-            )
+            problems.append(Diagnostic(path, body_line, f"body of {title!r} is only a label"))
             continue
         entries.append(
             RawEntry(
@@ -497,36 +493,26 @@ def parse_prs(path: str, data: bytes) -> dict[tuple[str, str], PrInfo]:
     for repo, table in doc.items():
         repo_line = key_lines.get((None, repo), 1)
         if not is_repo(repo) or not isinstance(table, dict):
-            problems.append(
-                Diagnostic(path, repo_line, f"{repo!r} is not an owner/repo table")
-            )
+            problems.append(Diagnostic(path, repo_line, f"{repo!r} is not an owner/repo table"))
             continue
         for title, info in table.items():
             line = key_lines.get((repo, title), repo_line)
             if not isinstance(info, dict):
-                problems.append(
-                    Diagnostic(path, line, f"{title!r}: expected {{ number = N, upstream_title = \"…\" }}")
-                )
+                problems.append(Diagnostic(path, line, f"{title!r}: expected {{ number = N, upstream_title = \"…\" }}"))
                 continue
             number = info.get("number")
             upstream = info.get("upstream_title", "")
             unknown = sorted(set(info) - {"number", "upstream_title"})
             if not isinstance(number, int) or isinstance(number, bool) or not 0 < number <= MAX_PR_NUMBER:
-                problems.append(
-                    Diagnostic(path, line, f"{title!r}: number must be a whole number from 1 to {MAX_PR_NUMBER}")
-                )
+                problems.append(Diagnostic(path, line, f"{title!r}: number must be a whole number from 1 to {MAX_PR_NUMBER}"))
             elif not isinstance(upstream, str) or "\n" in upstream:
-                problems.append(
-                    Diagnostic(path, line, f"{title!r}: upstream_title must be a one-line string")
-                )
+                problems.append(Diagnostic(path, line, f"{title!r}: upstream_title must be a one-line string"))
             elif upstream.strip() and not _visible(upstream):
                 problems.append(
                     Diagnostic(path, line, f"{title!r}: upstream_title shows nothing; leave it out or write the title")
                 )
             elif unknown:
-                problems.append(
-                    Diagnostic(path, line, f"{title!r}: unknown keys {', '.join(unknown)}")
-                )
+                problems.append(Diagnostic(path, line, f"{title!r}: unknown keys {', '.join(unknown)}"))
             elif (first := out.get((repo.lower(), title))) is not None:
                 problems.append(Diagnostic(path, line, f"{title!r} of {repo} is given already (line {first.line}, {first.repo})"))
             else:

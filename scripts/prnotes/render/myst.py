@@ -99,15 +99,7 @@ def hidden_toctree(entries, caption: str = "") -> list[str]:
     entries = list(entries)
     if not entries:
         return []
-    return [
-        "```{toctree}",
-        ":hidden:",
-        *([f":caption: {caption}"] if caption else []),
-        "",
-        *entries,
-        "```",
-        "",
-    ]
+    return ["```{toctree}", ":hidden:", *([f":caption: {caption}"] if caption else []), "", *entries, "```", ""]
 
 
 def badge(colour: str, text: str) -> str:

@@ -151,12 +151,7 @@ def _facts(note: Note, site: Site) -> list[str]:
         "symbols": " ".join(f"{s.kind}:{contract.quote_path(s.name)}" for s in note.symbols),
         "mentions": " ".join(f"{r.target}:{r.kind}" for r in note.mentions),
     }
-    return [
-        f":::{{{contract.NOTE_DIRECTIVE}}}",
-        *(f":{key}: {value}" for key, value in options.items() if value),
-        ":::",
-        "",
-    ]
+    return [f":::{{{contract.NOTE_DIRECTIVE}}}", *(f":{key}: {value}" for key, value in options.items() if value), ":::", ""]
 
 
 def page_key(note: Note, site: Site) -> str:

@@ -74,6 +74,27 @@ def test_a_closed_note_links_where_the_one_build_links_at_the_same_urls(archive)
     assert compared == 18  # 16 notes, 2 digests
 
 
+def _around(page: Path) -> str:
+    """A page but its article, its table of contents and its walk (上一篇/下一篇): the header, the
+    sidebar, the breadcrumbs, the head's links, as a reader's browser gets them."""
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    for left_out in [*soup.find_all("article"), *soup.select(".bd-sidebar-secondary, .prev-next-area, .prnotes-digest-end, link[rel=prev], link[rel=next]")]:
+        left_out.decompose()
+    return soup.prettify()
+
+
+def test_a_closed_page_shows_the_site_s_navigation_as_the_one_build_does(archive):
+    """The header's menu and links, the sidebar and the breadcrumbs of a closed volume's
+    pages: the site's, from the stubs of the pages around the volume (docs/volumes.md)."""
+    proj, parts, one = archive
+    for part in parts[:2]:
+        for docname in part.pages:
+            assert _around(volumes.output(proj, part) / f"{docname}.html") == _around(one / f"{docname}.html"), docname
+    digest = BeautifulSoup((volumes.output(proj, parts[0]) / f"{parts[0].pages[0]}.html").read_text(encoding="utf-8"), "html.parser")
+    assert [a.get_text(strip=True) for a in digest.select(".bd-breadcrumbs a")][1:] == ["摘要归档"]
+    assert "子系统" in [b.get_text(strip=True) for b in digest.select("header button.dropdown-toggle")]
+
+
 def test_a_note_of_a_later_volume_is_a_back_link_on_a_closed_page(archive):
     proj, parts, one = archive
     cited = next(n for n in load(proj).notes if n.number == 52046)

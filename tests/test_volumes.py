@@ -205,11 +205,27 @@ def test_the_folders_of_volumes_the_archive_no_longer_has_are_removed(proj):
     assert (proj / volumes.LINK_MAP).parent.is_dir()
 
 
-def test_the_link_map_gives_the_titles_of_the_pages_that_are_not_notes(proj):
+def test_a_closed_volume_is_built_with_stubs_of_the_pages_around_it(proj):
+    """The landing page with the site's toctrees, every page they name under its title, and
+    the pages on the way to the volume's own, each holding what it holds of these: the
+    header, the sidebar and the breadcrumbs of the volume's pages come out as the site's."""
     site = load(proj)
-    mapped = volumes.link_map(proj, site, volumes.partition(site, 5))
-    assert mapped["titles"]["notes/subsystem/ci"] == "CI 与构建"
-    assert not any(note.docname in mapped["titles"] for note in site.notes)
+    [part, _] = volumes.partition(site, 5)
+    around = volumes.stubs(volumes.tree(proj), part)
+    assert "notes/subsystem/ci.md" in around and "notes/digests/index.md" in around and "index.md" in around
+    assert not set(around) & {f"{d}.md" for d in part.pages}
+    assert "# CI 与构建" in around["notes/subsystem/ci.md"]
+    landing = around["index.md"]
+    assert ":caption: 子系统" in landing and "/notes/subsystem/ci" in landing and "/notes/digests/index" in landing
+    # A subsystem page's stub holds the volume's notes filed there, and only those.
+    held = {f"/{n.docname}" for n in site.notes if n.docname in part.pages and n.subsystem_slug == "ci"}
+    assert held and all(entry in around["notes/subsystem/ci.md"] for entry in held)
+    others = {f"/{n.docname}" for n in site.notes if n.docname not in part.pages}
+    assert not any(entry in text.split() for text in around.values() for entry in others)
+    # A subsystem renamed in the taxonomy changes the stubs, hence the volume's inputs.
+    page = proj / "notes" / "subsystem" / "ci.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("# CI 与构建", "# 持续集成"), encoding="utf-8")
+    assert "# 持续集成" in volumes.stubs(volumes.tree(proj), part)["notes/subsystem/ci.md"]
 
 
 def test_only_the_volumes_named_are_built_and_the_others_out_of_date_stay_unrecorded(proj, capsys):

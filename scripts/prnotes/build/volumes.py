@@ -28,12 +28,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
 import sys
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import BuildError
@@ -43,7 +45,7 @@ from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
 from ..parse import regular
 from ..parse.history import added_dates
-from ..render.myst import hidden_toctree
+from ..render.myst import escape, hidden_toctree
 from ..write.files import apply, plan, write_file
 from . import stamp as buildstamp
 
@@ -59,6 +61,8 @@ MAX_RECORD_BYTES = 16 << 20  # a line per page of the volume: far below this
 _VOLUME_NAME = re.compile(r"^v\d+$")  # a volume's folder under FOLDER
 _TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first heading
 _ESCAPED_RE = re.compile(r"\\(.)")  # a Markdown escape, as the converter writes them
+_TOCTREE_RE = re.compile(r"^```\{toctree\}\n(.*?)^```$", re.MULTILINE | re.DOTALL)  # render.myst.hidden_toctree
+ROOT = "index"  # the landing page, the root of the site's toctrees
 # A MyST target line, ``(label)=``, as the converter writes it before a heading.
 _LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
 
@@ -84,6 +88,7 @@ class Status:
     part: Part
     inputs: str  # the hash of what its pages are made from, now
     reason: str  # "" when its recorded output is current; else why it is built
+    stubs: dict[str, str] = field(default_factory=dict)  # its build's other pages (:func:`stubs`)
 
     @property
     def write_all(self) -> bool:
@@ -132,17 +137,77 @@ def _code_and_settings(root: Path) -> dict[str, object]:
     }
 
 
-def _navigation(root: Path) -> dict[str, object]:
-    """What the header and the sidebar of every page show of the whole archive: the
-    subsystem pages with their titles, and the repositories that have notes."""
-    subsystems = []
-    for path in sorted((root / "notes" / "subsystem").rglob("*.md")):
-        title = _TITLE_RE.search((_read(path) or b"").decode("utf-8", errors="replace"))
-        subsystems.append([path.relative_to(root).as_posix(), title.group(1).strip() if title else None])
-    # A note's page is notes/<owner>/<repo>/<name>.md (contract.note_docname).
-    notes = (p for p in (root / "notes").glob("*/*/*.md") if p.parent.parent.name != "subsystem")
-    repos = sorted({p.parent.relative_to(root).as_posix() for p in notes})
-    return {"subsystems": subsystems, "repositories": repos}
+def _pages(root: Path) -> dict[str, str]:
+    """The text of every page of the site but the notes, by docname: the landing page, the
+    lists, the subsystem pages, the digests and every other page the hub holds."""
+    out = {}
+    for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
+        docname = path.relative_to(root).with_suffix("").as_posix()
+        if not contract.is_note_docname(docname) and (data := _read(path)) is not None:
+            out[docname] = data.decode("utf-8", errors="replace")
+    return out
+
+
+def _title(text: str) -> str | None:
+    """A page's title: its first ``# `` heading, its Markdown escapes undone."""
+    found = _TITLE_RE.search(text)
+    return _ESCAPED_RE.sub(r"\1", found.group(1).strip()) if found else None
+
+
+def _toctrees(docname: str, text: str) -> list[list[object]]:
+    """A page's toctrees as the converter writes them (``render.myst.hidden_toctree``):
+    ``[caption, [docname, ...]]`` each, the entries read from the page's folder."""
+    here, blocks = posixpath.dirname(docname), [block.splitlines() for block in _TOCTREE_RE.findall(text)]
+    return [
+        [
+            next((line.removeprefix(":caption:").strip() for line in lines if line.startswith(":caption:")), ""),
+            [posixpath.normpath(posixpath.join(here, line.strip())) for line in lines if line.strip() and not line.startswith(":")],
+        ]
+        for lines in blocks
+    ]
+
+
+def tree(root: Path) -> dict[str, object]:
+    """What a closed volume's pages show of the site around them, read from the converted
+    pages: each page's title and toctrees, of which the header, the sidebar and the
+    breadcrumbs are made (the landing page's has a subsystem toctree per repository, in
+    the order of the header's links)."""
+    pages = _pages(root)
+    return {
+        "titles": {d: title for d, text in pages.items() if (title := _title(text)) is not None},
+        "toctrees": {d: trees for d, text in pages.items() if (trees := _toctrees(d, text))},
+    }
+
+
+def stubs(site_tree: dict[str, object], part: Part) -> dict[str, str]:
+    """The pages a closed volume's build holds besides its own, so that its pages show the
+    site's navigation: the landing page with its toctrees, each page they name, and each
+    page on the way from one of those to a page of the volume, as in the site (breadth
+    first from the landing page, as Sphinx finds a page's parent). Each is its title and
+    a hidden toctree of what it holds of these; only the volume's own pages are kept from
+    its build (:func:`build_hub`)."""
+    trees, titles = site_tree["toctrees"], site_tree["titles"]
+    parent, queue = {ROOT: ""}, deque([ROOT])
+    while queue:
+        page = queue.popleft()
+        for child in (child for _, entries in trees.get(page, ()) for child in entries if child not in parent):
+            parent[child] = page
+            queue.append(child)
+    keep = {ROOT, *(child for _, entries in trees.get(ROOT, ()) for child in entries)}
+    for docname in part.pages:
+        while docname in parent and parent[docname] not in keep:
+            docname = parent[docname]
+            keep.add(docname)
+    own = set(part.pages)
+    out = {}
+    for page in sorted(keep):
+        body = [
+            line for caption, entries in trees.get(page, ())
+            for line in hidden_toctree((f"/{e}" for e in entries if e in keep or e in own), str(caption))
+        ]  # fmt: skip
+        title = titles.get(page) or part.volume.title
+        out[f"{page}.md"] = "\n".join([f"{contract.MARKER} for volume {part.name} of the archive.", "", f"# {escape(title)}", "", *body])
+    return out
 
 
 def _neighbours(parts: tuple[Part, ...], index: int) -> list[str | None]:
@@ -156,7 +221,7 @@ def inputs(root: Path, parts: tuple[Part, ...], index: int, shared: dict[str, ob
     """The hash of what volume ``parts[index]``'s pages are made from: their sources (which
     hold their back-links and the targets of their PR links), its digests' dates (from
     git), the pages beside it, and ``shared``: the settings, the code, the environment and
-    the archive's navigation (its subsystem pages and repositories)."""
+    the volume's :func:`stubs` (the navigation its pages show)."""
     part = parts[index]
     return buildstamp.digest(
         {
@@ -203,12 +268,13 @@ def load_record(root: Path, part: Part) -> dict[str, object] | None:
 
 def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
     """Each closed volume against its record: whether its output can be reused, or why not."""
-    shared, dates = {**_code_and_settings(root), "navigation": _navigation(root)}, added_dates(root)
+    site_tree, shared, dates = tree(root), _code_and_settings(root), added_dates(root)
     out = []
     for index, part in enumerate(parts):
         if not part.closed:
             continue
-        now = inputs(root, parts, index, shared, dates)
+        around = stubs(site_tree, part)
+        now = inputs(root, parts, index, {**shared, "stubs": around}, dates)
         saved = load_record(root, part)
         if saved is None:
             reason = "never built"
@@ -222,7 +288,7 @@ def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
             reason = "its output differs from what was built (damaged)"
         else:
             reason = ""
-        out.append(Status(part, now, reason))
+        out.append(Status(part, now, reason, around))
     return out
 
 
@@ -250,32 +316,18 @@ def record(root: Path, statuses: list[Status]) -> list[str]:
 
 def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, object]:
     """Every page of the site and the volume that holds it (0: the hub), every label a
-    page defines with its page, and the title of every page but the notes: what a build
+    page defines with its page, and the repositories (the header's links): what a build
     of some pages needs to link to the rest.
 
     A note page's one label is its note's (:attr:`prnotes.model.site.Note.label`); the
-    other pages are read for theirs and their titles (a page's first ``# `` heading,
-    its Markdown escapes undone)."""
-    volume_of = {d: part.volume.number for part in parts for d in part.pages}
-    notes = {note.docname: note for note in site.notes}
-    pages: dict[str, int] = {}
-    titles: dict[str, str] = {}
-    labels: dict[str, str] = {note.label: docname for docname, note in notes.items()}
-    for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
-        docname = path.relative_to(root).with_suffix("").as_posix()
-        if docname in notes:
-            continue
-        data = _read(path)
-        if data is None:
-            continue
-        pages[docname] = volume_of.get(docname, 0)
-        text = data.decode("utf-8", errors="replace")
+    other pages are read for theirs."""
+    volume_of, texts = {d: part.volume.number for part in parts for d in part.pages}, _pages(root)
+    pages = {docname: volume_of.get(docname, 0) for docname in [*texts, *(note.docname for note in site.notes)]}
+    labels: dict[str, str] = {note.label: note.docname for note in site.notes}
+    for docname, text in texts.items():
         for label in _LABEL_RE.findall(text):
             labels.setdefault(label, docname)
-        if (title := _TITLE_RE.search(text)) is not None:
-            titles[docname] = _ESCAPED_RE.sub(r"\1", title.group(1).strip())
-    pages.update((docname, volume_of.get(docname, 0)) for docname in notes)
-    return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items())), "titles": dict(sorted(titles.items()))}
+    return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items())), "repositories": list(site.repos)}
 
 
 def write_link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> Path:
@@ -287,10 +339,10 @@ def write_link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> Path:
     return path
 
 
-def stage(root: Path, part: Part) -> Path:
+def stage(root: Path, part: Part, around: dict[str, str]) -> Path:
     """A closed volume's sources, ``_build/volumes/v<k>/src``: its pages as the conversion
-    wrote them, at their own paths, and a root page whose hidden toctree holds them (only
-    what changed is written; a page it no longer holds is removed)."""
+    wrote them, at their own paths, and ``around``, its :func:`stubs` (only what changed
+    is written; a page it no longer holds is removed)."""
     src = root / FOLDER / part.name / "src"
     pages = {}
     for docname in part.pages:
@@ -298,8 +350,7 @@ def stage(root: Path, part: Part) -> Path:
         if data is None:
             raise BuildError(f"{docname}.md is missing; run `prnotes notes` first")
         pages[f"{docname}.md"] = data.decode("utf-8")
-    marker = f"{contract.MARKER} for volume {part.name} of the archive; edit the seeds, not this page."
-    pages["index.md"] = "\n".join([marker, "", f"# {part.volume.title}", "", *hidden_toctree(part.pages)])
+    pages.update(around)
     _write_sources(root, src, pages)
     return src
 
@@ -338,7 +389,7 @@ def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_al
 
 def _build_one(root: Path, status: Status) -> None:
     part = status.part
-    _sphinx(root, part.name, stage(root, part), {FACTS_OUT: str(facts_file(root, part))}, status.write_all)
+    _sphinx(root, part.name, stage(root, part, status.stubs), {FACTS_OUT: str(facts_file(root, part))}, status.write_all)
 
 
 def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
@@ -351,11 +402,9 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
     (``sphinxext/search/publish.py``), so that its search finds them. The closed volumes must be current
     (:func:`check`): their pages and facts are taken as they are."""
     closed = {d for part in parts if part.closed for d in part.pages}
-    pages = {}
-    for path in sorted([root / "index.md", *(root / "notes").rglob("*.md")]):
-        docname = path.relative_to(root).with_suffix("").as_posix()
-        if docname not in closed and (data := _read(path)) is not None:
-            pages[f"{docname}.md"] = data.decode("utf-8")
+    opened = [d for part in parts if not part.closed for d in part.pages if contract.is_note_docname(d)]
+    pages = {f"{d}.md": text for d, text in _pages(root).items() if d not in closed}
+    pages |= {f"{d}.md": data.decode("utf-8") for d in opened if (data := _read(_page_file(root, d))) is not None}
     src = root / FOLDER / "hub" / "src"
     _write_sources(root, src, pages)
     # The closed volumes' facts fill the hub's lists: when they change, every page is written again.

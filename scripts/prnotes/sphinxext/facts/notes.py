@@ -214,8 +214,11 @@ def repositories(env) -> list[str]:
 
 
 def site_repositories(env) -> list[str]:
-    """:func:`repositories`, worked out once per build, when pages are written."""
-    return state.once(env, repositories)
+    """:func:`repositories`, worked out once per build, when pages are written; the whole
+    archive's, from the link map, in a build that holds some of its pages (docs/volumes.md)."""
+    from ..links.volumes import map_of
+
+    return map_of(env)["repositories"] or state.once(env, repositories)
 
 
 class PageLocalFollowUpAnchors(SphinxTransform):

@@ -16,10 +16,9 @@ site, as if one build held both:
 - a ``{ref}`` or an ``{any}`` (the badges' ``bdg-ref`` roles make these) to a
   label another page defines.
 
-A list entry names its subsystem's page by the title the map gives it
-(:func:`title_elsewhere`), and a feed line links 全部订阅源 when another build
-holds that page. Anything the map does not hold is left to Sphinx and MyST,
-which warn.
+A feed line links 全部订阅源 when another build holds that page, and the
+header lists the archive's repositories (the map's), not the build's. Anything
+the map does not hold is left to Sphinx and MyST, which warn.
 """
 
 from __future__ import annotations
@@ -46,14 +45,14 @@ MAX_MAP_BYTES = 256 << 20  # two lines per page of the archive
 
 
 def link_map(app: Sphinx) -> dict[str, dict[str, object]]:
-    """The map ``prnotes_link_map`` names, read once per build: ``{"pages": …, "labels": …, "titles": …}``."""
-    return _map_of(app.env)
+    """The map ``prnotes_link_map`` names, read once per build: ``{"pages": …, "labels": …, "repositories": …}``."""
+    return map_of(app.env)
 
 
-def _map_of(env) -> dict[str, dict[str, object]]:
+def map_of(env) -> dict[str, dict[str, object]]:
     name = env.config[CONFIG]
     if not name:
-        return {"pages": {}, "labels": {}, "titles": {}}
+        return {"pages": {}, "labels": {}, "repositories": []}
     return state.once(env, _read_map, Path(env.srcdir) / name, name)
 
 
@@ -62,20 +61,12 @@ def _read_map(env, path: Path, name: str) -> dict[str, dict[str, object]]:
         data = json.loads(regular.read_regular(path, MAX_MAP_BYTES).decode("utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{CONFIG} = {name!r}: {path} is not a link map ({exc}); `prnotes volumes` writes it") from None
-    return {key: dict(data.get(key) or {}) for key in ("pages", "labels", "titles")}
+    return {**{key: dict(data.get(key) or {}) for key in ("pages", "labels")}, "repositories": list(data.get("repositories") or [])}
 
 
 def elsewhere(app: Sphinx, docname: str) -> bool:
     """Whether another build of the site holds the page ``docname``."""
     return docname not in _internals.documents(app.env) and docname in link_map(app)["pages"]
-
-
-def title_elsewhere(app: Sphinx, docname: str) -> str | None:
-    """The title of the page ``docname`` when another build holds it, as the link map has it."""
-    if docname in _internals.documents(app.env):
-        return None
-    title = link_map(app)["titles"].get(docname)
-    return str(title) if title is not None else None
 
 
 def _target(node: addnodes.pending_xref) -> tuple[str, str] | None:
@@ -117,7 +108,9 @@ def across_volumes(app: Sphinx) -> type[SphinxPostTransform]:
                     if anchor in labels or anchor not in mapped["labels"]:
                         continue
                     docname = str(mapped["labels"][anchor])
-                if docname in _internals.documents(self.env) or docname not in mapped["pages"]:
+                elif docname not in mapped["pages"] or (docname in _internals.documents(self.env) and node.get("refdomain")):
+                    # MyST resolves a link to a page of this build, but one it read as a path:
+                    # the page was not in the build then (a closed volume's stubs, added since).
                     continue
                 content = node[0].deepcopy() if node.children else nodes.inline(node["reftarget"], node["reftarget"])
                 node.replace_self(make_refnode(app.builder, node["refdoc"], docname, anchor or None, content))
@@ -130,7 +123,7 @@ class TocTree(_TocTree):
     name the closed volumes' pages, which it links to but does not build."""
 
     def run(self) -> list[nodes.Node]:
-        if held := _map_of(self.env)["pages"]:
+        if held := map_of(self.env)["pages"]:
             sources = _internals.sources(self.env)
             here = posixpath.dirname(self.env.docname)
             kept = StringList()

@@ -79,7 +79,7 @@ from ...model.symbols import initial, sort_key as symbol_sort_key, Symbol
 from .. import _internals
 from ..facts import buildtime, state, stream
 from . import readmarks
-from ..links import splice, volumes
+from ..links import splice
 from ..facts.frozen import thaw
 from ..facts.notes import Facts, NoteFacts, present, site_repositories
 from ..links.prlinks import link, resolve
@@ -252,11 +252,7 @@ class ListDirective(SphinxDirective):
     """``{prnotes-list} KIND`` with ``:where:``, ``:order:`` and ``:show:`` (module docstring)."""
 
     required_arguments = 1
-    option_spec = {
-        "where": directives.unchanged,
-        "order": directives.unchanged,
-        "show": directives.unchanged,
-    }
+    option_spec = {"where": directives.unchanged, "order": directives.unchanged, "show": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
         kind = self.arguments[0]
@@ -538,10 +534,8 @@ class Builder:
             )  # fmt: skip
             meta += nodes.Text(" · ")
         subsystem = contract.subsystem_docname(facts.subsystem)
-        title = self.env.titles.get(subsystem)
-        text = title.astext() if title is not None else volumes.title_elsewhere(self.app, subsystem)
-        if text is not None:
-            meta += self.link(subsystem, text, classes=["prnotes-entry-subsystem"])
+        if (title := self.env.titles.get(subsystem)) is not None:
+            meta += self.link(subsystem, title.astext(), classes=["prnotes-entry-subsystem"])
         return meta
 
     def build_today(self, query: ListQuery) -> list[nodes.list_item]:

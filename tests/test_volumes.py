@@ -139,6 +139,20 @@ def test_a_new_note_citing_a_closed_volume_gives_that_volume_its_back_link_and_a
     assert reasons == {"v1": "its inputs changed", "v2": "never built"}
 
 
+def test_a_digest_that_cites_no_closed_note_leaves_the_closed_volumes_current(proj):
+    """A day's notes in the archive's repositories and subsystems change no page of a
+    closed volume, nor the stubs of the pages around it: nothing closed is built again."""
+    parts = volumes.partition(load(proj), 8)
+    _fake_site(proj, parts)
+    volumes.record(proj, volumes.check(proj, parts))
+    plain = "vllm-project/vllm\n\n给 CI 加一个夜间任务 (#60002)\n\n值得快速浏览。CI 门禁多了一个夜间任务。\n"
+    (proj / "seeds" / "002_plain.txt").write_text(plain, encoding="utf-8")
+    assert main(["notes", "--root", str(proj), "-q"]) == 0
+    after = volumes.partition(load(proj), 8)
+    assert [(p.name, p.closed) for p in after] == [("v1", True), ("v2", True), ("v3", False)]
+    assert {s.part.name: s.reason for s in volumes.check(proj, after)}["v1"] == ""
+
+
 def test_a_new_repository_or_subsystem_in_the_navigation_makes_closed_volumes_out_of_date(proj):
     """Every page's header and sidebar list the archive's repositories and
     subsystems: a digest of another repository changes what a closed page shows."""

@@ -467,6 +467,10 @@ def defined_taxonomy(tmp_path, monkeypatch):
         ("`EngineCore` 与 `step_once()` 改了，顺带调用 `record_iteration_stats()`。", "engine"),
         # Another library's namespace names its own function, not this repository's.
         ("调度器的请求队列；`torch.StatLogger()`。", "engine"),
+        # A name of a module the note reaches through the module's name: the one
+        # `stats.py` of the package; a module name the package does not have says nothing.
+        ("调度器的请求队列；`stats.flush_all()`。", "metrics"),
+        ("调度器的请求队列；`helpers.flush_all()`。", "engine"),
         # A path the note writes says more than where a name is defined.
         ("改动在 `src/engine/core.py`，调用 `StatLogger`。", "engine"),
         # Even a path the layout does not claim: the note says where it is.

@@ -247,6 +247,8 @@ def defining_module(token: str, layout: Layout) -> str | None:
         parts = parts[1:]
     elif len(parts) > 1 and parts[0] in generic_names().namespaces:
         return None
+    if len(parts) > 1 and parts[1] != "py" and len(modules := layout.named.get(f"{parts[0]}.py", ())) == 1:
+        return modules[0]  # `envs.compile_factors()`: a name of the one module `envs.py` (not a file name)
     match = _NAME_RE.match(parts[0])
     return layout.defined.get(match.group()) if match else None
 

@@ -1,6 +1,7 @@
 """What a day's digest asks of the archive in volumes (docs/volumes.md).
 
     python -m bench.volumes --sizes 5000 20000 [--work DIR]
+    python -m bench.volumes --publish 2000 [--work DIR]
 
 For each size, the dense archive (:func:`bench.corpus.generate_dense`,
 digests of 16 notes) is converted and cut into volumes of
@@ -12,12 +13,23 @@ those whose notes the day's notes cite (their back-links are in their
 pages' sources) and the one the day closes. Also timed: the link map and the
 check, the work ``prnotes volumes`` adds to a conversion. The table goes
 between the ``volumes-table`` markers of BENCHMARKS.md.
+
+``--publish N``: a cold publish of the site in volumes, each closed volume
+built alone (``prnotes volumes --build --only v<k>``, one Sphinx process,
+``-j 1``) and then the hub (``--hub``'s step, ``-j 1``), each timed: the
+critical path of a CI matrix is the slowest volume and then the hub; one
+machine building one volume at a time takes their sum. Peak memory is the
+largest Sphinx process's (``ru_maxrss`` of the children). Then the same pages
+in one Sphinx build (``-j 1``), for comparison. Printed, not
+written: the table goes in BENCHMARKS.md by hand, with the commit.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -78,12 +90,56 @@ def bench_size(n: int, work: Path, per_file: int = 16) -> str:
     )
 
 
+def bench_publish(n: int, work: Path, per_file: int = 16) -> str:
+    """One row: a cold publish of ``n`` notes in volumes, each build alone (module docstring)."""
+    from prnotes.build import volumes
+    from prnotes.write.convert import convert
+
+    proj = copy_project(work / f"publish{n}", generate_dense(n, per_file=per_file))
+    subprocess.run(["git", "init", "-q"], cwd=proj, check=True)
+    site = convert(proj)
+    parts = volumes.partition(site)
+    volumes.write_link_map(proj, site, parts)
+    statuses = volumes.check(proj, parts)
+    each = []
+    for status in statuses:
+        start = time.perf_counter()
+        built, failed = volumes.build(proj, statuses, 1, frozenset({status.part.name}))
+        assert built == [status.part.name] and not failed, failed
+        each.append(time.perf_counter() - start)
+    start = time.perf_counter()
+    volumes.build_hub(proj, parts, "1")
+    hub = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    start = time.perf_counter()  # the same pages in one build, for comparison
+    command = [sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "-q", "-j", "1", "-d", "_build/one-doctrees", ".", "_build/one"]
+    subprocess.run(command, cwd=proj, check=True)
+    one = time.perf_counter() - start
+    return (
+        f"| {n:,} | {len(statuses)} of {max(len(p.pages) for p in parts if p.closed)} pages at most | {max(each):.0f} | {hub:.0f} "
+        f"| {max(each) + hub:.0f} | {sum(each) + hub:.0f} | {one:.0f} | {peak:,.0f} |"
+    )
+
+
+PUBLISH_HEADER = (
+    "| notes | closed volumes | slowest volume (s) | hub (s) | critical path of a matrix (s) | one volume at a time (s) "
+    "| one build (s) | largest process (MB) |\n"
+    "|---:|---|---:|---:|---:|---:|---:|---:|"
+)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[5000, 20000])
     parser.add_argument("--work", type=Path, help="where the archives go (default: a temporary folder)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "BENCHMARKS.md")
+    parser.add_argument("--publish", type=int, nargs="+", metavar="NOTES", help="time a cold publish in volumes at these sizes (printed)")
     args = parser.parse_args(argv)
+    if args.publish:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = [bench_publish(n, args.work or Path(tmp)) for n in args.publish]
+        print("\n".join([PUBLISH_HEADER, *rows]))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         work = args.work or Path(tmp)
         rows = [bench_size(n, work) for n in args.sizes]

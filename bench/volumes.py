@@ -43,13 +43,17 @@ BEGIN, END = "<!-- volumes-table -->", "<!-- /volumes-table -->"
 
 
 def _stand_in_output(proj: Path, parts) -> None:
+    """A page per page of each volume, its search index and each page's snippet text: what
+    the record hashes of a volume's output (``volumes.outputs``)."""
     from prnotes.build import volumes
 
     for part in parts:
+        html = volumes.output(proj, part)
         for docname in part.pages:
-            page = volumes.output(proj, part) / f"{docname}.html"
-            page.parent.mkdir(parents=True, exist_ok=True)
-            page.write_text(docname, encoding="utf-8")
+            for page in (html / f"{docname}.html", html / volumes.SEARCH_TEXTS / f"{docname}.txt"):
+                page.parent.mkdir(parents=True, exist_ok=True)
+                page.write_text(docname, encoding="utf-8")
+        (html / volumes.SEARCH_INDEX).write_text("Search.setIndex({})", encoding="utf-8")
 
 
 def _sources(proj: Path, parts) -> dict[str, bytes]:

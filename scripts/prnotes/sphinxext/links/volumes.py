@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import posixpath
 from pathlib import Path
+from typing import Any
 
 from docutils import nodes
 from sphinx import addnodes
@@ -44,19 +45,20 @@ CONFIG = "prnotes_link_map"
 MAX_MAP_BYTES = 256 << 20  # two lines per page of the archive
 
 
-def link_map(app: Sphinx) -> dict[str, dict[str, object]]:
-    """The map ``prnotes_link_map`` names, read once per build: ``{"pages": …, "labels": …, "repositories": …}``."""
+def link_map(app: Sphinx) -> dict[str, Any]:
+    """The map ``prnotes_link_map`` names, read once per build: ``{"pages": {docname: volume},
+    "labels": {label: docname}, "repositories": [owner/repo, …]}``."""
     return map_of(app.env)
 
 
-def map_of(env) -> dict[str, dict[str, object]]:
+def map_of(env) -> dict[str, Any]:
     name = env.config[CONFIG]
     if not name:
         return {"pages": {}, "labels": {}, "repositories": []}
     return state.once(env, _read_map, Path(env.srcdir) / name, name)
 
 
-def _read_map(env, path: Path, name: str) -> dict[str, dict[str, object]]:
+def _read_map(env, path: Path, name: str) -> dict[str, Any]:
     try:
         data = json.loads(regular.read_regular(path, MAX_MAP_BYTES).decode("utf-8"))
     except (OSError, ValueError) as exc:

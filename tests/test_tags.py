@@ -24,7 +24,7 @@ EXPECTED = {
     52288: (("attention",), ("deepseek", "bugfix", "attention")),
     52326: ((), ("nvidia", "perf")),
     52327: (("moe",), ("nvidia", "perf", "moe")),
-    52374: (("attention",), ("ci", "attention")),
+    52374: (("attention", "config"), ("ci", "attention", "config")),
     52400: (("ci",), ("ci", "bugfix")),
     52603: (("quantization",), ("quantization",)),  # filed by fused_moe's function, tagged by [Quantization]
     52763: (("attention", "rocm"), ("rocm", "perf", "attention")),
@@ -49,7 +49,7 @@ def test_a_note_is_never_tagged_with_its_own_subsystem(site):
 def test_tag_index_lists_notes_newest_first(site):
     index = tag_index(site)
     assert [n.number for n in index["deepseek"]] == [52288, 52046, 51368]
-    assert list(index) == ["rocm", "nvidia", "deepseek", "ci", "perf", "bugfix", "attention", "quantization", "moe", "parallel"]
+    assert list(index) == ["rocm", "nvidia", "deepseek", "ci", "perf", "bugfix", "attention", "quantization", "moe", "parallel", "config"]
 
 
 # The rules on made-up input. The shared file: the weights and tags rocm, perf and ci (the same slug as a

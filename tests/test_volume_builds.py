@@ -75,17 +75,19 @@ def test_a_closed_note_links_where_the_one_build_links_at_the_same_urls(archive)
 
 
 def _around(page: Path) -> str:
-    """A page but its article, its table of contents and its walk (上一篇/下一篇): the header, the
-    sidebar, the breadcrumbs, the head's links, as a reader's browser gets them."""
+    """A page but its article and its table of contents: the header, the sidebar, the
+    breadcrumbs, the walk (上一篇/下一篇, the digest's end), the head's links, as a reader's
+    browser gets them."""
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-    for left_out in [*soup.find_all("article"), *soup.select(".bd-sidebar-secondary, .prev-next-area, .prnotes-digest-end, link[rel=prev], link[rel=next]")]:
+    for left_out in [*soup.find_all("article"), *soup.select(".bd-sidebar-secondary")]:
         left_out.decompose()
     return soup.prettify()
 
 
 def test_a_closed_page_shows_the_site_s_navigation_as_the_one_build_does(archive):
     """The header's menu and links, the sidebar and the breadcrumbs of a closed volume's
-    pages: the site's, from the stubs of the pages around the volume (docs/volumes.md)."""
+    pages: the site's, from the stubs of the pages around the volume; and the walk across
+    the volume's edges, from the pages beside it (docs/volumes.md)."""
     proj, parts, one = archive
     for part in parts[:2]:
         for docname in part.pages:

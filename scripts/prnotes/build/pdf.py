@@ -245,15 +245,10 @@ def build_volumes(root: Path, waiting: Callable[[str], None] | None = None, proc
 
 def _remove_other_volumes(root: Path, keep: set[str]) -> None:
     for folder in (root / "_build" / "latex", root / "_build" / "pdf"):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.iterdir()):
+        for path in sorted(folder.iterdir()) if folder.is_dir() else ():
             name = path.name.removesuffix(".pdf") if path.is_file() else path.name
             if VOLUME_BOOK.match(name) and name not in keep:
-                if path.is_dir():
-                    shutil.rmtree(path, ignore_errors=True)
-                else:
-                    path.unlink(missing_ok=True)
+                shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
 
 
 def _staged_inputs(root: Path, src: Path, command: list[str], site: Site, dates: dict[str, str]) -> str:

@@ -8,9 +8,9 @@ the newest is *closed*: digests are only ever added after the others, so its
 note and digest pages change only when something outside it changes what
 they show (a new note citing one of them, the code, the settings).
 
-:func:`partition` says which pages each volume holds; :func:`link_map` maps
-every page and label of the site to its page, with the titles of the pages
-that are not notes (``_build/volumes/linkmap.json``), which a build of some
+:func:`partition` says which pages each volume holds and which pages are
+beside it; :func:`link_map` maps every page and label of the site to its
+page (``_build/volumes/linkmap.json``), which a build of some
 volumes reads to link to the pages it does not hold
 (:mod:`prnotes.sphinxext.links.volumes`); :func:`check` compares each closed
 volume with its record (``_build/volumes/v<k>/record.json``): its inputs by
@@ -41,6 +41,7 @@ from pathlib import Path
 from . import BuildError
 from .. import contract
 from ..diagnostics import InputError
+from ..model.classify import verdict_rank
 from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
 from ..parse import regular
@@ -57,6 +58,7 @@ LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads
 FACTS_OUT, FACTS_IN = "prnotes_facts_out", "prnotes_facts_in"  # the settings of sphinxext/facts/across.py
 SEARCH_IN = "prnotes_search_in"  # the setting of sphinxext/search/publish.py: the closed volumes' outputs
 SEARCH_INDEX, SEARCH_TEXTS = "searchindex.js", "_search/text"  # what the hub's search reads of them
+EDGES = "prnotes_walk_edges"  # the setting of sphinxext/links/prevnext.py: the pages beside a volume
 MAX_RECORD_BYTES = 16 << 20  # a line per page of the volume: far below this
 _VOLUME_NAME = re.compile(r"^v\d+$")  # a volume's folder under FOLDER
 _TITLE_RE = re.compile(r"^# (.+)$", re.MULTILINE)  # a page's title, its first heading
@@ -68,6 +70,15 @@ _LABEL_RE = re.compile(r"^\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
+class Edge:
+    """A page of another build beside a volume: its docname and its digest's seed file and number."""
+
+    page: str
+    digest: str
+    number: int
+
+
+@dataclass(frozen=True)
 class Part:
     """One volume of the site: its digests' pages and its notes' pages."""
 
@@ -75,6 +86,10 @@ class Part:
     closed: bool
     pages: tuple[str, ...]  # docnames, sorted: its digests, then its notes
     seeds: tuple[str, ...] = ()  # its digests' seed files (seeds/<file>.txt), whose dates its pages show
+    # The pages beside it in the archive's order: (before its first, after its last) note of
+    # the walk (上一篇/下一篇: newest digest first), and digest (上一期/下一期: oldest first).
+    walk: tuple[Edge | None, Edge | None] = (None, None)
+    digests: tuple[Edge | None, Edge | None] = (None, None)
 
     @property
     def name(self) -> str:
@@ -102,13 +117,24 @@ def partition(site: Site, size: int = VOLUME_NOTES) -> tuple[Part, ...]:
     if size < 1:
         raise ValueError(f"a volume holds at least one note, not {size}")
     digests, volumes = assign_volumes(list(site.digests), size)
+    verdict = {note.docname: verdict_rank(note.verdict) for note in site.notes}
+    # The digests that hold notes, oldest first, and the walk: newest digest first, each in reading order.
+    chain = [Edge(d.docname, d.path, d.number) for d in digests if d.notes]
+    walk = [Edge(n, d.path, d.number) for d in reversed(digests) for _, _, n in sorted((verdict[n], i, n) for i, n in enumerate(d.notes))]
     parts = []
     for volume in volumes:
         mine = [d for d in digests if d.volume == volume.number]
         pages = sorted(d.docname for d in mine) + sorted(n for d in mine for n in d.notes)
         seeds = tuple(sorted(d.path for d in mine))
-        parts.append(Part(volume, closed=volume is not volumes[-1], pages=tuple(pages), seeds=seeds))
+        parts.append(Part(volume, volume is not volumes[-1], tuple(pages), seeds, _beside(walk, pages), _beside(chain, pages)))
     return tuple(parts)
+
+
+def _beside(order: list[Edge], pages: list[str]) -> tuple[Edge | None, Edge | None]:
+    """The pages just before and just after the run of ``order`` that ``pages`` hold."""
+    own = set(pages)
+    at = [i for i, edge in enumerate(order) if edge.page in own] or [0, len(order)]
+    return (order[at[0] - 1] if at[0] else None), (order[at[-1] + 1] if at[-1] + 1 < len(order) else None)
 
 
 def _page_file(root: Path, docname: str) -> Path:
@@ -210,24 +236,30 @@ def stubs(site_tree: dict[str, object], part: Part) -> dict[str, str]:
     return out
 
 
-def _neighbours(parts: tuple[Part, ...], index: int) -> list[str | None]:
-    """The pages beside a volume in the archive's order (its edges' 上一篇/下一篇 and 上一期/下一期)."""
-    before = parts[index - 1].pages[-1] if index > 0 else None
-    after = parts[index + 1].pages[0] if index + 1 < len(parts) else None
-    return [before, after]
+def edges(root: Path, part: Part) -> str:
+    """The pages beside a closed volume, for its walk at its edges (:data:`EDGES`): JSON,
+    ``{"walk": [before, after], "digests": [before, after]}``, each null or ``{"page":
+    docname, "title": its title, "digest": its digest's seed file, "number": its number}``."""
+
+    def one(edge: Edge | None) -> dict[str, object] | None:
+        title = edge and _title((_read(_page_file(root, edge.page)) or b"").decode("utf-8", errors="replace"))
+        return edge and {"page": edge.page, "title": title or edge.page, "digest": edge.digest, "number": edge.number}
+
+    found = {"walk": [one(e) for e in part.walk], "digests": [one(e) for e in part.digests]}
+    return json.dumps(found, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def inputs(root: Path, parts: tuple[Part, ...], index: int, shared: dict[str, object], dates: dict[str, str]) -> str:
-    """The hash of what volume ``parts[index]``'s pages are made from: their sources (which
+def inputs(root: Path, part: Part, shared: dict[str, object], dates: dict[str, str]) -> str:
+    """The hash of what a closed volume's pages are made from: their sources (which
     hold their back-links and the targets of their PR links), its digests' dates (from
-    git), the pages beside it, and ``shared``: the settings, the code, the environment and
-    the volume's :func:`stubs` (the navigation its pages show)."""
-    part = parts[index]
+    git) and the one after its last note's, the pages beside it (:func:`edges`), and ``shared``: the settings,
+    the code, the environment and the volume's :func:`stubs` (the navigation its pages show)."""
+    seeds = [*part.seeds, *([part.walk[1].digest] if part.walk[1] else [])]
     return buildstamp.digest(
         {
             "pages": [[d, _hash(_read(_page_file(root, d)))] for d in part.pages],
-            "dates": [[seed, dates.get(seed)] for seed in part.seeds],
-            "neighbours": _neighbours(parts, index),
+            "dates": [[seed, dates.get(seed)] for seed in seeds],
+            "edges": edges(root, part),
             **shared,
         }
     )
@@ -270,11 +302,11 @@ def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
     """Each closed volume against its record: whether its output can be reused, or why not."""
     site_tree, shared, dates = tree(root), _code_and_settings(root), added_dates(root)
     out = []
-    for index, part in enumerate(parts):
+    for part in parts:
         if not part.closed:
             continue
         around = stubs(site_tree, part)
-        now = inputs(root, parts, index, {**shared, "stubs": around}, dates)
+        now = inputs(root, part, {**shared, "stubs": around}, dates)
         saved = load_record(root, part)
         if saved is None:
             reason = "never built"
@@ -389,7 +421,8 @@ def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_al
 
 def _build_one(root: Path, status: Status) -> None:
     part = status.part
-    _sphinx(root, part.name, stage(root, part, status.stubs), {FACTS_OUT: str(facts_file(root, part))}, status.write_all)
+    settings = {FACTS_OUT: str(facts_file(root, part)), EDGES: edges(root, part)}
+    _sphinx(root, part.name, stage(root, part, status.stubs), settings, status.write_all)
 
 
 def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
@@ -450,10 +483,10 @@ def build(
             for status, error in zip(todo, pool.map(lambda s: _attempt(root, s), todo)):
                 if error:
                     failed[status.part.name] = error
-    record(root, [status for status in statuses if status.part.name not in failed and status.part.name not in left])
-    for status in statuses:
-        if status.part.name in failed or status.part.name in left:
-            record_file(root, status.part).unlink(missing_ok=True)
+    dropped = failed.keys() | left
+    record(root, [status for status in statuses if status.part.name not in dropped])
+    for status in (status for status in statuses if status.part.name in dropped):
+        record_file(root, status.part).unlink(missing_ok=True)
     _remove_others(root, {status.part.name for status in statuses})
     return [s.part.name for s in todo if s.part.name not in failed], [failed[name] for name in sorted(failed)]
 

@@ -23,6 +23,12 @@ the digest before (``下一篇 · 上一期：第 3 期 · 2026-12-02``, the dat
 build's), and a line over the buttons that the digest ends there
 (``prnotes_digest_end``: ``第 4 期到此读完``).
 
+A closed volume's build (docs/volumes.md) holds only its own notes and
+digests: the pages beside them in the archive's order are another build's,
+and ``prnotes_walk_edges`` names them (``prnotes volumes`` passes them:
+:func:`prnotes.build.volumes.edges`), with their titles and digests, so
+that the walk goes on across the volume's edges as in one build.
+
 A page whose neighbours changed is written again though its source did not
 change (:class:`NeighbourPages`): when a digest
 arrives, the newest digest before it (its 下一期) and that digest's first
@@ -33,6 +39,7 @@ digest's last note when the date of the digest before changes.
 from __future__ import annotations
 
 import html
+import json
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -49,6 +56,7 @@ SAVED = "prnotes_neighbours"
 SAVED_ENDS = "prnotes_digest_ends"
 
 Neighbours = dict[str, tuple[str | None, str | None]]
+EDGES = "prnotes_walk_edges"
 
 
 def _kind(docname: str) -> str:
@@ -59,11 +67,26 @@ def _kind(docname: str) -> str:
     return "page"
 
 
-def _chain(order: list[str] | tuple[str, ...], into: Neighbours) -> None:
+def _chain(order: list[str] | tuple[str, ...], into: Neighbours, ends: list | None = None) -> None:
+    """Each page of ``order`` with the pages before and after it; ``ends``: the pages of
+    another build before the first and after the last (:func:`edges`)."""
+    outside = [(edge or {}).get("page") for edge in ends or (None, None)]
     for index, docname in enumerate(order):
-        before = order[index - 1] if index else None
-        after = order[index + 1] if index + 1 < len(order) else None
+        before = order[index - 1] if index else outside[0]
+        after = order[index + 1] if index + 1 < len(order) else outside[1]
         into[docname] = (before, after)
+
+
+def edges(env: BuildEnvironment) -> dict[str, list]:
+    """The pages of other builds beside this build's walk and digests (module docstring):
+    ``{"walk": [before, after], "digests": [before, after]}``, each None or a dict of its
+    ``page``, ``title``, ``digest`` (seed file) and ``number``."""
+    return json.loads(env.config[EDGES] or "{}")
+
+
+def _outside(env: BuildEnvironment) -> dict[str, dict]:
+    """The pages of :func:`edges` by docname."""
+    return {edge["page"]: edge for pair in edges(env).values() for edge in pair if edge}
 
 
 def toctree_order(env: BuildEnvironment) -> list[str]:
@@ -80,10 +103,10 @@ def toctree_order(env: BuildEnvironment) -> list[str]:
 def compute(env: BuildEnvironment) -> Neighbours:
     """Every page's (previous, next) page (module docstring)."""
     found: Neighbours = {}
-    _chain(stream.walk(env), found)
+    _chain(stream.walk(env), found, edges(env).get("walk"))
     notes = present(env)
     digests = sorted({(f.digest_number, contract.digest_docname(f.digest)) for f in notes.values()})
-    _chain([d for _, d in digests if d in _internals.documents(env)], found)
+    _chain([d for _, d in digests if d in _internals.documents(env)], found, edges(env).get("digests"))
     _chain([d for d in toctree_order(env) if _kind(d) == "page"], found)
     return found
 
@@ -103,23 +126,25 @@ def digest_ends(env: BuildEnvironment) -> Ends:
 
 
 def _digest_ends(env: BuildEnvironment) -> Ends:
-    notes = present(env)
+    notes, outside = present(env), _outside(env)
     known = buildtime.facts(env)
     out: Ends = {}
     for docname, (_, after) in neighbours(env).items():
-        here, there = notes.get(docname), notes.get(after or "")
-        if here is None or there is None or here.digest == there.digest:
+        here = notes.get(docname)
+        there = (f.digest, f.digest_number) if (f := notes.get(after or "")) else ((e["digest"], e["number"]) if (e := outside.get(after or "")) else None)
+        if here is None or there is None or here.digest == there[0]:
             continue
-        date = buildtime.label(known, there.digest)
-        out[docname] = (f"第 {here.digest_number} 期到此读完", f"下一篇 · 上一期：第 {there.digest_number} 期 · {date}")
+        date = buildtime.label(known, there[0])
+        out[docname] = (f"第 {here.digest_number} 期到此读完", f"下一篇 · 上一期：第 {there[1]} 期 · {date}")
     return out
 
 
 def _link(context: dict, env: BuildEnvironment, docname: str | None) -> dict | None:
-    if not docname or docname not in env.titles:
+    title = env.titles[docname].astext() if docname in env.titles else (_outside(env).get(docname or "") or {}).get("title")
+    if title is None:
         return None
     # The theme inserts the title as HTML, as Sphinx renders its own titles.
-    return {"link": context["pathto"](docname), "title": html.escape(env.titles[docname].astext())}
+    return {"link": context["pathto"](docname), "title": html.escape(title)}
 
 
 def set_prev_next(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
@@ -167,6 +192,7 @@ class NeighbourPages(state.Collector):
 
 def setup(app: Sphinx) -> dict:
     app.setup_extension("prnotes.sphinxext.facts.stream")
+    app.add_config_value(EDGES, "", "env", types=[str])
     app.connect("html-page-context", set_prev_next)
     app.add_env_collector(NeighbourPages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

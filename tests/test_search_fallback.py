@@ -385,8 +385,12 @@ def _entry(simplified: str, pinyin: str, *senses: str) -> pairs.DictionaryEntry:
 @pytest.mark.parametrize(
     ("entry", "words"),
     [
-        # The first two senses, notes in brackets out: not "kernel", the fourth.
-        (_entry("内核", "nei4 he2", "core (of a fruit)", "(geology) inner core", "(computing) kernel"), ["cor", "inner", "cor"]),
+        # The first two senses, notes in brackets out: not "inner core", the second.
+        (_entry("内核", "nei4 he2", "core (of a fruit)", "(geology) inner core", "kernel"), ["cor", "inner", "cor"]),
+        # A sense of the notes' field (computing, software, math) first, wherever it stands.
+        (_entry("内核", "nei4 he2", "core (of a fruit)", "(geology) inner core", "(computing) kernel"), ["kernel", "cor"]),
+        (_entry("调用", "diao4 yong4", "to transfer", "to allocate", "(computing) to invoke (a command)"), ["invok", "transfer"]),
+        (_entry("回退", "hui2 tui4", "to return (a letter)", "to revert (computing)"), ["revert", "return"]),
         # A classifier is no sense; a gloss of two words gives both.
         (_entry("点积", "dian3 ji1", "CL:個|个[ge4]", "dot product (math.)"), ["dot", "product"]),
         (_entry("形状", "xing2 zhuang4", "form; shape", "CL:個|个[ge4]"), ["form", "shap"]),

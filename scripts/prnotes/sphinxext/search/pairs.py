@@ -62,7 +62,8 @@ Chinese words of the site's notes they translate, a weaker kind of pair:
    characters or more are the notes' Chinese words.
 2. **Their English.** Of each such word's entries (not proper names, whose
    pinyin is capitalised), the first :data:`SENSES` senses that translate
-   it: not a classifier (``CL:``), a surname, a reference to a variant or
+   it, those of the notes' field (:data:`_FIELD`: ``(computing) to invoke``)
+   first wherever they stand: not a classifier (``CL:``), a surname, a reference to a variant or
    another entry (``variant of``, ``see``, ``abbr.``, ``used in``), nor a
    sense of another register or field (``(dialect)``, ``(literary)``,
    ``(fig.)``, ``(TCM)`` …). A sense's glosses (``to generate; to
@@ -346,6 +347,8 @@ _REGISTER = re.compile(
     r"^\((?:literary|dialect|slang|Internet slang|old|archaic|arch\.|onom\.|fig\.|Tw|HK|Cantonese|derog\.|"
     r"vulgar|jocular|classical|Buddhism|Taoism|TCM|bird species of China|used in place names)\)"
 )
+# A sense of the notes' field, marked so anywhere in it: "(computing) to invoke", "to revert (computing)".
+_FIELD = re.compile(r"\([^()]*\b(?:computing|software|programming|math)\b[^()]*\)", re.IGNORECASE)
 # A gloss that says what the word is not ("need not").
 _NEGATION = frozenset("not no nor never neither without cannot non".split())
 _LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
@@ -447,6 +450,8 @@ def gloss_words(entry: DictionaryEntry, folded: bool = True) -> list[tuple[str, 
         for s in entry.senses
         if s.strip() and not _NOT_A_SENSE.match(s.strip()) and not _SURNAME.search(s) and not _REGISTER.match(s.strip())
     ]
+    # The notes' field's senses first, whatever their place (调用: "to transfer", "to allocate", "(computing) to invoke").
+    senses.sort(key=lambda sense: not _FIELD.search(sense))
     for sense_no, sense in enumerate(senses[:SENSES]):
         for gloss_no, gloss in enumerate(sense.split(";")):
             text = _GLOSS_NOTE.sub(" ", gloss)

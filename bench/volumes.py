@@ -94,8 +94,9 @@ def bench_size(n: int, work: Path, per_file: int = 16) -> str:
     )
 
 
-def bench_publish(n: int, work: Path, per_file: int = 16) -> str:
-    """One row: a cold publish of ``n`` notes in volumes, each build alone (module docstring)."""
+def bench_publish(n: int, work: Path, per_file: int = 16, one_build: bool = True) -> str:
+    """One row: a cold publish of ``n`` notes in volumes, each build alone (module docstring);
+    ``one_build``: also the same pages in one build ("—" without)."""
     from prnotes.build import volumes
     from prnotes.write.convert import convert
 
@@ -117,11 +118,12 @@ def bench_publish(n: int, work: Path, per_file: int = 16) -> str:
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     start = time.perf_counter()  # the same pages in one build, for comparison
     command = [sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "-q", "-j", "1", "-d", "_build/one-doctrees", ".", "_build/one"]
-    subprocess.run(command, cwd=proj, check=True)
-    one = time.perf_counter() - start
+    if one_build:
+        subprocess.run(command, cwd=proj, check=True)
+    one = f"{time.perf_counter() - start:.0f}" if one_build else "—"
     return (
         f"| {n:,} | {len(statuses)} of {max(len(p.pages) for p in parts if p.closed)} pages at most | {max(each):.0f} | {hub:.0f} "
-        f"| {max(each) + hub:.0f} | {sum(each) + hub:.0f} | {one:.0f} | {peak:,.0f} |"
+        f"| {max(each) + hub:.0f} | {sum(each) + hub:.0f} | {one} | {peak:,.0f} |"
     )
 
 
@@ -138,10 +140,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="where the archives go (default: a temporary folder)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "BENCHMARKS.md")
     parser.add_argument("--publish", type=int, nargs="+", metavar="NOTES", help="time a cold publish in volumes at these sizes (printed)")
+    parser.add_argument("--no-one-build", action="store_true", help="with --publish: not the one build of the same pages")
     args = parser.parse_args(argv)
     if args.publish:
         with tempfile.TemporaryDirectory() as tmp:
-            rows = [bench_publish(n, args.work or Path(tmp)) for n in args.publish]
+            rows = [bench_publish(n, args.work or Path(tmp), one_build=not args.no_one_build) for n in args.publish]
         print("\n".join([PUBLISH_HEADER, *rows]))
         return 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -258,3 +258,33 @@ def test_only_the_volumes_named_are_built_and_the_others_out_of_date_stay_unreco
     root = ["--root", str(proj), "--size", "8"]
     assert main(["volumes", *root, "--build", "--only", "v3"]) == 1
     assert "--only v3: not a closed volume of the archive (closed: v1 v2)" in capsys.readouterr().err
+
+
+def test_a_file_where_a_volume_s_build_writes_a_folder_is_one_line_naming_it(proj, capsys):
+    (proj / "seeds" / "002_citing.txt").write_text(CITING, encoding="utf-8")
+    assert main(["notes", "--root", str(proj), "-q"]) == 0
+    root = ["--root", str(proj), "--size", "8"]
+    folder = proj / volumes.FOLDER
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("not a folder", encoding="utf-8")
+    assert main(["volumes", *root]) == 1
+    err = capsys.readouterr().err.strip()  # one line; the path as from the current folder
+    assert err.startswith("prnotes volumes: cannot create the build folder: ") and err.endswith("_build/volumes is not a folder; nothing built")
+    assert "\n" not in err
+    folder.unlink()
+    folder.mkdir()
+    (folder / "v1").write_text("not a folder", encoding="utf-8")
+    assert main(["volumes", *root, "--build"]) == 1
+    assert "_build/volumes/v1 is not a folder" in capsys.readouterr().err
+    (folder / "v1").unlink()
+    # A folder of pages in a volume's output: that volume fails, naming it, before Sphinx starts.
+    parts = volumes.partition(load(proj), 8)
+    _fake_site(proj, parts)
+    volumes.record(proj, volumes.check(proj, parts))
+    pages = volumes.output(proj, parts[1]) / "notes"
+    shutil.rmtree(pages)
+    pages.write_text("not a folder", encoding="utf-8")
+    assert main(["volumes", *root, "--build"]) == 1
+    err = capsys.readouterr().err
+    assert "v2: cannot create the build folder: " in err and "_build/volumes/v2/html/notes is not a folder" in err and "Traceback" not in err
+    assert pages.read_text(encoding="utf-8") == "not a folder"

@@ -122,7 +122,7 @@ def _shown(path: Path) -> str:
 def check_output(source: Path, output: Path) -> None:
     """Refuse anything but a folder where the build writes a folder: its pages' folders,
     Sphinx's own, the feeds' and the search's."""
-    for rel in _output_folders(source):
+    for rel in ["", *_output_folders(source)]:
         step = output
         for part in rel.split("/"):
             step = step / part

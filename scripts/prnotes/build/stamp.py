@@ -274,7 +274,7 @@ def _shown(path: Path) -> str:
     return path.relative_to(here).as_posix() if path.is_relative_to(here) else path.as_posix()
 
 
-def _problem(path: Path, exc: OSError) -> str:
+def folder_problem(path: Path, exc: OSError) -> str:
     """What is wrong with ``path``: a file where a folder should be, or the system's reason."""
     if exc.errno in (errno.ENOTDIR, errno.EEXIST):
         # On the way to ``path``, or (a folder being made) ``path`` itself.
@@ -291,12 +291,12 @@ def forget(layout: Layout) -> None:
     try:
         layout.stamp.unlink(missing_ok=True)
     except OSError as exc:
-        raise BuildFolderError(f"cannot remove the last build's stamp: {_problem(layout.stamp, exc)}; nothing built") from None
+        raise BuildFolderError(f"cannot remove the last build's stamp: {folder_problem(layout.stamp, exc)}; nothing built") from None
     for folder in (layout.output, layout.doctrees):
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise BuildFolderError(f"cannot create the build folder: {_problem(folder, exc)}; nothing built") from None
+            raise BuildFolderError(f"cannot create the build folder: {folder_problem(folder, exc)}; nothing built") from None
 
 
 def remember(layout: Layout, inputs_before: Inputs) -> None:
@@ -305,6 +305,6 @@ def remember(layout: Layout, inputs_before: Inputs) -> None:
         save(layout.stamp, inputs_before.digest, outputs(layout), site=inputs_before.site, argv=list(inputs_before.argv))
     except OSError as exc:
         raise BuildFolderError(
-            f"cannot write the build's stamp: {_problem(layout.stamp, exc)}; the site is built, "
+            f"cannot write the build's stamp: {folder_problem(layout.stamp, exc)}; the site is built, "
             "and the next build runs Sphinx again"
         ) from None

@@ -49,6 +49,7 @@ from ..parse.history import added_dates
 from ..render.myst import escape, hidden_toctree
 from ..write.files import apply, plan, write_file
 from . import stamp as buildstamp
+from .folders import BuildRefused, check_output
 
 FOLDER = Path("_build") / "volumes"
 LINK_MAP = FOLDER / "linkmap.json"
@@ -362,6 +363,16 @@ def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, objec
     return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items())), "repositories": list(site.repos)}
 
 
+def make_folders(root: Path, names: list[str]) -> None:
+    """``_build/volumes`` and, for each build ``names`` names, its sources', output's and
+    doctrees' folders; a file in the way stops with one line naming it (:class:`BuildError`)."""
+    for path in [root / FOLDER, *(root / FOLDER / name / sub for name in names for sub in ("src", "html", "doctrees"))]:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BuildError(f"cannot create the build folder: {buildstamp.folder_problem(path, exc)}; nothing built") from None
+
+
 def write_link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> Path:
     """:func:`link_map`, written to ``_build/volumes/linkmap.json`` (unchanged: left as it is)."""
     path = root / LINK_MAP
@@ -407,6 +418,10 @@ def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_al
     """Build the pages of ``src`` as the site's build ``name`` (a volume, or the hub), with
     the link map and ``settings``, into ``_build/volumes/<name>/html``."""
     html, doctrees = root / FOLDER / name / "html", root / FOLDER / name / "doctrees"
+    try:
+        check_output(src, html)  # a file where the build writes a folder of pages
+    except BuildRefused as exc:
+        raise BuildError(f"{name}: {exc}") from None
     defines = [arg for key, value in sorted(settings.items()) for arg in ("-D", f"{key}={value}")]
     command = [
         sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", jobs,

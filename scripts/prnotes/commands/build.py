@@ -41,19 +41,10 @@ DEFAULT_PATHS = ("-d", "_build/doctrees", ".", "_build/html")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--notes", action="store_true",
-        help="first convert seeds/ as `prnotes notes` does, and stop there on bad input (make html)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--pdf", action="store_true",
-        help="also the whole book (prnotes pdf --whole), typeset while the HTML pages are written (make publish)",
-    )  # fmt: skip
+    parser.add_argument("--notes", action="store_true", help="first convert seeds/ as `prnotes notes` does, and stop there on bad input (make html)")
+    parser.add_argument("--pdf", action="store_true", help="also the whole book (prnotes pdf --whole), typeset while the HTML pages are written (make publish)")
     notes.add_conversion_arguments(parser)
-    parser.add_argument(
-        "sphinx_args", nargs=argparse.REMAINDER,
-        help="sphinx-build's arguments, after --; paths in them are read from the project folder",
-    )  # fmt: skip
+    parser.add_argument("sphinx_args", nargs=argparse.REMAINDER, help="sphinx-build's arguments, after --; paths in them are read from the project folder")
 
 
 def layout_of(argv: list[str]) -> buildstamp.Layout | None:

@@ -37,23 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=VOLUME_NOTES, help=f"notes a volume closes at (default {VOLUME_NOTES})")
     parser.add_argument("--build", action="store_true", help="build the closed volumes that are out of date, and record them")
     parser.add_argument("-j", "--jobs", type=int, help="with --build: at most this many volumes at once (default: the cores)")
-    parser.add_argument(
-        "--only", action="append", default=[], metavar="VOLUME",
-        help="with --build: only this volume (v3), if it is out of date; again for more (a CI matrix job's)",
-    )  # fmt: skip
+    parser.add_argument("--only", action="append", default=[], metavar="VOLUME", help="with --build: only this volume (v3), if it is out of date; again for more (a CI matrix job's)")
     parser.add_argument("--check", action="store_true", help="exit 1 if a closed volume has to be built")
-    parser.add_argument(
-        "--matrix", action="store_true",
-        help='print only the closed volumes to build, as JSON (["v1", "v3"]): the jobs of a CI matrix',
-    )  # fmt: skip
-    parser.add_argument(
-        "--hub", action="store_true",
-        help="with --build: then build the hub and join the closed volumes' pages and search to it in _build/volumes/hub/html",
-    )  # fmt: skip
+    parser.add_argument("--matrix", action="store_true", help='print only the closed volumes to build, as JSON (["v1", "v3"]): the jobs of a CI matrix')
+    parser.add_argument("--hub", action="store_true", help="with --build: then build the hub and join the closed volumes' pages and search to it in _build/volumes/hub/html")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..build import volumes
+    from ..build import BuildError, volumes
     from ..write.convert import convert
 
     if args.size < 1:
@@ -78,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         closed = " ".join(part.name for part in parts if part.closed) or "none"
         raise CommandError(f"--only {' '.join(unknown)}: not a closed volume of the archive (closed: {closed})")
+    try:
+        volumes.make_folders(root, [*(part.name for part in parts if part.closed), "hub"] if args.build else [])
+    except BuildError as exc:
+        raise CommandError(str(exc)) from None
     volumes.write_link_map(root, site, parts)
     statuses = volumes.check(root, parts)
     reasons = {status.part.name: status.reason for status in statuses}
@@ -104,8 +99,6 @@ def run(args: argparse.Namespace) -> int:
         if failures:
             return 1
         if args.hub:
-            from ..build import BuildError
-
             try:
                 html = volumes.build_hub(root, parts, str(args.jobs or "auto"))
             except BuildError as exc:

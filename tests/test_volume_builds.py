@@ -46,13 +46,11 @@ def archive(tmp_path_factory):
 
 
 def _article_links(page: Path) -> list[tuple[str, str]]:
-    """The links of a page's article (its own content, not the site's navigation), in order;
-    not its 相似笔记, which a volume's build still scores over its own notes only
-    (docs/volumes.md, "What is left")."""
+    """The links of a page's article (its own content, not the site's navigation), in order,
+    its 相似笔记 included, which every build of the archive in volumes takes from the lists
+    scored over the whole archive (docs/volumes.md)."""
     article = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article")
-    for similar in article.find_all(id="similar-notes"):
-        similar.decompose()
-    return [(a["href"], a.get_text(" ", strip=True)) for a in article.find_all("a", href=True) if a["href"] != "#similar-notes"]
+    return [(a["href"], a.get_text(" ", strip=True)) for a in article.find_all("a", href=True)]
 
 
 def test_the_archive_is_two_closed_volumes_and_an_open_one(archive):
@@ -75,11 +73,11 @@ def test_a_closed_note_links_where_the_one_build_links_at_the_same_urls(archive)
 
 
 def _around(page: Path) -> str:
-    """A page but its article and its table of contents: the header, the sidebar, the
-    breadcrumbs, the walk (上一篇/下一篇, the digest's end), the head's links, as a reader's
+    """A page but its article: the header, the sidebar, the breadcrumbs, the page's table of
+    contents, the walk (上一篇/下一篇, the digest's end), the head's links, as a reader's
     browser gets them."""
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-    for left_out in [*soup.find_all("article"), *soup.select(".bd-sidebar-secondary")]:
+    for left_out in soup.find_all("article"):
         left_out.decompose()
     return soup.prettify()
 

@@ -235,10 +235,7 @@ def subsystem_labels(titles: dict[str, str]) -> dict[str, str]:
     """Subsystem key -> how a choice among them names it: its title, and its
     repository beside a title that two repositories share (``量化（sgl-project/sglang）``)."""
     seen = Counter(titles.values())
-    return {
-        key: f"{title}（{key.rsplit('/', 1)[0]}）" if seen[title] > 1 and "/" in key else title
-        for key, title in titles.items()
-    }
+    return {key: f"{title}（{key.rsplit('/', 1)[0]}）" if seen[title] > 1 and "/" in key else title for key, title in titles.items()}
 
 
 def repository_order(counts: dict[str, int]) -> list[str]:

@@ -274,11 +274,7 @@ def pdf_squash(text: str) -> str:
     the invisible characters the book does not print (:func:`prnotes.parse.chars.for_print`).
     """
     text = unicodedata.normalize("NFKC", for_print(text))
-    return "".join(
-        ch
-        for ch in text
-        if not ch.isspace() and ch not in _PDF_VOLATILE and unicodedata.category(ch) not in ("Cf", "Cc")
-    )
+    return "".join(ch for ch in text if not ch.isspace() and ch not in _PDF_VOLATILE and unicodedata.category(ch) not in ("Cf", "Cc"))
 
 
 def _furniture(pages: list[list[str]]) -> set[str]:

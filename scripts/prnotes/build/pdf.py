@@ -318,10 +318,7 @@ def _build(
     for suffix in (".aux", ".toc", ".out", ".xdv", ".pdf"):
         (latex / f"{TEX_NAME}{suffix}").unlink(missing_ok=True)
     try:
-        _run(
-            ["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", f"{TEX_NAME}.tex"],
-            latex, env, "xelatex",
-        )  # fmt: skip
+        _run(["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", f"{TEX_NAME}.tex"], latex, env, "xelatex")
     except BuildError:
         problem = tex_error(latex, site)
         if problem is None:

@@ -41,6 +41,7 @@ from pathlib import Path
 from . import BuildError
 from .. import contract
 from ..diagnostics import InputError
+from ..model import similar
 from ..model.classify import verdict_rank
 from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
@@ -254,7 +255,8 @@ def inputs(root: Path, part: Part, shared: dict[str, object], dates: dict[str, s
     """The hash of what a closed volume's pages are made from: their sources (which
     hold their back-links and the targets of their PR links), its digests' dates (from
     git) and the one after its last note's, the pages beside it (:func:`edges`), and ``shared``: the settings,
-    the code, the environment and the volume's :func:`stubs` (the navigation its pages show)."""
+    the code, the environment and the volume's :func:`stubs` (the navigation its pages show) and its notes' 相似笔记 lists with what
+    their entries show (the link map's)."""
     seeds = [*part.seeds, *([part.walk[1].digest] if part.walk[1] else [])]
     return buildstamp.digest(
         {
@@ -302,12 +304,14 @@ def load_record(root: Path, part: Part) -> dict[str, object] | None:
 def check(root: Path, parts: tuple[Part, ...]) -> list[Status]:
     """Each closed volume against its record: whether its output can be reused, or why not."""
     site_tree, shared, dates = tree(root), _code_and_settings(root), added_dates(root)
+    found = json.loads(_read(root / LINK_MAP) or b"{}").get("similar", {})  # the lists the builds show (link_map)
     out = []
     for part in parts:
         if not part.closed:
             continue
         around = stubs(site_tree, part)
-        now = inputs(root, part, {**shared, "stubs": around}, dates)
+        lists = [[d, [[o, found["notes"].get(o)] for o in found["lists"][d]]] for d in part.pages if d in found.get("lists", {})]
+        now = inputs(root, part, {**shared, "stubs": around, "similar": lists}, dates)
         saved = load_record(root, part)
         if saved is None:
             reason = "never built"
@@ -360,7 +364,16 @@ def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, objec
     for docname, text in texts.items():
         for label in _LABEL_RE.findall(text):
             labels.setdefault(label, docname)
-    return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items())), "repositories": list(site.repos)}
+    # 相似笔记, scored over the whole archive: each note's list, and what an entry shows of each note listed.
+    lists = {d: listed for d, listed in similar.lists_of(site.notes).items() if listed}
+    listed = {d for found in lists.values() for d in found}
+    shown = {
+        n.docname: {"title": n.title, "repo": n.repo, "number": n.number, "verdict": n.verdict or "", "subsystem": n.subsystem,
+                    "digest": site.digest_of(n).number, "mentions": [[r.repo, r.number, r.kind] for r in n.mentions]}
+        for n in site.notes if n.docname in listed
+    }  # fmt: skip
+    similar_ = {"lists": lists, "notes": shown}
+    return {"pages": dict(sorted(pages.items())), "labels": dict(sorted(labels.items())), "repositories": list(site.repos), "similar": similar_}
 
 
 def make_folders(root: Path, names: list[str]) -> None:

@@ -110,11 +110,7 @@ _EN_OPTIONAL = (
 
 
 def _en_phrases(leading_optional: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return (
-        ("close", _EN_CLOSE),
-        ("skim", _EN_SKIM),
-        ("optional", re.compile(rf"{leading_optional}|{_EN_OPTIONAL}", re.I)),
-    )
+    return (("close", _EN_CLOSE), ("skim", _EN_SKIM), ("optional", re.compile(rf"{leading_optional}|{_EN_OPTIONAL}", re.I)))
 
 
 EN_PHRASES = _en_phrases(r"^\s*(?:optional|skip)\b(?![-_\[])")

@@ -531,11 +531,7 @@ def _file_note(title: str, upstream_title: str, body: str, taxonomy: Taxonomy, r
     order, never = taxonomy.set_for(repo).order, len(title) + len(upstream_title) + 2
     # Most evidence first; then the stronger signal; then the subject, which a
     # Chinese title names first ("LoRA 支持 …"); then taxonomy order.
-    evidence.sort(
-        key=lambda e: (
-            -e.total, -e.prefix, -e.code, -e.title, -e.body, first.get(e.subsystem, never), order.get(e.subsystem, 0)
-        )
-    )
+    evidence.sort(key=lambda e: (-e.total, -e.prefix, -e.code, -e.title, -e.body, first.get(e.subsystem, never), order.get(e.subsystem, 0)))
     evidence = [e for e in evidence if e.total > 0]
     if not evidence:
         return Filing(taxonomy.fallback, False, ())

@@ -278,3 +278,21 @@ class Index:
         if common:  # rare: a term no longer distinctive; its notes have no posting of it
             found.update(d for d, t in self.notes.items() if not common.isdisjoint(t))
         return found
+
+
+def lists_of(notes: Iterable) -> dict[str, tuple[str, ...]]:
+    """Every note's list, scored over ``notes`` (:class:`prnotes.model.site.Note`, the whole
+    archive) from their own text: what one build of them shows, for the builds of the archive
+    in volumes, each of which holds some of them (docs/volumes.md)."""
+    notes = list(notes)
+    index = Index({n.docname: note_terms(n.title, n.body, (s.name for s in n.symbols)) for n in notes})
+    page = {(n.repo.lower(), n.number): n.docname for n in notes if n.number is not None}
+    cited: dict[str, set[str]] = {}
+    for note in notes:
+        for other in {page.get((ref.repo.lower(), ref.number)) for ref in note.mentions} - {None, note.docname}:
+            cited.setdefault(note.docname, set()).add(other)
+            cited.setdefault(other, set()).add(note.docname)
+    subsystem_of = {n.docname: n.subsystem for n in notes}
+    picks = {d: index.pick(d, subsystem_of, cited=cited.get(d, ())) for d in sorted(index.notes)}
+    bests = {d: pick.best for d, pick in picks.items()}
+    return {d: pick.listed(d, bests) for d, pick in picks.items()}

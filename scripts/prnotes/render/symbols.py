@@ -15,11 +15,7 @@ from ..model.symbols import KINDS, initial, symbol_index
 from .myst import doc_link, escape, hidden_toctree, marker, relative
 from .paging import Key, Page, entries_label, list_directive, note_key, paged
 
-INTRO = (
-    "笔记里出现的代码名字：文件、环境变量、配置与类、函数与变量，以及其他代码片段，"
-    "每个名字后面是提到它的笔记。在代码里遇到一个名字，可以在这里找到讲到它的笔记。"
-    "Python 和 PyTorch 的通用名字（如 `None`、`.item()`）不收录。"
-)
+INTRO = ("笔记里出现的代码名字：文件、环境变量、配置与类、函数与变量，以及其他代码片段，" "每个名字后面是提到它的笔记。在代码里遇到一个名字，可以在这里找到讲到它的笔记。" "Python 和 PyTorch 的通用名字（如 `None`、`.item()`）不收录。")
 
 
 def _initial_title(first: str) -> str:

@@ -98,11 +98,7 @@ def render_followup_box(note: Note, links: bool = True) -> list[str]:
     items = note.follow_ups
     if not items:
         return []
-    see_also = (
-        ["```{only} html", f"全站的待跟进事项见{doc_link('跟进清单', note.docname, contract.WATCHLIST)}。", "```"]
-        if links
-        else []
-    )
+    see_also = (["```{only} html", f"全站的待跟进事项见{doc_link('跟进清单', note.docname, contract.WATCHLIST)}。", "```"] if links else [])
     return [
         f":::{{admonition}} {contract.FOLLOWUPS_SECTION}",
         f":class: tip {contract.FOLLOWUPS_BOX_CLASS}",

@@ -20,12 +20,7 @@ language = "zh_CN"
 version = release = _package_version("prnotes")
 root_doc = "index"
 
-extensions = [
-    "myst_parser",
-    "sphinx_design",
-    "prnotes.sphinxext",
-    "notfound.extension",
-]
+extensions = ["myst_parser", "sphinx_design", "prnotes.sphinxext", "notfound.extension"]
 
 # Only the landing page and the generated notes are pages; everything else in
 # the repository (README, seeds, scripts, tests, .venv) is not. Sphinx walks

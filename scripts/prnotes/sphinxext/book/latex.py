@@ -418,11 +418,7 @@ LONG_PARAGRAPH = 1500
 # Where a part may end: between two ideographs, or inside a run of letters
 # and digits (no glue there for TeX to take back), else between two
 # characters that are not spaces.
-_CUTS = (
-    re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u4e00-\u9fff])"),
-    re.compile(r"(?<=[A-Za-z0-9])(?=[A-Za-z0-9])"),
-    re.compile(r"(?<=\S)(?=\S)"),
-)
+_CUTS = (re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u4e00-\u9fff])"), re.compile(r"(?<=[A-Za-z0-9])(?=[A-Za-z0-9])"), re.compile(r"(?<=\S)(?=\S)"))
 # The source line ends after each part too (TeX reads lines of at most
 # 200,000 characters, and a part's markup may be many times its text).
 LONG_BEGIN, LONG_NEXT, LONG_END = r"\prnoteslongbegin", "\\prnoteslongnext{}%\n", r"\prnoteslongend"

@@ -32,9 +32,10 @@ from sphinx.environment import BuildEnvironment
 from ... import contract
 from ...model import similar
 from ..facts import state
-from ..facts.frozen import thaw
+from ..facts.frozen import freeze, thaw
 from ..lists.fill import Builder, entry_data, note_entry
-from ..facts.notes import Facts
+from ..facts.notes import Facts, NoteFacts
+from .volumes import map_of
 from ..site import web_site
 from .. import _internals
 
@@ -46,6 +47,7 @@ LIST_CLASS = "prnotes-similar"  # not prnotes-list: the filters leave it alone
 _LISTS = "prnotes_similar_lists"
 _BESTS = "prnotes_similar_bests"
 _MADE_WITH = "prnotes_similar_made_with"
+_SHOWN = "prnotes_similar_shown"  # in a build of some pages: what each list's entries show (given)
 ALIKE = "相似"  # the badge on a 相关 link to a listed note
 ALIKE_CLASS = "prnotes-alike"
 
@@ -83,7 +85,11 @@ class Terms(state.Collector[tuple]):
 
 
 def lists_after(env: BuildEnvironment, outdated: state.Outdated, old: Before | None) -> list[str]:
-    """Work out this build's lists (keeping what no change touched); the notes to write again."""
+    """Work out this build's lists (keeping what no change touched); the notes to write again.
+    A build of some of the archive's pages (a volume, the hub) takes its notes' lists from the
+    link map, scored over the whole archive (:func:`given`)."""
+    if given(env):
+        return _take_given(env, outdated)
     stored = Terms.of(env)
     notes = {d: t for d, (_, t) in sorted(stored.items()) if d in _internals.documents(env)}
     lengths = {d: n for d, (n, _) in stored.items()}
@@ -158,6 +164,34 @@ def lists(env: BuildEnvironment) -> dict[str, tuple[str, ...]]:
     return getattr(env, _LISTS, {})
 
 
+def given(env: BuildEnvironment) -> dict[str, dict]:
+    """The archive's lists and what each listed note's entry shows, from the link map of the
+    archive in volumes (:func:`prnotes.build.volumes.link_map`); empty in one build of the site."""
+    return map_of(env).get("similar") or {}
+
+
+def _take_given(env: BuildEnvironment, outdated: state.Outdated) -> list[str]:
+    """This build's lists from :func:`given`; the notes whose list, or an entry of it, changed."""
+    found, previous = given(env), getattr(env, _LISTS, {})
+    lists = {d: tuple(found.get("lists", {}).get(d, ())) for d in _internals.documents(env) if contract.is_note_docname(d)}
+    entries = {d: [found.get("notes", {}).get(o) for o in listed] for d, listed in lists.items()}
+    changed = outdated.added | outdated.changed
+    pages = sorted(d for d, v in lists.items() if v != previous.get(d) or entries.get(d) != getattr(env, _SHOWN, {}).get(d) or not changed.isdisjoint(v))
+    setattr(env, _LISTS, lists)
+    setattr(env, _SHOWN, entries)
+    return pages
+
+
+def _facts(env: BuildEnvironment) -> dict[str, NoteFacts]:
+    """The facts of the notes a list may name: this build's, and from :func:`given` those of the notes another build holds."""
+    shown = {
+        d: NoteFacts(e["repo"], e["number"], "", e["digest"], 0, 0, e["verdict"], e["subsystem"],
+                     mentions=tuple(tuple(m) for m in e["mentions"]), title=(freeze(nodes.Text(e["title"])),))
+        for d, e in given(env).get("notes", {}).items()
+    }  # fmt: skip
+    return shown | Facts.of(env)
+
+
 def _pull(repo: str, number: int | None) -> tuple[str, int | None]:
     return repo.lower(), number
 
@@ -171,7 +205,7 @@ def shown(env: BuildEnvironment, docname: str) -> tuple[tuple[str, ...], tuple[s
     """What a note's page shows of its list: (the notes its 相似笔记 section
     lists, the notes its 相关 section links with a 相似 badge: those it cites
     or that cite it, which :func:`citations` added to the list)."""
-    facts = Facts.of(env)
+    facts = state.once(env, _facts)
     mine = facts.get(docname)
     listed = [d for d in lists(env).get(docname, ()) if d in facts]
     linked = tuple(d for d in listed if mine is not None and (_cites(mine, facts[d]) or _cites(facts[d], mine)))
@@ -205,7 +239,7 @@ def add_section(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     builder = Builder(app, docname)
     bullets = nodes.bullet_list(classes=[LIST_CLASS])
     for other in listed:
-        facts = Facts.of(app.env)[other]
+        facts = state.once(app.env, _facts)[other]
         item = note_entry(classes=["prnotes-note"], data=entry_data(other, facts))
         item += builder.note_line(other, facts)
         bullets += item

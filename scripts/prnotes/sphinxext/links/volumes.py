@@ -47,14 +47,15 @@ MAX_MAP_BYTES = 256 << 20  # two lines per page of the archive
 
 def link_map(app: Sphinx) -> dict[str, Any]:
     """The map ``prnotes_link_map`` names, read once per build: ``{"pages": {docname: volume},
-    "labels": {label: docname}, "repositories": [owner/repo, …]}``."""
+    "labels": {label: docname}, "repositories": [owner/repo, …], "similar": {"lists": …,
+    "notes": …}}`` (the archive's 相似笔记: :mod:`.similar`)."""
     return map_of(app.env)
 
 
 def map_of(env) -> dict[str, Any]:
     name = env.config[CONFIG]
     if not name:
-        return {"pages": {}, "labels": {}, "repositories": []}
+        return {"pages": {}, "labels": {}, "repositories": [], "similar": {}}
     return state.once(env, _read_map, Path(env.srcdir) / name, name)
 
 
@@ -63,7 +64,7 @@ def _read_map(env, path: Path, name: str) -> dict[str, Any]:
         data = json.loads(regular.read_regular(path, MAX_MAP_BYTES).decode("utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{CONFIG} = {name!r}: {path} is not a link map ({exc}); `prnotes volumes` writes it") from None
-    return {**{key: dict(data.get(key) or {}) for key in ("pages", "labels")}, "repositories": list(data.get("repositories") or [])}
+    return {**{key: dict(data.get(key) or {}) for key in ("pages", "labels", "similar")}, "repositories": list(data.get("repositories") or [])}
 
 
 def elsewhere(app: Sphinx, docname: str) -> bool:

@@ -35,12 +35,7 @@ def _cut(text: str) -> str:
 
 # The pages without a document, by page name: their title (Sphinx gives the
 # search page none) and what they are for (templates/search.html).
-TEMPLATE_PAGES = {
-    "search": (
-        "搜索",
-        "在全部笔记里搜索：中文词句、英文词、代码名字、文件名和 PR 编号都能找，结果可按结论、仓库和子系统筛选。",
-    ),
-}
+TEMPLATE_PAGES = {"search": ("搜索", "在全部笔记里搜索：中文词句、英文词、代码名字、文件名和 PR 编号都能找，结果可按结论、仓库和子系统筛选。")}
 _PARAGRAPH = re.compile(r"<p\b[^>]*>(.*?)</p>", re.S)
 _TAG = re.compile(r"<[^>]*>")
 

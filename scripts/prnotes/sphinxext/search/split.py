@@ -303,11 +303,7 @@ def split(
 
     shards = [[row(i) for i in range(start, min(start + SHARD, len(docnames)))] for start in range(0, len(docnames), SHARD)]
     repos = sorted({n.repo for n in notes.values()}, key=lambda r: (r.lower(), r))
-    values = {
-        "verdict": [v for v in verdicts],
-        "repo": repos,
-        "subsystem": sorted({n.subsystem for n in notes.values()} | set(subsystems)),
-    }
+    values = {"verdict": [v for v in verdicts], "repo": repos, "subsystem": sorted({n.subsystem for n in notes.values()} | set(subsystems))}
     filters = {}
     for name in FILTERS:
         width = code_width(len(values[name]))

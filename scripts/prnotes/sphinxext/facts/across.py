@@ -1,11 +1,12 @@
 """The notes another build of the site holds, for the site in volumes (docs/volumes.md).
 
-A closed volume's build writes what it knows of its notes (their facts, their
-summaries, their terms for 相似笔记: the stores of :data:`STORES`) to the file
+A closed volume's build writes what it knows of its notes (their facts and
+their summaries: the stores of :data:`STORES`) to the file
 ``prnotes_facts_out`` names; the hub's build reads the files
 ``prnotes_facts_in`` names (``os.pathsep`` between them) before it reads a
-page, so that its lists, feeds, sitemap and 相似笔记 hold the notes it does
-not build, as one build of the whole site would. An entry of a note the
+page, so that its lists, feeds and sitemap hold the notes it does not
+build, as one build of the whole site would (相似笔记 comes from the link
+map: :func:`prnotes.sphinxext.links.similar.given`). An entry of a note the
 build holds itself is never replaced, and what the last build imported goes
 first. :func:`prnotes.sphinxext.facts.notes.present` counts the imported notes.
 """
@@ -26,7 +27,7 @@ from . import state
 
 FACTS_OUT, FACTS_IN = "prnotes_facts_out", "prnotes_facts_in"
 # The stores of what a note page holds that pages of other builds show.
-STORES = ("prnotes_note_facts", "prnotes_summaries", "prnotes_similar_terms")
+STORES = ("prnotes_note_facts", "prnotes_summaries")
 MAX_BYTES = 256 << 20
 
 

@@ -11,6 +11,7 @@ from bs4 import BeautifulSoup
 
 from prnotes import contract
 from prnotes.model import similar
+from prnotes.project import load
 from prnotes.sphinxext.links import similar as similarnotes
 from prnotes.sphinxext.facts.notes import Facts
 from tests.support import gitrepo, similarwork
@@ -170,6 +171,17 @@ def corpus(tmp_path_factory):
     facts = Facts.of(app.env)
     keys = {d: contract.note_key(f.repo, f.number, d) for d, f in facts.items()}
     return proj, app, keys
+
+
+def test_the_model_s_terms_and_lists_are_the_one_build_s(corpus):
+    """The archive in volumes takes every build's lists from the model (``model.similar.lists_of``,
+    docs/volumes.md): the same terms and the same lists as the Sphinx side of one build."""
+    proj, app, _ = corpus
+    notes = load(proj).notes
+    stored = similarnotes.Terms.of(app.env)
+    assert {n.docname: similar.note_terms(n.title, n.body, (s.name for s in n.symbols)) for n in notes} == {d: t for d, (_, t) in stored.items()}
+    found = {d: v for d, v in similar.lists_of(notes).items() if v}
+    assert found and found == {d: v for d, v in similarnotes.lists(app.env).items() if v}
 
 
 def site_lists(app, keys) -> dict[str, tuple[str, ...]]:

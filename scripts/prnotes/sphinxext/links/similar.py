@@ -10,6 +10,13 @@ measure or its cut-off changed, when all are. A note whose list changed,
 or whose list names a note that changed (its title may have), is written
 again, not read again.
 
+A build of some of the archive's pages (a closed volume, the hub:
+docs/volumes.md) holds too few notes to score them: it takes its notes'
+lists from the link map instead (:func:`given`), which ``prnotes volumes``
+works out over the whole archive from the model
+(:func:`prnotes.model.similar.lists_of`, the same terms and lists as
+here), with what the entry of a note another build holds shows.
+
 On the site, a note with a list gets a 相似笔记 section after its others
 (the 编辑来源 line stays last), built when the page is written: each
 entry is a list entry like the others (:class:`.lists.note_entry`, with

@@ -286,13 +286,21 @@ def lists_of(notes: Iterable) -> dict[str, tuple[str, ...]]:
     in volumes, each of which holds some of them (docs/volumes.md)."""
     notes = list(notes)
     index = Index({n.docname: note_terms(n.title, n.body, (s.name for s in n.symbols)) for n in notes})
-    page = {(n.repo.lower(), n.number): n.docname for n in notes if n.number is not None}
-    cited: dict[str, set[str]] = {}
-    for note in notes:
-        for other in {page.get((ref.repo.lower(), ref.number)) for ref in note.mentions} - {None, note.docname}:
-            cited.setdefault(note.docname, set()).add(other)
-            cited.setdefault(other, set()).add(note.docname)
+    cited = citations((n.docname, n.repo, n.number, [(r.repo, r.number) for r in n.mentions]) for n in notes)
     subsystem_of = {n.docname: n.subsystem for n in notes}
     picks = {d: index.pick(d, subsystem_of, cited=cited.get(d, ())) for d in sorted(index.notes)}
     bests = {d: pick.best for d, pick in picks.items()}
     return {d: pick.listed(d, bests) for d, pick in picks.items()}
+
+
+def citations(notes: Iterable[tuple[str, str, int | None, Iterable[tuple[str, int]]]]) -> dict[str, set[str]]:
+    """Note -> the notes it cites (``#N``, ``owner/repo#N``, whatever the kind) or that cite it, of
+    ``notes`` given as (docname, repository, number, the (repository, number) pairs it mentions)."""
+    notes = list(notes)
+    page = {(repo.lower(), number): d for d, repo, number, _ in notes if number is not None}
+    out: dict[str, set[str]] = {}
+    for docname, _, _, mentions in notes:
+        for other in {page.get((repo.lower(), number)) for repo, number in mentions} - {None, docname}:
+            out.setdefault(docname, set()).add(other)
+            out.setdefault(other, set()).add(docname)
+    return out

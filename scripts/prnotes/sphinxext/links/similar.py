@@ -140,16 +140,8 @@ def repick(
 
 
 def citations(facts: dict, notes) -> dict[str, set[str]]:
-    """Note -> the notes it cites (``#N``, ``owner/repo#N``) or that cite it."""
-    page = {_pull(f.repo, f.number): d for d, f in facts.items() if d in notes and f.number is not None}
-    out: dict[str, set[str]] = {}
-    for d, f in facts.items():
-        for repo, number, _ in f.mentions:
-            other = page.get(_pull(repo, number))
-            if d in notes and other is not None and other != d:
-                out.setdefault(d, set()).add(other)
-                out.setdefault(other, set()).add(d)
-    return out
+    """Note -> the notes it cites (``#N``, ``owner/repo#N``) or that cite it (:func:`prnotes.model.similar.citations`)."""
+    return similar.citations((d, f.repo, f.number, [(repo, number) for repo, number, _ in f.mentions]) for d, f in facts.items() if d in notes)
 
 
 def rescored(index: similar.Index, notes: dict, changed: set[str], old_terms: dict[str, dict[str, int]], old_cap: int) -> set[str]:

@@ -49,7 +49,7 @@ RULES = [
     ("without the mutual rule", {"mutual": math.inf}),
     ("without the notes cited", {"cited": ()}),
     *((f"mutual {m}", {"mutual": m}) for m in (0.04, 0.05, 0.08)),
-    *((f"floor {f}", {"floor": f}) for f in (0.06, 0.07, 0.1)),
+    *((f"floor {f}", {"floor": f}) for f in (0.06, 0.07, 0.08, 0.1)),
     *((f"standout {r}", {"standout": r}) for r in (1.2, 1.5, 2.0)),
     *((f"certain {c}", {"certain": c}) for c in (0.12, 0.2)),
     *((f"threshold {t}", {"threshold": t}) for t in (0.08, 0.12)),

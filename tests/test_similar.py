@@ -206,12 +206,15 @@ def test_precision_and_coverage_on_the_labelled_pairs(corpus):
     term, 55 notes list 72 pairs at 64 %: on the held-out dev parts, 47 %
     of the notes at 85 % became 60 % at 85 % (BENCHMARKS.md), while this
     small corpus, with few notes to pick from, has more pairs that pick each
-    other by a common word."""
+    other by a common word. Since the words of a note's verdict (值得快速浏览)
+    are no terms and FLOOR is 0.065, 56 notes list 70 pairs at 61 %, where
+    the held-out dev parts went from 59 % of the notes at 83 % to 61 % at
+    82 %: 33 of the 48 notes with a labelled partner list one (35 before)."""
     _, app, keys = corpus
     result = measure(site_lists(app, keys), set(keys.values()))
     assert result.notes == 81 and result.labelled_notes == 48
     assert result.listed >= 40
-    assert result.precision >= 0.62, result
+    assert result.precision >= 0.6, result
     assert result.notes_listing >= 0.5 * result.notes, result
     assert result.labelled_found >= 0.6 * result.labelled_notes, result
 
@@ -246,14 +249,17 @@ def test_relative_cut_off_on_the_labelled_corpus(corpus):
 # (sgl-project/sglang#40201 and vllm-project/vllm#70101, how a prefix cache
 # hashes its blocks or pages, score 0.075 with the corpus of six fixtures:
 # #40201 lists SGLang's RadixCache note #30103 first, and #70101 the note on
-# dropping xxHash; neither lists the other.)
+# dropping xxHash; neither lists the other. Sampler parameters, SGLang
+# #40206 and vLLM #61002, score 0.088: #40206 lists #61002, but #61002's best
+# two, #70102 at 0.089 and #40206, are a tie, so it lists neither; the two
+# had scored apart while the words of their verdict, 值得快速浏览 and 按需阅读,
+# counted as terms.)
 SAME_THING = [
     ("sgl-project/sglang#40202", "vllm-project/vllm#70102"),  # FlashInfer's FP8 KV cache decode
     ("sgl-project/sglang#40203", "vllm-project/vllm#70106"),  # DeepEP low-latency all-to-all
     ("sgl-project/sglang#40204", "vllm-project/vllm#70103"),  # EAGLE sharing the target's lm_head
     ("sgl-project/sglang#40205", "vllm-project/vllm#70105"),  # xgrammar's JSON schema compilation
     ("sgl-project/sglang#3002", "vllm-project/vllm#70104"),  # OpenAI streaming usage
-    ("sgl-project/sglang#40206", "vllm-project/vllm#61002"),  # sampler parameters
 ]
 
 
@@ -262,6 +268,13 @@ def test_a_note_lists_the_note_of_another_repository_on_the_same_thing(corpus, o
     _, app, keys = corpus
     lists = site_lists(app, keys)
     assert other in lists[one] and one in lists[other]
+
+
+def test_the_sampler_parameter_notes_are_listed_one_way(corpus):
+    _, app, keys = corpus
+    lists = site_lists(app, keys)
+    assert lists["sgl-project/sglang#40206"] == ("vllm-project/vllm#61002",)
+    assert "sgl-project/sglang#40206" not in lists["vllm-project/vllm#61002"]
 
 
 def test_most_notes_with_a_labelled_pair_in_another_repository_list_one(corpus):
@@ -318,7 +331,8 @@ def test_a_note_alike_to_one_it_cites_marks_the_link_rather_than_listing_it_agai
     holds #1, since a digest's "read it with #1" names the note most like it;
     the page does not list it twice: its 相关 link gets a 相似 badge, on
     both pages (#1's 提到本篇的笔记 links #2), and 相似笔记 is left out.
-    #3, on other code, is neither."""
+    #3, on other code, is neither: it shares with #2 only the words of its
+    verdict (值得快速浏览), which are no terms."""
     proj = copy_project(tmp_path / "p", {"2026-01-01.txt": CITING})
     assert convert(proj) == 0
     app = sphinx_build(proj)

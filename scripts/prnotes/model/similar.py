@@ -10,7 +10,9 @@ cite the other, and they may be of different repositories. The measure:
   ``owner/repo#123`` whole: two notes citing one PR share no term by it),
   lone CJK characters and bigrams with a Chinese function character
   (:data:`STOP_CHARACTERS`), plus each code symbol it names, whole
-  (```vllm/v1/core/kv_cache_utils.py``).
+  (```vllm/v1/core/kv_cache_utils.py``). The terms of its verdict's phrase
+  (值得快速浏览, what every note of that verdict says) count in its length
+  but are never distinctive, however small the archive.
 - A CJK bigram weighs :data:`BIGRAM_WEIGHT` of any other term
   (:func:`kind_weight`): it is a piece of a word, or spans two, where an
   identifier, a path or an English word is a whole name.
@@ -77,6 +79,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..parse.refs import CODE_REF_RE
+from .classify import verdict_phrases
 from ..sphinxext.search.tokens import STOPWORDS, tokens
 
 # The longest list; the least score of a note listed after the best; the score
@@ -87,7 +90,7 @@ from ..sphinxext.search.tokens import STOPWORDS, tokens
 LISTED = 5
 THRESHOLD = 0.1
 CERTAIN = 0.15
-FLOOR = 0.08
+FLOOR = 0.065
 STANDOUT = 1.3
 # The least score of a best listed because each of the two is the other's
 # best (tuned on the held-out dev parts; BENCHMARKS.md, "Held-out data").
@@ -103,7 +106,7 @@ BIGRAM_WEIGHT = 0.7
 # A term of more notes than this is no longer distinctive.
 DF_CAP = 40
 # Changes when the measure does: lists kept from an earlier build are then all made again.
-VERSION = f"7:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{MUTUAL}:{CITED}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
+VERSION = f"8:{LISTED}:{THRESHOLD}:{CERTAIN}:{FLOOR}:{STANDOUT}:{MUTUAL}:{CITED}:{SAME_SUBSYSTEM}:{BIGRAM_WEIGHT}:{DF_CAP}"
 
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Chinese function characters: a bigram with one is a piece of a phrase
@@ -112,6 +115,7 @@ _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # 果 of 结果, 有 of 有效) are not in it.
 STOP_CHARACTERS = frozenset("的了在是和与及或也就都而你我他它这那之于以为被把让给从但且即若如才只不没很最再又还已将个些此该其")
 SYMBOL = "`"  # the prefix of a whole code symbol's term
+VERDICT = "!"  # the prefix of a term of the verdict's phrase: never distinctive
 
 
 def cap(notes: int) -> int:
@@ -134,7 +138,15 @@ def kind_weight(term: str) -> float:
 def note_terms(title: str, advice: str, symbols: Iterable[str] = ()) -> dict[str, int]:
     """A note's terms with their counts (the module docstring)."""
     counts: Counter[str] = Counter()
-    for text in (title, advice):
+    # The verdict's phrase (值得快速浏览) is what every note of that verdict
+    # says: its terms count in the note's length but match no note.
+    chars, said = list(advice), []
+    for start, end in verdict_phrases(advice):
+        said.append(advice[start:end])
+        chars[start:end] = " " * (end - start)
+    for term in _all_tokens(" ".join(said)):
+        counts[VERDICT + term] += 1
+    for text in (title, "".join(chars)):
         for term in _all_tokens(CODE_REF_RE.sub(" ", text)):
             if term in STOPWORDS or term.startswith("#"):
                 continue
@@ -187,7 +199,7 @@ class Index:
         for terms in notes.values():
             self.df.update(terms.keys())
         self.cap = cap(len(notes))
-        rarity = {t: idf(df, self.cap) for t, df in self.df.items() if 2 <= df <= self.cap}
+        rarity = {t: idf(df, self.cap) for t, df in self.df.items() if 2 <= df <= self.cap and t[0] != VERDICT}
         # docname -> {distinctive term: its weight, over the note's length}; term -> [(docname, weight)]
         self.weights: dict[str, dict[str, float]] = {}
         self.postings: dict[str, list[tuple[str, float]]] = {t: [] for t in rarity}
@@ -200,7 +212,7 @@ class Index:
                 self.postings[term].append((docname, weight))
 
     def distinctive(self, term: str) -> bool:
-        return 2 <= self.df[term] <= self.cap
+        return 2 <= self.df[term] <= self.cap and term[0] != VERDICT
 
     def scores(self, docname: str) -> dict[str, float]:
         """The note's score with every note it shares a distinctive term with."""

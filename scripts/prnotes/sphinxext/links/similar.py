@@ -152,7 +152,7 @@ def rescored(index: similar.Index, notes: dict, changed: set[str], old_terms: di
     new_terms = {d: notes[d] for d in changed if d in notes}
     terms = set().union(*(t.keys() for t in new_terms.values()), *(t.keys() for t in old_terms.values()))
     mattering = set()
-    for term in terms:
+    for term in terms - {t for t in terms if t.startswith(similar.VERDICT)}:
         before = index.df[term] - sum(term in t for t in new_terms.values()) + sum(term in t for t in old_terms.values())
         if index.distinctive(term) or 2 <= before <= old_cap:
             mattering.add(term)

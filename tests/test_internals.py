@@ -232,3 +232,13 @@ def test_the_sources_are_known_before_they_are_read(app):
     app.build()
     assert seen["sources"] == {"index", "other", "last"}, "BuildEnvironment.found_docs no longer lists every source"
     assert seen["documents"] == set()
+
+
+def test_the_doctrees_read_wait_for_the_writers_until_dropped(app):
+    """drop_read_doctrees (site/speedups.py): a serial read leaves each doctree in
+    ``env._write_doc_doctree_cache`` for the writers, who read it back from its pickle once it is gone."""
+    dropped = []
+    app.connect("env-updated", lambda app, env: dropped.append(_internals.drop_read_doctrees(env)) or [], priority=1)
+    app.build()
+    assert dropped and dropped[0] == 3, "BuildEnvironment._write_doc_doctree_cache no longer holds the doctrees read"
+    assert "other" in (app.outdir / "other.html").read_text(encoding="utf-8")

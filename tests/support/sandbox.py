@@ -76,15 +76,16 @@ def sphinx_build(
 ):
     """Build ``proj`` into ``proj/_build`` with sphinx.testing; return the app.
 
-    ``listeners`` are ``(event, callback)`` pairs connected before the build.
+    ``listeners`` are ``(event, callback)`` pairs connected before the build, or
+    ``(event, callback, priority)``.
     """
     from sphinx.testing.util import SphinxTestApp
 
     app = SphinxTestApp(
         builder, srcdir=proj, builddir=proj / "_build", freshenv=freshenv, parallel=parallel, confoverrides=confoverrides
     )
-    for event, callback in listeners:
-        app.connect(event, callback)
+    for event, callback, *priority in listeners:
+        app.connect(event, callback, *priority)
     try:
         app.build()
     finally:

@@ -323,3 +323,16 @@ def documents(env: Any) -> dict[str, Any]:
 def sources(env: Any) -> set[str]:
     """Every page this build has a source for, read yet or not: ``env.found_docs``."""
     return env.found_docs
+
+
+def drop_read_doctrees(env: Any) -> int:
+    """Forget the doctrees read this build that wait for the writers
+    (``env._write_doc_doctree_cache``, Sphinx 7.3 on, filled by a serial
+    read): each writer reads its page's doctree back from its pickle.
+    Returns how many were dropped."""
+    cache = getattr(env, "_write_doc_doctree_cache", None)
+    if not isinstance(cache, dict):
+        return 0
+    dropped = len(cache)
+    cache.clear()
+    return dropped

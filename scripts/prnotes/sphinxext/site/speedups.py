@@ -23,11 +23,15 @@ Two more live where they work, outside Sphinx: the no-op stamp
 environment (:mod:`.frozen`: plain data pickles faster than docutils nodes).
 
 **The collector.** A build's objects mostly live until it ends (the
-environment of the whole archive, and the doctrees waiting for the writers);
-at its default thresholds the collector rescans them every 700 allocations.
-:func:`gc.freeze` once the environment is loaded and again once it is read,
-and a first threshold of :data:`GC_THRESHOLD`; both are given back when the
-build ends, so a process that runs several builds (the tests) keeps nothing.
+environment of the whole archive); at its default thresholds the collector
+rescans them every 700 allocations. :func:`gc.freeze` once the environment
+is loaded and again once it is read, and a first threshold of
+:data:`GC_THRESHOLD`; both are given back when the build ends, so a process
+that runs several builds (the tests) keeps nothing. The doctrees a serial
+read leaves for the writers are dropped before the second freeze (the
+writers read them back from their pickles): frozen, every page written
+stayed in memory with its filled lists until the build ended, 1.2 GB for
+the hub of 5,000 notes, 0.45 GB without.
 
 **Batching.** Sphinx's parallel reading gets each chunk of pages back as the
 worker's whole environment, pickled: on a day's build, the whole archive once
@@ -79,7 +83,13 @@ def collector(before: tuple[int, ...]):
         gc.freeze()
 
     def read(app: Sphinx, env) -> None:
-        """On ``env-updated``: every document is read."""
+        """On ``env-updated``: every document is read. The doctrees read
+        wait in the environment for the writers; frozen, each would outlive
+        its page with all that the page's lists fill into it (a page's nodes
+        refer to each other, so only the collector frees them): they are
+        dropped, and each writer reads its own back from its pickle."""
+        if _internals.drop_read_doctrees(env):
+            gc.collect()
         gc.freeze()
 
     def ended(app: Sphinx, exception: Exception | None) -> None:

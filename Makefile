@@ -24,11 +24,12 @@ STRICT      := -W --keep-going -j auto
 PYTEST_JOBS ?= auto
 PYTEST_ARGS := -n $(PYTEST_JOBS) --dist loadscope
 
-.PHONY: help html publish notes check-notes test test-latest check-pages pdf latexpdf epub serve bench audit clean apt-browser apt-pdf Makefile
+.PHONY: help html volumes publish notes check-notes test test-latest check-pages pdf latexpdf epub serve bench audit clean apt-browser apt-pdf Makefile
 
 help:
 	@echo "make html         convert seeds/ into notes/ and build the site in $(BUILDDIR)/html"
 	@echo "make test         every test, then the strict site, the PDF book and the audit"
+	@echo "make volumes      the site in volumes, for an archive of thousands of notes: _build/volumes/hub/html"
 	@echo "make publish      make html and the whole book (make pdf BOOK=whole), typeset while the pages are written"
 	@echo "make notes        only the conversion: seeds/ -> notes/ and index.md"
 	@echo "make check-notes  exit 1 if notes/ is out of date"
@@ -64,6 +65,13 @@ check-notes: $(VENV)/.installed-site
 html: $(VENV)/.installed-site
 	$(PRNOTES) build --notes $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"
+
+# The site in volumes (docs/volumes.md): the closed volumes whose inputs
+# changed, side by side, then the hub, which joins them: each Sphinx process
+# holds a volume's pages or the hub's, never the whole archive.
+volumes: $(VENV)/.installed-site
+	$(PRNOTES) volumes --build --hub
+	@echo "site: _build/volumes/hub/html/index.html"
 
 # The site and the whole book in one command, as Read the Docs publishes
 # them: the book's build starts once the HTML build has read the sources, and

@@ -148,12 +148,6 @@ def is_follow_up(clause: Clause) -> bool:
     return bool(clause.lead) and bool(WATCH_LEAD_RE.search(clause.lead) or FOLLOW_UP_RE.search(clause.lead))
 
 
-def _may_hold_follow_up(text: str) -> bool:
-    # A clause and its lead-in are parts of the sentence: if no rule matches
-    # the whole sentence, none matches a part. Most sentences stop here.
-    return bool(FOLLOW_UP_RE.search(text) or WATCH_QUESTION_RE.search(text) or WATCH_LEAD_RE.search(text))
-
-
 # --- the label ------------------------------------------------------------------
 
 def _widths(atoms: list[Atom]) -> list[int]:
@@ -265,7 +259,9 @@ def follow_ups_in(pieces: tuple[Inline, ...]) -> tuple[FollowUp, ...]:
     """Every follow-up clause of an advice text, in text order, with its label and place."""
     found = []
     for offset, sentence in sentence_spans(pieces):
-        if not _may_hold_follow_up(plain_text(sentence)):
+        # A clause and its lead-in are parts of the sentence: if no rule matches
+        # the whole sentence, none matches a part. Most sentences stop here.
+        if not any(rule.search(plain_text(sentence)) for rule in (FOLLOW_UP_RE, WATCH_QUESTION_RE, WATCH_LEAD_RE)):
             continue
         for clause in clauses(sentence):
             if is_follow_up(clause):

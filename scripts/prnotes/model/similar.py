@@ -140,12 +140,10 @@ def note_terms(title: str, advice: str, symbols: Iterable[str] = ()) -> dict[str
     counts: Counter[str] = Counter()
     # The verdict's phrase (值得快速浏览) is what every note of that verdict
     # says: its terms count in the note's length but match no note.
-    chars, said = list(advice), []
+    chars = list(advice)
     for start, end in verdict_phrases(advice):
-        said.append(advice[start:end])
+        counts.update(VERDICT + term for term in _all_tokens(advice[start:end]))
         chars[start:end] = " " * (end - start)
-    for term in _all_tokens(" ".join(said)):
-        counts[VERDICT + term] += 1
     for text in (title, "".join(chars)):
         for term in _all_tokens(CODE_REF_RE.sub(" ", text)):
             if term in STOPWORDS or term.startswith("#"):

@@ -270,11 +270,6 @@ class Site:
         return self._by_subsystem.get(slug, ())
 
 
-def _title_pieces(title: str, repo: str) -> tuple[Inline, ...]:
-    # Titles keep code spans, but references in a heading stay plain text.
-    return tuple(Text(p.text) if isinstance(p, Ref) and not p.code else p for p in segment(title, repo))
-
-
 @dataclass(frozen=True)
 class Analysis:
     """What one entry's text says, given the taxonomy: everything derived from
@@ -317,7 +312,8 @@ def analyse(
 ) -> Analysis:
     filing = file_note(title, upstream, body, taxonomy, repo)
     pieces = segment(body, repo, taxonomy.aliases if aliases is None else aliases)
-    title_pieces = _title_pieces(title, repo)
+    # Titles keep code spans, but references in a heading stay plain text.
+    title_pieces = tuple(Text(p.text) if isinstance(p, Ref) and not p.code else p for p in segment(title, repo))
     return Analysis(
         subsystem=taxonomy.subsystem_key(repo, filing.subsystem),
         matched=filing.matched,

@@ -330,9 +330,5 @@ def drop_read_doctrees(env: Any) -> int:
     (``env._write_doc_doctree_cache``, Sphinx 7.3 on, filled by a serial
     read): each writer reads its page's doctree back from its pickle.
     Returns how many were dropped."""
-    cache = getattr(env, "_write_doc_doctree_cache", None)
-    if not isinstance(cache, dict):
-        return 0
-    dropped = len(cache)
-    cache.clear()
-    return dropped
+    cache = getattr(env, "_write_doc_doctree_cache", None) or {}
+    return len([cache.pop(docname) for docname in list(cache)])

@@ -631,13 +631,9 @@ def add_keywords(app: Sphinx, builder) -> None:
     builder.context["preamble"] += f"\\def\\prnotesscope{{{scope}}}\n"
 
 
-def _symbol_latex(ch: str) -> str:
-    return ch if ch == "✓" else f"\\prnotessymbol{{{ch}}}"
-
-
 def print_symbols(app: Sphinx) -> None:
     if app.builder.format == "latex":
-        _internals.print_as_written(_symbol_latex)
+        _internals.print_as_written(lambda ch: ch if ch == "✓" else f"\\prnotessymbol{{{ch}}}")
 
 
 def setup(app: Sphinx) -> dict:

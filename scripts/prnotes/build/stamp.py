@@ -53,7 +53,7 @@ import os
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -274,7 +274,7 @@ def _shown(path: Path) -> str:
     return path.relative_to(here).as_posix() if path.is_relative_to(here) else path.as_posix()
 
 
-def folder_problem(path: Path, exc: OSError) -> str:
+def _problem(path: Path, exc: OSError) -> str:
     """What is wrong with ``path``: a file where a folder should be, or the system's reason."""
     if exc.errno in (errno.ENOTDIR, errno.EEXIST):
         # On the way to ``path``, or (a folder being made) ``path`` itself.
@@ -291,12 +291,17 @@ def forget(layout: Layout) -> None:
     try:
         layout.stamp.unlink(missing_ok=True)
     except OSError as exc:
-        raise BuildFolderError(f"cannot remove the last build's stamp: {folder_problem(layout.stamp, exc)}; nothing built") from None
-    for folder in (layout.output, layout.doctrees):
+        raise BuildFolderError(f"cannot remove the last build's stamp: {_problem(layout.stamp, exc)}; nothing built") from None
+    make_folders((layout.output, layout.doctrees))
+
+
+def make_folders(folders: Iterable[Path]) -> None:
+    """Make each folder, and its parents; a file in the way stops with one line naming it."""
+    for folder in folders:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise BuildFolderError(f"cannot create the build folder: {folder_problem(folder, exc)}; nothing built") from None
+            raise BuildFolderError(f"cannot create the build folder: {_problem(folder, exc)}; nothing built") from None
 
 
 def remember(layout: Layout, inputs_before: Inputs) -> None:
@@ -305,6 +310,6 @@ def remember(layout: Layout, inputs_before: Inputs) -> None:
         save(layout.stamp, inputs_before.digest, outputs(layout), site=inputs_before.site, argv=list(inputs_before.argv))
     except OSError as exc:
         raise BuildFolderError(
-            f"cannot write the build's stamp: {folder_problem(layout.stamp, exc)}; the site is built, "
+            f"cannot write the build's stamp: {_problem(layout.stamp, exc)}; the site is built, "
             "and the next build runs Sphinx again"
         ) from None

@@ -378,12 +378,8 @@ def link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> dict[str, objec
 
 def make_folders(root: Path, names: list[str]) -> None:
     """``_build/volumes`` and, for each build ``names`` names, its sources', output's and
-    doctrees' folders; a file in the way stops with one line naming it (:class:`BuildError`)."""
-    for path in [root / FOLDER, *(root / FOLDER / name / sub for name in names for sub in ("src", "html", "doctrees"))]:
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BuildError(f"cannot create the build folder: {buildstamp.folder_problem(path, exc)}; nothing built") from None
+    doctrees' folders; a file in the way stops with one line naming it (:func:`.stamp.make_folders`)."""
+    buildstamp.make_folders([root / FOLDER, *(root / FOLDER / name / sub for name in names for sub in ("src", "html", "doctrees"))])
 
 
 def write_link_map(root: Path, site: Site, parts: tuple[Part, ...]) -> Path:

@@ -69,10 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         closed = " ".join(part.name for part in parts if part.closed) or "none"
         raise CommandError(f"--only {' '.join(unknown)}: not a closed volume of the archive (closed: {closed})")
-    try:
-        volumes.make_folders(root, [*(part.name for part in parts if part.closed), "hub"] if args.build else [])
-    except BuildError as exc:
-        raise CommandError(str(exc)) from None
+    volumes.make_folders(root, [*(part.name for part in parts if part.closed), "hub"] if args.build else [])
     volumes.write_link_map(root, site, parts)
     statuses = volumes.check(root, parts)
     reasons = {status.part.name: status.reason for status in statuses}

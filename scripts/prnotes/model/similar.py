@@ -197,7 +197,7 @@ class Index:
         for terms in notes.values():
             self.df.update(terms.keys())
         self.cap = cap(len(notes))
-        rarity = {t: idf(df, self.cap) for t, df in self.df.items() if 2 <= df <= self.cap and t[0] != VERDICT}
+        rarity = {t: idf(df, self.cap) for t, df in self.df.items() if self.distinctive(t)}
         # docname -> {distinctive term: its weight, over the note's length}; term -> [(docname, weight)]
         self.weights: dict[str, dict[str, float]] = {}
         self.postings: dict[str, list[tuple[str, float]]] = {t: [] for t in rarity}

@@ -174,8 +174,8 @@ def _take_given(env: BuildEnvironment, outdated: state.Outdated) -> list[str]:
     found, previous = given(env), getattr(env, _LISTS, {})
     lists = {d: tuple(found.get("lists", {}).get(d, ())) for d in _internals.documents(env) if contract.is_note_docname(d)}
     entries = {d: [found.get("notes", {}).get(o) for o in listed] for d, listed in lists.items()}
-    changed = outdated.added | outdated.changed
-    pages = sorted(d for d, v in lists.items() if v != previous.get(d) or entries.get(d) != getattr(env, _SHOWN, {}).get(d) or not changed.isdisjoint(v))
+    changed, before = outdated.added | outdated.changed, getattr(env, _SHOWN, {})
+    pages = sorted(d for d, v in lists.items() if v != previous.get(d) or entries.get(d) != before.get(d) or not changed.isdisjoint(v))
     setattr(env, _LISTS, lists)
     setattr(env, _SHOWN, entries)
     return pages

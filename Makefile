@@ -29,8 +29,8 @@ PYTEST_ARGS := -n $(PYTEST_JOBS) --dist loadscope
 help:
 	@echo "make html         convert seeds/ into notes/ and build the site in $(BUILDDIR)/html"
 	@echo "make test         every test, then the strict site, the PDF book and the audit"
-	@echo "make volumes      the site in volumes, for an archive of thousands of notes: _build/volumes/hub/html"
-	@echo "make publish      make html and the whole book (make pdf BOOK=whole), typeset while the pages are written"
+	@echo "make volumes      the site in volumes, as make html builds an archive of several volumes"
+	@echo "make publish      make html and the book (the whole book; the volumes' books for an archive of several)"
 	@echo "make notes        only the conversion: seeds/ -> notes/ and index.md"
 	@echo "make check-notes  exit 1 if notes/ is out of date"
 	@echo "make test-latest  the suite on the newest releases pyproject.toml allows (.venv-latest)"
@@ -61,21 +61,26 @@ check-notes: $(VENV)/.installed-site
 
 # The conversion (as `make notes`), then sphinx-build, in one `prnotes build`
 # process; the build leaves the site as it is when nothing it could read has
-# changed since its last successful run (prnotes/build/stamp.py).
+# changed since its last successful run (prnotes/build/stamp.py). An archive
+# of several volumes (500 notes each) is built in volumes, as `make volumes`
+# does, into the same $(BUILDDIR)/html (docs/volumes.md).
 html: $(VENV)/.installed-site
 	$(PRNOTES) build --notes $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
 	@echo "site: $(BUILDDIR)/html/index.html"
 
-# The site in volumes (docs/volumes.md): the closed volumes whose inputs
-# changed, side by side, then the hub, which joins them: each Sphinx process
-# holds a volume's pages or the hub's, never the whole archive.
+# The site in volumes (docs/volumes.md), whatever the archive's size: the
+# closed volumes whose inputs changed, side by side, then the hub, which joins
+# them into _build/html: each Sphinx process holds a volume's pages or the
+# hub's, never the whole archive.
 volumes: $(VENV)/.installed-site
 	$(PRNOTES) volumes --build --hub
-	@echo "site: _build/volumes/hub/html/index.html"
+	@echo "site: _build/html/index.html"
 
 # The site and the whole book in one command, as Read the Docs publishes
 # them: the book's build starts once the HTML build has read the sources, and
-# uses the core the writing of the pages leaves idle. A build to publish:
+# uses the core the writing of the pages leaves idle. An archive of several
+# volumes: the site in volumes, each volume's book that changed, then the hub,
+# which links the books. A build to publish:
 # without PRNOTES_BASEURL (or a host's address) it warns, so it fails.
 publish: $(VENV)/.installed-site apt-pdf
 	PRNOTES_PUBLISH=1 $(PRNOTES) build --notes --pdf $(NOTES_FLAGS) -- $(STRICT) -b html -d $(BUILDDIR)/doctrees $(SPHINXOPTS) $(SOURCEDIR) $(BUILDDIR)/html
@@ -133,7 +138,7 @@ serve: notes $(VENV)/.installed-serve
 
 # Scale benchmark: minutes, not seconds. Writes the Scale table of BENCHMARKS.md.
 bench: $(VENV)/.installed-bench $(VENV)/.installed-test
-	$(PRNOTES) bench scale --write BENCHMARKS.md
+	$(PY) -m bench.scale --write BENCHMARKS.md
 
 clean:
 	rm -rf $(BUILDDIR)

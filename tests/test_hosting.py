@@ -510,7 +510,7 @@ def test_the_volumes_workflow_builds_a_job_per_volume_and_joins_them_to_the_hub(
     download = next(s for s in hub if s.get("uses", "").startswith("actions/download-artifact@"))
     assert download["with"]["path"] == "_build/volumes"
     assert any(shlex.split(s.get("run", ""))[1:] == ["volumes", "--build", "--hub"] for s in hub)
-    assert next(s for s in hub if "upload-pages-artifact" in s.get("uses", ""))["with"]["path"] == "_build/volumes/hub/html"
+    assert next(s for s in hub if "upload-pages-artifact" in s.get("uses", ""))["with"]["path"] == "_build/html"
     caches = {job: [s["uses"].split("@")[0] for s in jobs[job]["steps"] if s.get("uses", "").startswith("actions/cache")] for job in jobs}
     assert caches == {"plan": ["actions/cache/restore"], "volume": ["actions/cache/restore"], "hub": ["actions/cache"], "deploy": []}
     assert jobs["deploy"]["needs"] == "hub"

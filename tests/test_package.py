@@ -63,14 +63,6 @@ exit 0
 """
 
 
-def test_prnotes_bench_offers_every_benchmark_of_the_checkout():
-    from prnotes.commands import bench
-
-    runnable = {p.stem for p in (ROOT / "bench").glob("*.py") if 'if __name__ == "__main__":' in p.read_text(encoding="utf-8")}
-    assert set(bench.BENCHMARKS) == runnable
-    assert all(name in bench.HELP for name in bench.BENCHMARKS)
-
-
 def test_the_bootstrap_installs_into_the_venv_it_is_given(tmp_path):
     proj = copy_project(tmp_path / "p", {})
     stub = tmp_path / "python3.12"

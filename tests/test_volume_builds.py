@@ -152,8 +152,8 @@ def test_the_hub_joined_to_the_closed_volumes_shows_what_the_one_build_shows(arc
     相似笔记, still scored per build: docs/volumes.md, "What is left"), and the same feeds."""
     proj, parts, one = archive
     assert main(["volumes", "--root", str(proj), "--size", SIZE, "--build", "--hub"]) == 0
-    assert "the site in volumes: _build/volumes/hub/html" in capsys.readouterr().out
-    hub = proj / "_build" / "volumes" / "hub" / "html"
+    assert "the site in volumes: _build/html" in capsys.readouterr().out
+    hub = proj / "_build" / "html"
 
     def pages(html: Path) -> set[str]:
         return {p.relative_to(html).as_posix() for p in html.rglob("*.html") if p.relative_to(html).parts[0] != "_static"}
@@ -190,7 +190,7 @@ def test_the_hub_s_search_finds_the_closed_volumes_notes_as_the_one_build_s_does
     proj, parts, one = archive
     assert main(["volumes", "--root", str(proj), "--size", SIZE, "--build", "--hub"]) == 0
     capsys.readouterr()
-    hub = proj / "_build" / "volumes" / "hub" / "html"
+    hub = proj / "_build" / "html"
     closed = [d for part in parts[:2] for d in part.pages]
     by_docname = load(proj).by_docname
     titles = [by_docname[d].title for d in closed if d in by_docname]
@@ -232,11 +232,39 @@ def test_volumes_built_by_the_jobs_of_a_matrix_are_joined_without_building_them_
     assert "v1 第 1 期, 8 notes: closed, reused" in out and "v2 第 2 期, 8 notes: closed, reused" in out
     assert main(["volumes", "--root", str(join), "--size", SIZE, "--build", "--hub"]) == 0
     out = capsys.readouterr().out
-    assert "built into" not in out and "the site in volumes: _build/volumes/hub/html" in out
+    assert "built into" not in out and "the site in volumes: _build/html" in out
     # A job's folder damaged on the way is found by its hashes, and that volume alone is built.
     (join / volumes.FOLDER / "v2" / "html" / volumes.SEARCH_INDEX).write_text("damaged", encoding="utf-8")
     assert main(["volumes", "--root", str(join), "--size", SIZE, "--build"]) == 0
     assert "v2: built into" in (out := capsys.readouterr().out) and "v1: built into" not in out
+
+
+def test_make_html_builds_an_archive_of_several_volumes_in_volumes(tmp_path, monkeypatch, capsys):
+    """``make html`` (``prnotes build --notes``) on an archive past one volume builds it in
+    volumes, as ``make volumes`` does: each closed volume a build of its own, then the hub,
+    into ``_build/html``, never one Sphinx build of the whole archive; run again, it reuses
+    every closed volume. An archive of one volume stays one build (tests/test_build.py)."""
+    import prnotes.model.site as site_model
+
+    monkeypatch.setattr(site_model, "VOLUME_NOTES", int(SIZE))
+    proj = copy_project(tmp_path / "proj")
+    (proj / "seeds" / "002_citing.txt").write_text(CITING, encoding="utf-8")
+    assert main(["build", "--notes", "--root", str(proj)]) == 0
+    out = capsys.readouterr().out
+    assert "v1: built into _build/volumes/v1/html" in out and "v2: built into _build/volumes/v2/html" in out
+    assert out.rstrip().endswith("the site in volumes: _build/html")
+    html, parts = proj / "_build" / "html", volumes.partition(load(proj))
+    assert [p.closed for p in parts] == [True, True, False]
+    assert all((html / f"{d}.html").is_file() for part in parts for d in part.pages)
+    assert not (proj / "_build" / "doctrees").exists()  # no one build of the archive ran
+    assert main(["build", "--notes", "--root", str(proj)]) == 0
+    out = capsys.readouterr().out
+    assert "built into" not in out and "v1 第 1 期, 8 notes: closed, reused" in out
+    # make pdf then: a book per volume, and the hub again, whose landing page links them.
+    assert main(["pdf", "--root", str(proj)]) == 0
+    assert "building the hub of the site in _build/html again" in capsys.readouterr().out
+    links = _local_links(html, "index.html")
+    assert all(f"pdf/prnotes-v{k}.pdf" in links and (html / "pdf" / f"prnotes-v{k}.pdf").is_file() for k in (1, 2, 3))
 
 
 def test_the_hub_is_built_only_after_every_closed_volume(archive, capsys):

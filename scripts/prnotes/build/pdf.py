@@ -74,6 +74,14 @@ class Book:
     scope: str = ""  # what it holds, as its title page says
     built: bool = True  # False: nothing it is made from had changed; the PDF was left as it was
 
+    def said(self, tool: str, root: Path) -> str:
+        """The line the command prints for it."""
+        where = self.pdf.relative_to(root)
+        if not self.built:
+            return f"{tool}: {self.scope} -> {where} (unchanged since its last build; left as it is)"
+        steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.timings)
+        return f"{tool}: {self.notes} notes -> {where} ({steps})"
+
 
 def missing_characters(log_text: str) -> list[str]:
     """The xelatex log's "Missing character" lines, without repeats, sorted."""
@@ -85,11 +93,8 @@ TEX_SOURCES = (".tex", ".sty", ".cls", ".cfg", ".def")
 
 def tex_sources(latex: Path) -> str:
     """A hash of the contents of what xelatex reads in ``latex`` (Sphinx rewrites them all on every run)."""
-    h = hashlib.sha256()
-    for path in sorted(p for p in latex.iterdir() if p.suffix in TEX_SOURCES and p.is_file()):
-        h.update(f"{path.name}\0{path.stat().st_size}\0".encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
+    found = sorted(p for p in latex.iterdir() if p.suffix in TEX_SOURCES and p.is_file())
+    return buildstamp.digest([[p.name, hashlib.sha256(p.read_bytes()).hexdigest()] for p in found])
 
 
 def page_order(log_text: str) -> str:
@@ -234,21 +239,18 @@ def build_volumes(root: Path, waiting: Callable[[str], None] | None = None, proc
     """
     site = convert(root)
     selections = [volume_selection(v) for v in site.volumes] if len(site.volumes) > 1 else []
-    _remove_other_volumes(root, {s.name for s in selections})
+    keep = {s.name for s in selections}  # the books of volumes the archive no longer has go
+    for folder in (root / "_build" / "latex", root / "_build" / "pdf"):
+        for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+            name = path.name.removesuffix(".pdf") if path.is_file() else path.name
+            if VOLUME_BOOK.match(name) and name not in keep:
+                shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
     if not selections:
         return [build_book(root, Selection(), "auto", waiting, site)]
     dates = added_dates(root)
     # The work is xelatex and Sphinx in processes of their own: threads suffice to run them side by side.
     with ThreadPoolExecutor(max_workers=min(len(selections), processes or os.cpu_count() or 1)) as pool:
         return list(pool.map(lambda s: build_book(root, s, "1", waiting, site, dates), selections))
-
-
-def _remove_other_volumes(root: Path, keep: set[str]) -> None:
-    for folder in (root / "_build" / "latex", root / "_build" / "pdf"):
-        for path in sorted(folder.iterdir()) if folder.is_dir() else ():
-            name = path.name.removesuffix(".pdf") if path.is_file() else path.name
-            if VOLUME_BOOK.match(name) and name not in keep:
-                shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
 
 
 def _staged_inputs(root: Path, src: Path, command: list[str], site: Site, dates: dict[str, str]) -> str:

@@ -173,14 +173,9 @@ class Inputs:
         return digest([self.site, self.books])
 
 
-def books_dir(layout: Layout) -> Path:
-    """Where ``make pdf`` leaves the books the site links (:func:`prnotes.sphinxext.book.pdflinks.latex_dir`)."""
-    return layout.source / "_build" / "latex"
-
-
 def books(layout: Layout) -> str:
     """The fingerprint of the PDF books beside the site."""
-    folder = books_dir(layout)
+    folder = layout.source / "_build" / "latex"  # where make pdf leaves them (sphinxext/book/pdflinks.py, latex_dir)
     return digest(files(*sorted(folder.glob("*.pdf"))) if folder.is_dir() else [])
 
 

@@ -43,7 +43,7 @@ from .. import contract
 from ..diagnostics import InputError
 from ..model import similar
 from ..model.classify import verdict_rank
-from ..model.site import VOLUME_NOTES, Site, Volume, assign_volumes
+from ..model.site import Site, Volume, assign_volumes
 from ..model.taxonomy import taxonomy_files
 from ..parse import regular
 from ..parse.history import added_dates
@@ -54,6 +54,7 @@ from .folders import BuildRefused, check_output
 
 FOLDER = Path("_build") / "volumes"
 LINK_MAP = FOLDER / "linkmap.json"
+SITE = Path("_build") / "html"  # the site, whether one build or the hub writes it
 RECORD = "record.json"  # in each closed volume's folder: what its output was built from
 CHANGED = "its inputs changed"
 LINK_MAP_SETTING = "prnotes_link_map"  # the setting a build of some pages reads the map from (sphinxext/links/volumes.py)
@@ -114,9 +115,9 @@ class Status:
         return bool(self.reason) and self.reason != CHANGED
 
 
-def partition(site: Site, size: int = VOLUME_NOTES) -> tuple[Part, ...]:
-    """The volumes of ``site`` at ``size`` notes a volume, oldest first; the newest is open."""
-    if size < 1:
+def partition(site: Site, size: int | None = None) -> tuple[Part, ...]:
+    """The volumes of ``site`` at ``size`` notes a volume (:data:`VOLUME_NOTES`), oldest first; the newest is open."""
+    if size is not None and size < 1:
         raise ValueError(f"a volume holds at least one note, not {size}")
     digests, volumes = assign_volumes(list(site.digests), size)
     verdict = {note.docname: verdict_rank(note.verdict) for note in site.notes}
@@ -423,10 +424,10 @@ def facts_file(root: Path, part: Part) -> Path:
     return root / FOLDER / part.name / "facts.pickle"
 
 
-def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_all: bool = False, jobs: str = "1") -> Path:
+def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_all: bool = False, jobs: str = "1", html: Path | None = None) -> Path:
     """Build the pages of ``src`` as the site's build ``name`` (a volume, or the hub), with
-    the link map and ``settings``, into ``_build/volumes/<name>/html``."""
-    html, doctrees = root / FOLDER / name / "html", root / FOLDER / name / "doctrees"
+    the link map and ``settings``, into ``html`` (``_build/volumes/<name>/html``)."""
+    html, doctrees = html or root / FOLDER / name / "html", root / FOLDER / name / "doctrees"
     try:
         check_output(src, html)  # a file where the build writes a folder of pages
     except BuildRefused as exc:
@@ -443,14 +444,8 @@ def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_al
     return html
 
 
-def _build_one(root: Path, status: Status) -> None:
-    part = status.part
-    settings = {FACTS_OUT: str(facts_file(root, part)), EDGES: edges(root, part)}
-    _sphinx(root, part.name, stage(root, part, status.stubs), settings, status.write_all)
-
-
 def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
-    """The site in volumes, ``_build/volumes/hub/html``: the hub, every page but the closed
+    """The site in volumes, ``_build/html``, where one build puts the site: the hub, every page but the closed
     volumes' (the open volume's, the landing page, the lists, the subsystem pages, …),
     built from ``_build/volumes/hub/src`` with the link map, and each closed volume's
     pages copied in from its output at their own URLs (only what differs is written).
@@ -473,7 +468,10 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
     changed = (_read(record) or b"").decode("ascii", "replace") != seen
     closed_html = os.pathsep.join(str(output(root, part)) for part in parts if part.closed)
     settings = {FACTS_IN: os.pathsep.join(str(f) for f in files), SEARCH_IN: closed_html} if files else {}
-    html = _sphinx(root, "hub", src, settings, changed, jobs)
+    site = root / SITE
+    # The one build's stamp (prnotes build) no longer says what _build/html holds.
+    buildstamp.Layout(root, site, root / "_build" / "doctrees").stamp.unlink(missing_ok=True)
+    html = _sphinx(root, "hub", src, settings, changed, jobs, site)
     write_file(record, seen.encode("ascii"))
     for part in parts:
         if not part.closed:
@@ -525,8 +523,11 @@ def _remove_others(root: Path, keep: set[str]) -> None:
 
 
 def _attempt(root: Path, status: Status) -> str:
+    """Build one closed volume; "" when it was built, else what failed."""
+    part = status.part
+    settings = {FACTS_OUT: str(facts_file(root, part)), EDGES: edges(root, part)}
     try:
-        _build_one(root, status)
+        _sphinx(root, part.name, stage(root, part, status.stubs), settings, status.write_all)
     except BuildError as exc:
         return str(exc)
     return ""

@@ -6,6 +6,6 @@ Each module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 ``NEEDS_NO_PROJECT`` runs outside a project (``init``).
 """
 
-from . import audit, bench, build, init, notes, pdf, volumes
+from . import audit, build, init, notes, pdf, volumes
 
-COMMANDS = (init, notes, build, pdf, volumes, audit, bench)
+COMMANDS = (init, notes, build, pdf, volumes, audit)

@@ -9,7 +9,10 @@ nothing the build could read has changed since its last successful run with
 the same arguments (:mod:`prnotes.build.stamp`), it says so and leaves the
 output as it is; otherwise it runs Sphinx in this process, with the
 arguments as given. Its paths are read from the project folder (``--root``,
-or the one holding the current folder), as ``make html`` gives them.
+or the one holding the current folder), as ``make html`` gives them. An
+archive of several volumes is built in volumes instead, as ``prnotes
+volumes --build --hub`` builds it, into the same ``_build/html``, when the
+command line builds the site (HTML, from the project into ``_build/html``).
 
 ``--pdf`` (``make publish``) also typesets the whole book while the pages
 are written; a new or changed book is then copied into the site and linked
@@ -80,12 +83,19 @@ def run(args: argparse.Namespace) -> int:
     argv = list(args.sphinx_args)
     if argv[:1] == ["--"]:
         argv = argv[1:]
+    converted: list = []
     if args.notes or not argv:
-        status = _convert(args)
+        status = _convert(args, converted)
         if status:
             return status
     argv = with_defaults(argv)
     with contextlib.chdir(args.root):
+        if converted and len(converted[0].volumes) > 1 and _is_the_site(args.root, argv):
+            # An archive of several volumes: the site in volumes, each process a volume or the hub.
+            from ..build.volumes import partition
+            from .volumes import build_site
+
+            return build_site(args.root, args.tool, converted[0], partition(converted[0]), books=args.pdf)
         if not args.pdf:
             return _build(argv, args.tool)
         from ..sphinxext.book import alongside
@@ -123,10 +133,11 @@ def _published_elsewhere() -> bool:
     return bool(pdf_url_from_env())
 
 
-def refresh_site(root: Path, tool: str) -> int:
+def refresh_site(root: Path, tool: str, changed: bool = True) -> int:
     """After ``prnotes pdf`` made a book: the site in ``_build/html``, when its last build
     (``prnotes build``) is current but for the books, is built again with the same command
-    line, so that it holds the new books and its landing page links them. Exit status."""
+    line, so that it holds the new books and its landing page links them; a site built in
+    volumes gets its hub built again when a book ``changed``. Exit status."""
     from ..sphinxext.book import alongside
 
     if os.environ.get(alongside.ENV_VAR) or _published_elsewhere():
@@ -134,17 +145,33 @@ def refresh_site(root: Path, tool: str) -> int:
     root = Path(root).resolve()
     layout = buildstamp.Layout(root, root / DEFAULT_PATHS[3], root / DEFAULT_PATHS[1])
     argv = buildstamp.current_but_for_books(layout)
-    if argv is None:
+    if argv is not None:
+        print(f"{tool}: the site in {DEFAULT_PATHS[3]} was current: building it again to link the book")
+        with contextlib.chdir(root):
+            return _build(argv, tool, quiet=True)
+    from ..build import volumes
+    from ..write.convert import convert
+    from .volumes import build_site
+
+    if not changed or layout.stamp.exists() or not (root / volumes.FOLDER / "hub" / "doctrees").is_dir():
         return 0
-    print(f"{tool}: the site in {DEFAULT_PATHS[3]} was current: building it again to link the book")
-    with contextlib.chdir(root):
-        return _build(argv, tool, quiet=True)
+    # The site in volumes (make html of an archive of several volumes): the hub again.
+    print(f"{tool}: building the hub of the site in {DEFAULT_PATHS[3]} again to link the books")
+    site = convert(root)
+    return build_site(root, tool, site, volumes.partition(site))
 
 
-def _convert(args: argparse.Namespace) -> int:
-    """The conversion first (`make html`), its messages and failures `prnotes notes`'s own."""
+def _is_the_site(root: Path, argv: list[str]) -> bool:
+    """Whether ``argv`` builds the site (``make html``): HTML, from the project into ``_build/html``."""
+    layout, root = layout_of(argv), Path(root).resolve()
+    return layout is not None and ("-b", "html") in zip(argv, argv[1:]) and (layout.source, layout.output) == (root, root / DEFAULT_PATHS[3])
+
+
+def _convert(args: argparse.Namespace, converted: list) -> int:
+    """The conversion first (`make html`), its messages and failures `prnotes notes`'s own;
+    the site converted is appended to ``converted``."""
     conversion = argparse.Namespace(**{**vars(args), "check": False, "tool": "prnotes notes"})
-    return reporting(conversion, lambda: notes.run(conversion))
+    return reporting(conversion, lambda: notes.run(conversion, converted))
 
 
 def _build(argv: list[str], tool: str, quiet: bool = False) -> int:

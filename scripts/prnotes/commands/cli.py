@@ -6,7 +6,6 @@
     prnotes pdf [--verdict …] [--subsystem …] the PDF book
     prnotes volumes [--size N] [--record]     the archive in volumes: link map, closed volumes by hash
     prnotes audit [--build DIR]               check a build against seeds/
-    prnotes bench …                           the benchmarks (a checkout's bench/)
 
 Every subcommand takes ``--root`` (see :mod:`prnotes.project`) and reports
 as :mod:`prnotes.commands.reporting` says.

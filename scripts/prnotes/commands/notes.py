@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_conversion_arguments(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, converted: list | None = None) -> int:
+    """The conversion's exit status; the site converted is appended to ``converted``."""
     # Imported here: `prnotes build` and the others do without the converter.
     from ..write.convert import write_site
     from ..project import load, open_cache
@@ -56,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.tool}: another conversion is writing notes/; waiting for it to finish", file=sys.stderr)
 
     result = write_site(root, site, memo, waiting)
+    if converted is not None:
+        converted.append(site)
     if not args.quiet:
         print(
             f"{args.tool}: {len(site.notes)} notes, {result.pages} pages: "

@@ -5,12 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from typing import TYPE_CHECKING
-
 from ..diagnostics import CommandError
-
-if TYPE_CHECKING:
-    from ..build.pdf import Book
 
 NAME = "pdf"
 HELP = "build the PDF book: one PDF per volume of the archive (the changed ones), or the whole book with --whole"
@@ -21,14 +16,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verdict", default="", help="only these verdicts, comma-separated: 精读, 速读, 按需")
     parser.add_argument("--subsystem", default="", help="only these subsystems, comma-separated slugs, e.g. ci")
     parser.add_argument("-j", "--jobs", default="auto", help="Sphinx's -j for a single book (default: auto)")
-
-
-def describe(tool: str, book: Book, root) -> str:
-    where = book.pdf.relative_to(root)
-    if not book.built:
-        return f"{tool}: {book.scope} -> {where} (unchanged since its last build; left as it is)"
-    steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in book.timings)
-    return f"{tool}: {book.notes} notes -> {where} ({steps})"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     except BuildError as exc:
         raise CommandError(str(exc)) from None
     for book in books:
-        print(describe(args.tool, book, root))
+        print(book.said(args.tool, root))
     if len(books) > 1:
         built = sum(book.built for book in books)
         print(
@@ -76,5 +63,5 @@ def run(args: argparse.Namespace) -> int:
     # A site built before the book links it now (make html, then make pdf).
     from .build import refresh_site
 
-    return refresh_site(root, args.tool)
+    return refresh_site(root, args.tool, any(book.built for book in books))
 

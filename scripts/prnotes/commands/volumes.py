@@ -11,12 +11,11 @@ side in processes of their own (``-j``: at most that many; ``--only vK``:
 only those named, as a job of a CI matrix does), each in a Sphinx build of
 its own, and records each; ``--hub`` then builds the hub
 (every other page) and joins the closed volumes' pages and their search
-index to it, the site in volumes, in ``_build/volumes/hub/html``;
+index to it, the site in volumes, in ``_build/html``;
 ``--check`` exits 1 when a closed volume has to be built; ``--matrix``
 prints the closed volumes to build as JSON, the jobs of a CI matrix
-(``.github/workflows/volumes.yml``). ``make html`` is still one Sphinx
-build of the whole site (docs/volumes.md says what the site in volumes
-still lacks).
+(``.github/workflows/volumes.yml``). ``make html`` (``prnotes build``)
+builds an archive of several volumes this way too (:func:`build_site`).
 """
 
 from __future__ import annotations
@@ -40,11 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", action="append", default=[], metavar="VOLUME", help="with --build: only this volume (v3), if it is out of date; again for more (a CI matrix job's)")
     parser.add_argument("--check", action="store_true", help="exit 1 if a closed volume has to be built")
     parser.add_argument("--matrix", action="store_true", help='print only the closed volumes to build, as JSON (["v1", "v3"]): the jobs of a CI matrix')
-    parser.add_argument("--hub", action="store_true", help="with --build: then build the hub and join the closed volumes' pages and search to it in _build/volumes/hub/html")
+    parser.add_argument("--hub", action="store_true", help="with --build: then build the hub and join the closed volumes' pages and search to it in _build/html")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..build import BuildError, volumes
+    from ..build import volumes
     from ..write.convert import convert
 
     if args.size < 1:
@@ -69,38 +68,56 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         closed = " ".join(part.name for part in parts if part.closed) or "none"
         raise CommandError(f"--only {' '.join(unknown)}: not a closed volume of the archive (closed: {closed})")
-    volumes.make_folders(root, [*(part.name for part in parts if part.closed), "hub"] if args.build else [])
+    if args.build:
+        return build_site(root, args.tool, site, parts, args.jobs, frozenset(named), hub=args.hub)
+    volumes.make_folders(root, [])
     volumes.write_link_map(root, site, parts)
-    statuses = volumes.check(root, parts)
-    reasons = {status.part.name: status.reason for status in statuses}
+    reasons = _report(parts, volumes.check(root, parts), quiet=args.matrix)
     if args.matrix:
         print(json.dumps([name for name, reason in reasons.items() if reason]))
         return 0
-    for part in parts:
-        what = f"{part.name} {part.volume.title}, {part.volume.notes} notes"
-        if not part.closed:
-            print(f"{what}: open, built with the hub")
-        elif reasons[part.name]:
-            print(f"{what}: closed, to build: {reasons[part.name]}")
-        else:
-            print(f"{what}: closed, reused")
-    if args.build:
-        from ..build.folders import check_config
-
-        check_config(root)
-        built, failures = volumes.build(root, statuses, args.jobs, frozenset(named))
-        for name in built:
-            print(f"{name}: built into {(volumes.FOLDER / name / 'html').as_posix()}")
-        for failure in failures:
-            print(f"{args.tool}: {failure}", file=sys.stderr)
-        if failures:
-            return 1
-        if args.hub:
-            try:
-                html = volumes.build_hub(root, parts, str(args.jobs or "auto"))
-            except BuildError as exc:
-                print(f"{args.tool}: {exc}", file=sys.stderr)
-                return 1
-            print(f"the site in volumes: {html.relative_to(root).as_posix()}")
-        return 0
     return 1 if args.check and any(reasons.values()) else 0
+
+
+def _report(parts, statuses, quiet: bool = False) -> dict[str, str]:
+    """Each closed volume's name and why it is to be built ("" when reused), said unless ``quiet``."""
+    reasons = {status.part.name: status.reason for status in statuses}
+    for part in () if quiet else parts:
+        reason = reasons.get(part.name, "")
+        what = f"{part.name} {part.volume.title}, {part.volume.notes} notes"
+        print(f"{what}: open, built with the hub" if not part.closed else f"{what}: closed, {f'to build: {reason}' if reason else 'reused'}")
+    return reasons
+
+
+def build_site(root, tool: str, site, parts, jobs: int | None = None, named: frozenset[str] = frozenset(), hub: bool = True, books: bool = False) -> int:
+    """Build the closed volumes that are out of date (``named``: only those), then, with
+    ``hub``, the books of the volumes (``books``, make publish) and the hub, into
+    ``_build/html``: the site in volumes, as ``make html`` builds an archive of several
+    volumes and ``make volumes`` any archive. Exit status."""
+    from ..build import BuildError, volumes
+    from ..build.folders import check_config
+
+    volumes.make_folders(root, [*(part.name for part in parts if part.closed), "hub"])
+    volumes.write_link_map(root, site, parts)
+    statuses = volumes.check(root, parts)
+    _report(parts, statuses)
+    check_config(root)
+    built, failures = volumes.build(root, statuses, jobs, named)
+    for name in built:
+        print(f"{name}: built into {(volumes.FOLDER / name / 'html').as_posix()}")
+    for failure in failures:
+        print(f"{tool}: {failure}", file=sys.stderr)
+    if failures or not hub:
+        return 1 if failures else 0
+    try:
+        if books:
+            from ..build.pdf import build_volumes
+
+            for book in build_volumes(root, processes=jobs):
+                print(book.said(tool, root))
+        html = volumes.build_hub(root, parts, str(jobs or "auto"))
+    except BuildError as exc:
+        print(f"{tool}: {exc}", file=sys.stderr)
+        return 1
+    print(f"the site in volumes: {html.relative_to(root).as_posix()}")
+    return 0

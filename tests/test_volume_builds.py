@@ -256,13 +256,20 @@ def test_make_html_builds_an_archive_of_several_volumes_in_volumes(tmp_path, mon
     html, parts = proj / "_build" / "html", volumes.partition(load(proj))
     assert [p.closed for p in parts] == [True, True, False]
     assert all((html / f"{d}.html").is_file() for part in parts for d in part.pages)
-    assert not (proj / "_build" / "doctrees").exists()  # no one build of the archive ran
+    assert not (proj / "_build" / "doctrees" / "environment.pickle").exists()  # no one build of the archive ran
+    # Run again with nothing changed: the stamp of the site says so, as for one build.
+    assert main(["build", "--notes", "--root", str(proj)]) == 0
+    assert "nothing changed since the last build" in capsys.readouterr().out
+    # A page of the site damaged: built again, in volumes, every closed volume reused.
+    (html / f"{parts[0].pages[-1]}.html").write_text("damaged", encoding="utf-8")
     assert main(["build", "--notes", "--root", str(proj)]) == 0
     out = capsys.readouterr().out
     assert "built into" not in out and "v1 第 1 期, 8 notes: closed, reused" in out
+    assert (html / f"{parts[0].pages[-1]}.html").read_bytes() == (volumes.output(proj, parts[0]) / f"{parts[0].pages[-1]}.html").read_bytes()
     # make pdf then: a book per volume, and the hub again, whose landing page links them.
     assert main(["pdf", "--root", str(proj)]) == 0
-    assert "building the hub of the site in _build/html again" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "was current: building it again to link the book" in out and "the site in volumes: _build/html" in out
     links = _local_links(html, "index.html")
     assert all(f"pdf/prnotes-v{k}.pdf" in links and (html / "pdf" / f"prnotes-v{k}.pdf").is_file() for k in (1, 2, 3))
 

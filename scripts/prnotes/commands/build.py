@@ -89,15 +89,10 @@ def run(args: argparse.Namespace) -> int:
         if status:
             return status
     argv = with_defaults(argv)
+    site = converted[0] if converted else None
     with contextlib.chdir(args.root):
-        if converted and len(converted[0].volumes) > 1 and _is_the_site(args.root, argv):
-            # An archive of several volumes: the site in volumes, each process a volume or the hub.
-            from ..build.volumes import partition
-            from .volumes import build_site
-
-            return build_site(args.root, args.tool, converted[0], partition(converted[0]), books=args.pdf)
-        if not args.pdf:
-            return _build(argv, args.tool)
+        if not args.pdf or _in_volumes(argv, site):
+            return _build(argv, args.tool, site=site, books=args.pdf)
         from ..sphinxext.book import alongside
 
         layout = layout_of(argv)
@@ -133,38 +128,33 @@ def _published_elsewhere() -> bool:
     return bool(pdf_url_from_env())
 
 
-def refresh_site(root: Path, tool: str, changed: bool = True) -> int:
+def refresh_site(root: Path, tool: str) -> int:
     """After ``prnotes pdf`` made a book: the site in ``_build/html``, when its last build
     (``prnotes build``) is current but for the books, is built again with the same command
-    line, so that it holds the new books and its landing page links them; a site built in
-    volumes gets its hub built again when a book ``changed``. Exit status."""
+    line (in volumes, as it was), so that it holds the new books and its landing page
+    links them. Exit status."""
     from ..sphinxext.book import alongside
+    from ..write.convert import convert
 
     if os.environ.get(alongside.ENV_VAR) or _published_elsewhere():
         return 0  # the book of `prnotes build --pdf`, whose build brings the site up to date itself
     root = Path(root).resolve()
     layout = buildstamp.Layout(root, root / DEFAULT_PATHS[3], root / DEFAULT_PATHS[1])
     argv = buildstamp.current_but_for_books(layout)
-    if argv is not None:
-        print(f"{tool}: the site in {DEFAULT_PATHS[3]} was current: building it again to link the book")
-        with contextlib.chdir(root):
-            return _build(argv, tool, quiet=True)
-    from ..build import volumes
-    from ..write.convert import convert
-    from .volumes import build_site
-
-    if not changed or layout.stamp.exists() or not (root / volumes.FOLDER / "hub" / "doctrees").is_dir():
+    if argv is None:
         return 0
-    # The site in volumes (make html of an archive of several volumes): the hub again.
-    print(f"{tool}: building the hub of the site in {DEFAULT_PATHS[3]} again to link the books")
-    site = convert(root)
-    return build_site(root, tool, site, volumes.partition(site))
+    print(f"{tool}: the site in {DEFAULT_PATHS[3]} was current: building it again to link the book")
+    with contextlib.chdir(root):
+        return _build(argv, tool, quiet=True, site=convert(root))
 
 
-def _is_the_site(root: Path, argv: list[str]) -> bool:
-    """Whether ``argv`` builds the site (``make html``): HTML, from the project into ``_build/html``."""
-    layout, root = layout_of(argv), Path(root).resolve()
-    return layout is not None and ("-b", "html") in zip(argv, argv[1:]) and (layout.source, layout.output) == (root, root / DEFAULT_PATHS[3])
+def _in_volumes(argv: list[str], site) -> bool:
+    """Whether ``argv`` builds the site (``make html``: HTML, from the project, the current
+    folder, into ``_build/html``) of an archive of several volumes: then it is built in volumes."""
+    layout, root = layout_of(argv), Path.cwd().resolve()
+    if site is None or len(site.volumes) < 2 or layout is None or ("-b", "html") not in zip(argv, argv[1:]):
+        return False
+    return (layout.source, layout.output) == (root, root / DEFAULT_PATHS[3])
 
 
 def _convert(args: argparse.Namespace, converted: list) -> int:
@@ -174,8 +164,9 @@ def _convert(args: argparse.Namespace, converted: list) -> int:
     return reporting(conversion, lambda: notes.run(conversion, converted))
 
 
-def _build(argv: list[str], tool: str, quiet: bool = False) -> int:
-    """sphinx-build ``argv`` unless its stamp says nothing changed (``quiet``: then say nothing)."""
+def _build(argv: list[str], tool: str, quiet: bool = False, site=None, books: bool = False) -> int:
+    """sphinx-build ``argv`` unless its stamp says nothing changed (``quiet``: then say nothing);
+    the site of an archive of several volumes (``site``) in volumes, with their ``books``."""
     layout = layout_of(argv)
     if layout is not None:
         current, before = buildstamp.up_to_date(layout, argv)
@@ -187,8 +178,13 @@ def _build(argv: list[str], tool: str, quiet: bool = False) -> int:
         folders.check_config(layout.source)
         folders.check_output(layout.source, layout.output)
         buildstamp.forget(layout)
-    status = sphinx_build.run(argv)
+    if _in_volumes(argv, site):
+        from ..build.volumes import partition
+        from .volumes import build_site
+
+        status = build_site(Path.cwd(), tool, site, partition(site), books=books)
+    else:
+        status = sphinx_build.run(argv)
     if status == 0 and layout is not None:
         buildstamp.remember(layout, before)
     return status
-

@@ -63,5 +63,5 @@ def run(args: argparse.Namespace) -> int:
     # A site built before the book links it now (make html, then make pdf).
     from .build import refresh_site
 
-    return refresh_site(root, args.tool, any(book.built for book in books))
+    return refresh_site(root, args.tool)
 

@@ -266,6 +266,14 @@ def test_make_html_builds_an_archive_of_several_volumes_in_volumes(tmp_path, mon
     out = capsys.readouterr().out
     assert "built into" not in out and "v1 第 1 期, 8 notes: closed, reused" in out
     assert (html / f"{parts[0].pages[-1]}.html").read_bytes() == (volumes.output(proj, parts[0]) / f"{parts[0].pages[-1]}.html").read_bytes()
+    # A day whose note cites a note of v1: v1 is built again for its new back-link, and
+    # its notes' facts, as the hub reads them, are the same, so the hub writes only what changed.
+    facts = (proj / volumes.FOLDER / "hub" / "facts.sha256").read_bytes()
+    cited = next(d for d in parts[0].pages if d.startswith("notes/vllm-project/vllm/pr-") and d != "notes/vllm-project/vllm/pr-52046")
+    (proj / "seeds" / "003_day.txt").write_text(CITING.replace("#60001", "#60002").replace("#52046", "#" + cited.rpartition("-")[2]), encoding="utf-8")
+    assert main(["build", "--notes", "--root", str(proj)]) == 0
+    assert "v1: built into" in capsys.readouterr().out
+    assert (proj / volumes.FOLDER / "hub" / "facts.sha256").read_bytes() == facts
     # make pdf then: a book per volume, and the hub again, whose landing page links them.
     assert main(["pdf", "--root", str(proj)]) == 0
     out = capsys.readouterr().out

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import posixpath
 import re
 import shutil
@@ -153,6 +154,15 @@ def _read(path: Path) -> bytes | None:
 
 def _hash(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _content(facts: Path) -> str | None:
+    """The hash of a facts file's content: not of its bytes, which differ with how the
+    objects pickled were shared (a volume's build that read some pages again)."""
+    try:
+        return _hash(repr(pickle.loads(_read(facts) or b"")).encode("utf-8"))
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError, TypeError):
+        return None  # the hub's build names what is wrong with it
 
 
 def _code_and_settings(root: Path) -> dict[str, object]:
@@ -463,7 +473,7 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
     files = [facts_file(root, part) for part in parts if part.closed]
     if missing := [f for f in files if not f.is_file()]:
         raise BuildError(f"{missing[0].relative_to(root).as_posix()} is missing; build the volumes again")
-    seen = buildstamp.digest([[f.parent.name, _hash(_read(f))] for f in files])
+    seen = buildstamp.digest([[f.parent.name, _content(f)] for f in files])
     record = root / FOLDER / "hub" / "facts.sha256"
     changed = (_read(record) or b"").decode("ascii", "replace") != seen
     closed_html = os.pathsep.join(str(output(root, part)) for part in parts if part.closed)

@@ -83,7 +83,7 @@ class Facts(state.Collector[NoteFacts]):
         store[env.docname] = replace(
             found,
             title=tuple(freeze(c) for c in title.children) if title is not None else (),
-            advice="\n".join(p.astext() for p in advice_paragraphs(doctree)),
+            advice="\n".join(text for p in advice_paragraphs(doctree) if (text := p.astext().strip())),
             follow_ups=tuple(follow_up_items(doctree)),
             upstream=field_text(doctree, contract.UPSTREAM_FIELD),
         )

@@ -260,11 +260,15 @@ def test_make_html_builds_an_archive_of_several_volumes_in_volumes(tmp_path, mon
     # Run again with nothing changed: the stamp of the site says so, as for one build.
     assert main(["build", "--notes", "--root", str(proj)]) == 0
     assert "nothing changed since the last build" in capsys.readouterr().out
-    # A page of the site damaged: built again, in volumes, every closed volume reused.
+    # A page of the site damaged: built again, in volumes, every closed volume reused; the
+    # hub's build leaves the closed volumes' pages in place (not stale: the link map has them).
     (html / f"{parts[0].pages[-1]}.html").write_text("damaged", encoding="utf-8")
+    kept = html / f"{parts[1].pages[-1]}.html"
+    before = kept.stat().st_ino, kept.stat().st_mtime_ns
     assert main(["build", "--notes", "--root", str(proj)]) == 0
     out = capsys.readouterr().out
     assert "built into" not in out and "v1 第 1 期, 8 notes: closed, reused" in out
+    assert (kept.stat().st_ino, kept.stat().st_mtime_ns) == before
     assert (html / f"{parts[0].pages[-1]}.html").read_bytes() == (volumes.output(proj, parts[0]) / f"{parts[0].pages[-1]}.html").read_bytes()
     # A day whose note cites a note of v1: v1 is built again for its new back-link, and
     # its notes' facts, as the hub reads them, are the same, so the hub writes only what changed.

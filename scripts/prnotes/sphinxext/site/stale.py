@@ -4,7 +4,9 @@ Sphinx forgets a document whose source was deleted but leaves its HTML file
 in the output, where it stays reachable. After an HTML build, every page
 under ``notes/`` that is no longer a document of the site is removed, so a
 deleted or renamed digest takes its notes off the site. The redirect files
-of old addresses (:mod:`.redirects`) count as pages of the site.
+of old addresses (:mod:`.redirects`) count as pages of the site, and so do,
+in a build of some of the site's pages (the hub of the site in volumes),
+the pages the link map says another build holds.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from ... import contract
 from . import redirects
 from . import web_site
 from .. import _internals
+from ..links.volumes import map_of
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +42,8 @@ def remove_stale(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or not web_site(app):
         return
     outdir = Path(app.outdir)
-    published = {Path(app.builder.get_outfilename(d)) for d in set(_internals.documents(app.env)) | redirects.names(app.env)}
+    pages = set(_internals.documents(app.env)) | redirects.names(app.env) | set(map_of(app.env)["pages"])
+    published = {Path(app.builder.get_outfilename(d)) for d in pages}
     for page in stale_pages(outdir, published, app.builder.out_suffix):
         page.unlink()
         logger.info("removed %s: its source is gone", page.relative_to(outdir).as_posix())

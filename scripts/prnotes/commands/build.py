@@ -152,9 +152,8 @@ def _in_volumes(argv: list[str], site) -> bool:
     """Whether ``argv`` builds the site (``make html``: HTML, from the project, the current
     folder, into ``_build/html``) of an archive of several volumes: then it is built in volumes."""
     layout, root = layout_of(argv), Path.cwd().resolve()
-    if site is None or len(site.volumes) < 2 or layout is None or ("-b", "html") not in zip(argv, argv[1:]):
-        return False
-    return (layout.source, layout.output) == (root, root / DEFAULT_PATHS[3])
+    html = site is not None and len(site.volumes) > 1 and layout is not None and ("-b", "html") in zip(argv, argv[1:])
+    return html and (layout.source, layout.output) == (root, root / DEFAULT_PATHS[3])
 
 
 def _convert(args: argparse.Namespace, converted: list) -> int:

@@ -42,8 +42,8 @@ def remove_stale(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or not web_site(app):
         return
     outdir = Path(app.outdir)
-    pages = set(_internals.documents(app.env)) | redirects.names(app.env) | set(map_of(app.env)["pages"])
-    published = {Path(app.builder.get_outfilename(d)) for d in pages}
+    # The site's pages: this build's, the old addresses' redirects, and those the link map says other builds hold.
+    published = {Path(app.builder.get_outfilename(d)) for d in {*_internals.documents(app.env), *redirects.names(app.env), *map_of(app.env)["pages"]}}
     for page in stale_pages(outdir, published, app.builder.out_suffix):
         page.unlink()
         logger.info("removed %s: its source is gone", page.relative_to(outdir).as_posix())

@@ -257,6 +257,9 @@ def test_make_html_builds_an_archive_of_several_volumes_in_volumes(tmp_path, mon
     assert [p.closed for p in parts] == [True, True, False]
     assert all((html / f"{d}.html").is_file() for part in parts for d in part.pages)
     assert not (proj / "_build" / "doctrees" / "environment.pickle").exists()  # no one build of the archive ran
+    # make audit finds every note on the site and in one subsystem's toctree: the hub's or its volume's.
+    assert main(["audit", "--root", str(proj)]) == 0
+    assert "17 entries, 17 pages, 0 missing" in capsys.readouterr().out
     # Run again with nothing changed: the stamp of the site says so, as for one build.
     assert main(["build", "--notes", "--root", str(proj)]) == 0
     assert "nothing changed since the last build" in capsys.readouterr().out

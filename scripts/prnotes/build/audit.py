@@ -144,23 +144,24 @@ def page_text(html: str) -> tuple[str, str]:
     return (heading.get_text() if heading else ""), main.get_text()
 
 
-def toctree_parents(doctree_dir: Path) -> dict[str, list[str]]:
-    """Document -> the documents whose toctrees list it, from Sphinx's environment."""
-    try:
-        env = _internals.saved_environment(doctree_dir)
-    except FileNotFoundError:
-        raise
-    except regular.NotRegularFile as exc:
-        raise BuildUnreadable(f"{_internals.environment_file(doctree_dir)} {exc.strerror}; nothing checked") from None
-    except Exception as exc:  # a truncated or foreign pickle fails in many ways
-        raise BuildUnreadable(
-            f"{_internals.environment_file(doctree_dir)}: cannot read Sphinx's saved environment "
-            f"({type(exc).__name__}); build the HTML again (make clean html)"
-        ) from None
+def toctree_parents(*doctree_dirs: Path) -> dict[str, list[str]]:
+    """Document -> the documents whose toctrees list it, from Sphinx's environments."""
     parents: dict[str, list[str]] = {}
-    for parent, children in sorted(env.toctree_includes.items()):
-        for child in children:
-            parents.setdefault(child, []).append(parent)
+    for doctree_dir in doctree_dirs:
+        try:
+            env = _internals.saved_environment(doctree_dir)
+        except FileNotFoundError:
+            raise
+        except regular.NotRegularFile as exc:
+            raise BuildUnreadable(f"{_internals.environment_file(doctree_dir)} {exc.strerror}; nothing checked") from None
+        except Exception as exc:  # a truncated or foreign pickle fails in many ways
+            raise BuildUnreadable(
+                f"{_internals.environment_file(doctree_dir)}: cannot read Sphinx's saved environment "
+                f"({type(exc).__name__}); build the HTML again (make clean html)"
+            ) from None
+        for parent, children in sorted(env.toctree_includes.items()):
+            for child in children:
+                parents.setdefault(child, []).append(parent)
     return parents
 
 
@@ -333,13 +334,16 @@ def check_pdf_text(entries: list[Entry], pages: list[str], where: str) -> list[F
 # --- the whole audit ---------------------------------------------------------
 
 
-def find_doctrees(build: Path) -> Path:
-    """Where Sphinx put its environment: ``make html`` and sphinx.testing differ."""
-    candidates = [build / "html" / ".doctrees", build / "doctrees"]
+def find_doctrees(build: Path) -> list[Path]:
+    """Where Sphinx put its environment: ``make html`` and sphinx.testing differ; the site in
+    volumes (docs/volumes.md) has the hub's and each closed volume's, each holding its notes' toctrees."""
+    hub = build / "volumes" / "hub" / "doctrees"
+    candidates = [build / "html" / ".doctrees", build / "doctrees", hub]
     existing = [c for c in candidates if _internals.environment_file(c).exists()]
     if not existing:
         raise FileNotFoundError(f"no {_internals.environment_file(build).name} under {build}; build the HTML first")
-    return max(existing, key=lambda c: _internals.environment_file(c).stat().st_mtime_ns)
+    newest = max(existing, key=lambda c: _internals.environment_file(c).stat().st_mtime_ns)
+    return [newest] if newest != hub else [hub, *sorted(d for d in build.glob("volumes/v*/doctrees") if _internals.environment_file(d).exists())]
 
 
 def _kind(path: Path) -> str | None:
@@ -357,7 +361,7 @@ def audit(root: Path, build: Path | None = None) -> Report:
     html_dir = build / "html"
     if not (html_dir / "index.html").exists():
         raise FileNotFoundError(f"no {html_dir / 'index.html'}; build the HTML first")
-    pages, findings = check_html(entries, html_dir, toctree_parents(find_doctrees(build)))
+    pages, findings = check_html(entries, html_dir, toctree_parents(*find_doctrees(build)))
     # The whole book holds every entry, and so do the volumes' books together;
     # a book of some notes (make pdf VERDICT=…) is not checked.
     pdfs = sorted((build / "latex").glob("*.pdf"))

@@ -57,8 +57,7 @@ def run(args: argparse.Namespace, converted: list | None = None) -> int:
         print(f"{args.tool}: another conversion is writing notes/; waiting for it to finish", file=sys.stderr)
 
     result = write_site(root, site, memo, waiting)
-    if converted is not None:
-        converted.append(site)
+    converted is not None and converted.append(site)
     if not args.quiet:
         print(
             f"{args.tool}: {len(site.notes)} notes, {result.pages} pages: "

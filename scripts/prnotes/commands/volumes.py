@@ -83,9 +83,8 @@ def _report(parts, statuses, quiet: bool = False) -> dict[str, str]:
     """Each closed volume's name and why it is to be built ("" when reused), said unless ``quiet``."""
     reasons = {status.part.name: status.reason for status in statuses}
     for part in () if quiet else parts:
-        reason = reasons.get(part.name, "")
         what = f"{part.name} {part.volume.title}, {part.volume.notes} notes"
-        print(f"{what}: open, built with the hub" if not part.closed else f"{what}: closed, {f'to build: {reason}' if reason else 'reused'}")
+        print(f"{what}: open, built with the hub" if not part.closed else f"{what}: closed, {f'to build: {reasons[part.name]}' if reasons[part.name] else 'reused'}")
     return reasons
 
 

@@ -113,7 +113,7 @@ def bench_publish(n: int, work: Path, per_file: int = 16, one_build: bool = True
         assert built == [status.part.name] and not failed, failed
         each.append(time.perf_counter() - start)
     start = time.perf_counter()
-    volumes.build_hub(proj, parts, "1")
+    volumes.build_hub(proj, parts)
     hub = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     start = time.perf_counter()  # the same pages in one build, for comparison

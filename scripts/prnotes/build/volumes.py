@@ -434,7 +434,7 @@ def facts_file(root: Path, part: Part) -> Path:
     return root / FOLDER / part.name / "facts.pickle"
 
 
-def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_all: bool = False, jobs: str = "1", html: Path | None = None) -> Path:
+def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_all: bool = False, html: Path | None = None) -> Path:
     """Build the pages of ``src`` as the site's build ``name`` (a volume, or the hub), with
     the link map and ``settings``, into ``html`` (``_build/volumes/<name>/html``)."""
     html, doctrees = html or root / FOLDER / name / "html", root / FOLDER / name / "doctrees"
@@ -444,7 +444,7 @@ def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_al
         raise BuildError(f"{name}: {exc}") from None
     defines = [arg for key, value in sorted(settings.items()) for arg in ("-D", f"{key}={value}")]
     command = [
-        sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", jobs,
+        sys.executable, "-m", "prnotes.build.sphinx_build", "-b", "html", "-W", "--keep-going", "-q", "-j", "1",
         *(["-a"] if write_all else []),
         "-c", str(root), "-d", str(doctrees), "-D", f"{LINK_MAP_SETTING}={root / LINK_MAP}", *defines, str(src), str(html),
     ]  # fmt: skip
@@ -454,7 +454,7 @@ def _sphinx(root: Path, name: str, src: Path, settings: dict[str, str], write_al
     return html
 
 
-def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
+def build_hub(root: Path, parts: tuple[Part, ...]) -> Path:
     """The site in volumes, ``_build/html``, where one build puts the site: the hub, every page but the closed
     volumes' (the open volume's, the landing page, the lists, the subsystem pages, …),
     built from ``_build/volumes/hub/src`` with the link map, and each closed volume's
@@ -481,7 +481,7 @@ def build_hub(root: Path, parts: tuple[Part, ...], jobs: str = "1") -> Path:
     site = root / SITE
     # The one build's stamp (prnotes build) no longer says what _build/html holds.
     buildstamp.Layout(root, site, root / "_build" / "doctrees").stamp.unlink(missing_ok=True)
-    html = _sphinx(root, "hub", src, settings, changed, jobs, site)
+    html = _sphinx(root, "hub", src, settings, changed, html=site)  # -j 1: a parallel read holds the environment twice over
     write_file(record, seen.encode("ascii"))
     for part in parts:
         if not part.closed:

@@ -114,7 +114,7 @@ def build_site(root, tool: str, site, parts, jobs: int | None = None, named: fro
 
             for book in build_volumes(root, processes=jobs):
                 print(book.said(tool, root))
-        html = volumes.build_hub(root, parts)  # -j 1: a parallel read holds the environment twice over
+        html = volumes.build_hub(root, parts)
     except BuildError as exc:
         print(f"{tool}: {exc}", file=sys.stderr)
         return 1

@@ -3,7 +3,7 @@
 ``tests/heldout/notes.tsv`` (the dev part), ``tests/heldout/dev2/notes.tsv``
 (a second dev part, written later, about vLLM, SGLang and Transformers areas
 no earlier data had shown; ``dev3`` holds only questions, harder ones, about
-the notes of the two; ``dev4`` to ``dev12`` hold notes of
+the notes of the two; ``dev4`` to ``dev17`` hold notes of
 repositories without a set and, from ``dev5`` on, of more vLLM
 areas; ``dev7`` and ``dev10`` to ``dev12`` also of PyTorch and SGLang areas) and
 ``tests/heldout/sealed/notes.tsv`` (the sealed
@@ -30,7 +30,7 @@ from pathlib import Path
 from tests.support.sandbox import ROOT, copy_project
 
 HELDOUT = ROOT / "tests" / "heldout"
-PARTS = {"dev": HELDOUT, "dev2": HELDOUT / "dev2", "dev3": HELDOUT / "dev3", "dev4": HELDOUT / "dev4", "dev5": HELDOUT / "dev5", "dev6": HELDOUT / "dev6", "dev7": HELDOUT / "dev7", "dev8": HELDOUT / "dev8", "dev9": HELDOUT / "dev9", "dev10": HELDOUT / "dev10", "dev11": HELDOUT / "dev11", "dev12": HELDOUT / "dev12", "dev13": HELDOUT / "dev13", "dev14": HELDOUT / "dev14", "dev15": HELDOUT / "dev15", "dev16": HELDOUT / "dev16", "sealed": HELDOUT / "sealed"}
+PARTS = {"dev": HELDOUT, "dev2": HELDOUT / "dev2", "dev3": HELDOUT / "dev3", "dev4": HELDOUT / "dev4", "dev5": HELDOUT / "dev5", "dev6": HELDOUT / "dev6", "dev7": HELDOUT / "dev7", "dev8": HELDOUT / "dev8", "dev9": HELDOUT / "dev9", "dev10": HELDOUT / "dev10", "dev11": HELDOUT / "dev11", "dev12": HELDOUT / "dev12", "dev13": HELDOUT / "dev13", "dev14": HELDOUT / "dev14", "dev15": HELDOUT / "dev15", "dev16": HELDOUT / "dev16", "dev17": HELDOUT / "dev17", "sealed": HELDOUT / "sealed"}
 SEALED = "sealed"
 NOTE_COLUMNS = ("repo", "area", "pr", "title", "upstream", "advice")
 QUERY_COLUMNS = ("query", "expected", "kind")

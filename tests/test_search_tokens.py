@@ -19,23 +19,24 @@ from prnotes.sphinxext.search.tokens import STOPWORDS, fold, normalize, tokens
         ("拆", ["拆"]),
         ("ROCm CI 竞态", ["rocm", "ci", "竞态"]),
         ("草稿token", ["草稿", "token"]),
-        ("resolve_none_hash_seed", ["resolve_none_hash_seed", "resolv", "non", "hash", "seed"]),
-        ("run_ci_command.py", ["run_ci_command.py", "run", "ci", "command", "py"]),
+        ("resolve_none_hash_seed", ["resolve_none_hash_seed", "resolvenonehashseed", "resolv", "non", "hash", "seed"]),
+        ("run_ci_command.py", ["run_ci_command.py", "runcicommand", "run", "ci", "command", "py"]),
         # An identifier stays whole; its parts fold like words.
         ("MambaHybridModelState", ["mambahybridmodelstate", "mamba", "hybrid", "model", "stat"]),
-        # Letters joined by hyphens also give the word written solid.
+        # A piece joined by "_" or "-" also gives itself written solid, folded as a word.
         ("all-reduce", ["all-reduce", "allreduc", "all", "reduc"]),
         ("block-wise blockwise", ["block-wise", "blockwis", "block", "wis"]),
-        ("fp8-e4m3", ["fp8-e4m3", "fp8", "e4m3"]),
+        ("fp8-e4m3", ["fp8-e4m3", "fp8e4m3", "fp8", "e4m3"]),
+        ("max_completion_tokens", ["max_completion_tokens", "maxcompletiontoken", "max", "completion", "token"]),
         ("#52810 与 52810", ["#52810", "与"]),
         ("拆 3 个", ["拆", "个"]),
         ("ＲＯＣｍ（#4770）", ["rocm", "#4770"]),
-        ("cpu_platform_plugin()", ["cpu_platform_plugin", "cpu", "platform", "plugin"]),
+        ("cpu_platform_plugin()", ["cpu_platform_plugin", "cpuplatformplugin", "cpu", "platform", "plugin"]),
         # Inflection folds on words; traditional characters become simplified.
         ("Caching cached caches cache", ["cach"]),
         ("Prevent Git maintenance races", ["prevent", "git", "maintenanc", "rac"]),
         ("前綴緩存 投機解碼", ["前缀", "缀缓", "缓存", "投机", "机解", "解码"]),
-        ("gpu_sync_allowed syncs", ["gpu_sync_allowed", "gpu", "sync", "allow"]),
+        ("gpu_sync_allowed syncs", ["gpu_sync_allowed", "gpusyncallow", "gpu", "sync", "allow"]),
         ("a, b, <script>", ["script"]),
     ],
 )

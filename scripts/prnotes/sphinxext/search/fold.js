@@ -29,7 +29,7 @@ const PRNOTES_RUN = new RegExp(
 const PRNOTES_PART_SEP = /[._\-]+/;
 const PRNOTES_CAMEL = /(?<=[a-z0-9])(?=[A-Z][a-z])/;
 const PRNOTES_DIGITS = /^[0-9]+$/;
-const PRNOTES_HYPHENATED = /^[A-Za-z]+(?:-[A-Za-z]+)+$/;
+const PRNOTES_JOINED = /[_\-]+/;
 
 const PRNOTES_HANS = new Map(
   [...PRNOTES_TRADITIONAL].map((c, i) => [c, PRNOTES_SIMPLIFIED[i]]));
@@ -80,7 +80,10 @@ const prnotesTokens = (text) => {
     } else {
       const parts = run.split(PRNOTES_PART_SEP);
       terms.push(prnotesWordTerm(run, parts.length === 1 && run.split(PRNOTES_CAMEL).length === 1));
-      if (PRNOTES_HYPHENATED.test(run)) terms.push(prnotesWordTerm(parts.join(""), true));
+      for (const piece of run.split(".")) {
+        const pieces = piece.split(PRNOTES_JOINED);
+        if (pieces.length > 1) terms.push(prnotesWordTerm(pieces.join(""), true));
+      }
       for (const part of parts) {
         const pieces = part.split(PRNOTES_CAMEL);
         terms.push(prnotesWordTerm(part, pieces.length === 1));
@@ -534,7 +537,9 @@ const prnotesQueryTerms = (query, keys) => {
         const whole = word.toLowerCase();
         const squashed = prnotesSquash(whole);
         const misses = keys.misses;
-        const lacks = squashed.length >= 4 && !keys.known(whole) && !keys.known(prnotesFold(whole));
+        // The word is looked up as its folded form, inside other terms only as typed.
+        const folded = prnotesFold(whole);
+        const lacks = squashed.length >= 4 && !(folded === whole ? keys.known(whole) : keys.term(folded));
         return lacks && keys.misses === misses ? [whole, squashed] : null;
       };
       const own = !PRNOTES_DIGITS.test(run) && unknown(run);  // a number is a PR's, not a typo

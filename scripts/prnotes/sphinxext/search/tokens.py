@@ -15,10 +15,12 @@ terms. Change them together.
 - A run of ASCII letters, digits and ``_``, joined by ``.`` or ``-``, is a word
   (``run_ci_command.py``, ``all-reduce``). It gives itself and its parts split
   at ``_ . -`` and at camel-case humps (``MambaHybridModelState``), so that
-  ``none_hash`` and ``hash`` find ``resolve_none_hash_seed``. Letters joined
-  by ``-`` alone also give the word written solid, folded (``block-wise`` ->
-  ``blockwis``, as ``blockwise``), so that ``all-reduce`` and ``allreduce``,
-  ``multi-node`` and ``multinode`` find each other.
+  ``none_hash`` and ``hash`` find ``resolve_none_hash_seed``. Each piece
+  between dots that ``_`` or ``-`` join also gives itself written solid,
+  folded as a word is (``block-wise`` -> ``blockwis``, as ``blockwise``;
+  ``max_completion_tokens`` -> ``maxcompletiontoken``), so that
+  ``all-reduce`` and ``allreduce``, ``maxcompletiontokens`` and
+  ``max_completion_tokens`` find each other.
 - A term of letters only is folded (:func:`fold`): plain English inflection
   goes, so ``cache``, ``caches``, ``cached`` and ``caching`` are all ``cach``.
   A word with ``_ . -`` or digits is kept whole as it is; its parts are
@@ -43,7 +45,7 @@ _RUN = re.compile(rf"[A-Za-z0-9_]+(?:[.\-][A-Za-z0-9_]+)*|[{CJK}]+")
 _PART_SEP = re.compile(r"[._\-]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _LETTERS = re.compile(r"[a-z]+")
-_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+_JOINED = re.compile(r"[_\-]+")
 # Stop words are not folded: Sphinx drops them after splitting, and "does"
 # folded to "doe" would no longer be one.
 STOPWORDS = frozenset(SearchEnglish.stopwords)
@@ -104,8 +106,7 @@ def _ascii_terms(run: str) -> list[str]:
     parts = _PART_SEP.split(run)
     # The whole word; an identifier (parts or humps) stays as written.
     terms = [_ascii_term(run, folded=len(parts) == 1 and len(_CAMEL.split(run)) == 1)]
-    if _HYPHENATED.fullmatch(run):
-        terms.append(_ascii_term("".join(parts)))
+    terms.extend(_ascii_term("".join(pieces)) for piece in run.split(".") if len(pieces := _JOINED.split(piece)) > 1)
     for part in parts:
         pieces = _CAMEL.split(part)
         terms.append(_ascii_term(part, folded=len(pieces) == 1))

@@ -78,7 +78,8 @@ def test_a_group_page_says_where_it_comes_from(project):
         ("hopper/flash_api.cpp", "hopper"),
         # Below a container, a folder of the repository's name alone names its area when nothing after it does.
         ("csrc/flash_attn/flash_api.cpp", "flash-attn"),
-        ("flash_attn/utils/x.py", None),  # not the top folder: that is the whole package
+        ("flash_attn/utils/x.py", "utils"),  # not the top folder, the whole package: the folder that holds x.py
+        ("csrc/kernels.cu", "csrc"),  # only holders and a file that names nothing: the folder that holds it
         ("csrc/flash_attn/setup.py", None),  # nor a manifest's
         # The package named after the end of the owner's name and the repository's (pytorch/ao).
         ("torchao/float8/float8_utils.py", "float8"),
@@ -131,6 +132,21 @@ def test_files_of_a_folder_that_only_holds_others_are_its_area_when_no_two_name_
     assert sorted(g.slug for g in grouping.groups) == ["csrc", "store"]
     assert {i: grouping.filed.get(i) for i in (2, 3)} == {2: "csrc", 3: "csrc"}
     assert "pkg" not in grouping.filed.values()
+
+
+def test_files_of_a_folder_that_names_nothing_else_join_the_folder_s_area():
+    # bitsandbytes: csrc/kernels.cu names no area but its folder; csrc/gemm_4bit.cu, alone, joins it.
+    words = repo_words("bitsandbytes-foundation/bitsandbytes")
+    notes = [
+        cited("", "", "`csrc/kernels.cu` 里 `kDequantizeBlockwise` 的查表。", words),
+        cited("", "", "`kDequantizeBlockwise` 的 64 位下标。", words),
+        cited("", "", "`csrc/gemm_4bit.cu` 的 `gemm_4bit` 新内核。", words),
+        cited("", "", "`bitsandbytes/nn/modules.py` 的 `Int8Params`。", words),
+        cited("", "", "`bitsandbytes/nn/modules.py` 与 `Params4bit`。", words),
+    ]
+    grouping = group_notes(notes)
+    assert sorted(g.slug for g in grouping.groups) == ["csrc", "nn"]
+    assert grouping.filed == {0: "csrc", 1: "csrc", 2: "csrc", 3: "nn", 4: "nn"}
 
 
 def test_a_label_that_names_no_code_makes_no_two_notes_alike():

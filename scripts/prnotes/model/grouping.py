@@ -23,7 +23,11 @@ them:
    (:data:`MANIFESTS`: ``Cargo.toml``, ``package.json``); where such files
    of one folder share a word and no two notes name one of them
    (``csrc/mem_kernels.cu``, ``csrc/mp_mem_kernels.cu``), the folder is
-   their area (``csrc``).
+   their area (``csrc``). Where the file names nothing either
+   (``csrc/kernels.cu``), the innermost folder does, unless it is the
+   repository's name or in :data:`SOURCE_ROOTS` (``src/lib.rs`` names
+   nothing), and the files of that folder that are each one note's area
+   join it (``csrc/gemm_4bit.cu``).
    A path is read from where the repository's own parts start: when
    another note cites a path that starts with two of its folders
    (``layers/attention/``, cited from inside the tree), the folders before
@@ -97,6 +101,8 @@ CONTAINERS = frozenset(
     dist build out api backend backends kernels ops components component prototype experimental contrib
     """.split()
 )
+# Holders of all of a project's source: no part of it, even where nothing else names one.
+SOURCE_ROOTS = frozenset("src source sources lib libs python py pkg pkgs package packages crate crates internal".split())
 # Files that build, describe or pin a project rather than hold a part of its code:
 # a path to one (``tokenizers/Cargo.toml``, ``package.json``) names no area.
 MANIFESTS = frozenset(
@@ -172,6 +178,12 @@ def area_of(path: str, original: str, repo_words: frozenset[str]) -> Area | None
     if own is not None and own + 1 < len(folders) + bool(name) and not manifest:
         # Nothing after it names a part: the folder that holds the code, by its own name.
         return Area("-".join(segment_words(shown_parts[own])), shown_parts[own], "/".join(shown_parts[: own + 1]) + "/")
+    # Only holders and a file that names nothing (`csrc/kernels.cu`): the innermost
+    # folder, not the repository's name nor a root of all its source (`src/lib.rs`),
+    # holds that code, as it holds its files of other names.
+    roots = repo_words | SOURCE_ROOTS
+    if name and not manifest and (inner := next((i for i in reversed(range(len(folders))) if not set(segment_words(shown_parts[i])) <= roots), None)) is not None:
+        return Area("-".join(segment_words(shown_parts[inner])), shown_parts[inner], "/".join(shown_parts[: inner + 1]) + "/", True)
     return None
 
 
@@ -438,9 +450,11 @@ def group_notes(notes: list[Cited], reserved: frozenset[str] = frozenset()) -> G
             alone.setdefault(a[0].folder, []).append(i)
     for folder, these in sorted(alone.items()):
         name = folder.rstrip("/").rpartition("/")[2]
+        key = "-".join(segment_words(name))
         shared = Counter(w for k in {primary[i] for i in these} for w in k.split("-"))
-        these = [i for i in these if any(shared[w] >= MIN_GROUP for w in primary[i].split("-"))]
-        if len(these) >= MIN_GROUP and (key := "-".join(segment_words(name))) and not set(segment_words(name)) <= notes[these[0]].repo:
+        # Those whose names share a word, or all of them when one is read from the folder itself.
+        these = these if key in shared else [i for i in these if any(shared[w] >= MIN_GROUP for w in primary[i].split("-"))]
+        if len(these) >= MIN_GROUP and key and not set(segment_words(name)) <= notes[these[0]].repo:
             for i in these:
                 areas_of[i] = (Area(key, name, folder), *areas_of[i][1:])
                 primary[i] = key

@@ -28,11 +28,6 @@ from .note import render_note
 from .paging import Page, list_directive, note_pages, orphan, verdict_counts
 
 
-def _per_builder(site_text: str, book_text: str) -> list[str]:
-    """A paragraph that reads one way on the site and another in the book (the site's page opens a chapter there)."""
-    return ["```{only} html", site_text, "```", "", "```{only} latex", book_text, "```", ""]
-
-
 def _whose(site: Site, sub: RepoSubsystem, book: bool) -> list[str]:
     """Which repository the subsystem is of, and its namesakes in the others (an archive of several)."""
     if not site.by_repository:
@@ -60,7 +55,8 @@ def render_subsystem(site: Site, sub: RepoSubsystem, notes: tuple[Note, ...], bo
         escape(sub.intro),
         "",
         *_whose(site, sub, book),
-        *([f"本章{counts}", ""] if book else _per_builder(f"本页{counts}", f"本章{counts}")),
+        # On the site a page, in the book a chapter (the site's page opens one there).
+        *([f"本章{counts}", ""] if book else ["```{only} html", f"本页{counts}", "```", "", "```{only} latex", f"本章{counts}", "```", ""]),
         *hidden_toctree(relative(docname, n.docname) for n in notes),
     ]
     if book:

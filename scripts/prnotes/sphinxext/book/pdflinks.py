@@ -149,14 +149,10 @@ class FillPdfLinks(SphinxPostTransform):
             links = []
             for what, where in found:
                 text = titles.get(int(what[1:]), what) if what.startswith("v") else what
-                uri = where if "://" in where or where.startswith("/") else _from_page(self.env, self.env.docname, where)
+                # A path relative to the HTML output, as seen from the page being written.
+                uri = where if "://" in where or where.startswith("/") else "../" * state.of(self.env).target_uri(self.env.docname).count("/") + where
                 links.append(nodes.reference("", text, refuri=uri, classes=["prnotes-pdf"]))
             node.replace_self([nodes.Text(f"{node['label']}："), *splice.joined(links, " · ")])
-
-
-def _from_page(env: BuildEnvironment, docname: str, path: str) -> str:
-    """A path relative to the HTML output, as seen from the page being written."""
-    return "../" * state.of(env).target_uri(docname).count("/") + path
 
 
 def _remove(node: nodes.Node) -> None:

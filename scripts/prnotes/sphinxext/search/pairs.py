@@ -109,7 +109,7 @@ from ... import contract
 from ..facts.frozen import plain_text
 from ..facts.notes import present
 from .glossary import Glossary, phrase_units
-from .tokens import _CAMEL, CJK, STOPWORDS, fold, normalize, tokens
+from .tokens import _CAMEL, _RUN, CJK, STOPWORDS, _ascii_terms, fold, normalize, tokens
 
 
 
@@ -251,23 +251,22 @@ def derive(notes: Iterable[NoteText], glossary: Glossary | None = None) -> list[
     # Parallel titles.
     upstream_notes: dict[str, set[int]] = defaultdict(set)
     title_notes: dict[str, set[int]] = defaultdict(set)
-    word_notes: dict[str, set[int]] = defaultdict(set)
-    string_notes: dict[str, set[int]] = defaultdict(set)
+    word_notes: dict[str, set[int]] = defaultdict(set)  # English terms only: the words looked up
     written: dict[str, Counter[str]] = defaultdict(Counter)  # folded word -> how upstream titles write it
+    prose = []  # each note's title and advice, normalized: where a string of the titles is looked for
     for i, note in enumerate(notes):
-        title = normalize(note.title)
-        upstream = english_words(normalize(_TAG.sub(" ", note.upstream)))
+        title, upstream, advice = normalize(note.title), normalize(note.upstream), normalize(note.advice)
+        written_words = english_words(_TAG.sub(" ", upstream))
         repo_words = set(tokens(note.repo.rpartition("/")[2]))
-        for word in upstream.keys() - english_words(title).keys() - repo_words:
+        for word in written_words.keys() - english_words(title).keys() - repo_words:
             upstream_notes[word].add(i)
-            written[word][upstream[word]] += 1
+            written[word][written_words[word]] += 1
         for string in _cjk_strings(title):
             title_notes[string].add(i)
-        whole = normalize(f"{note.title}\n{note.upstream}\n{note.advice}")
-        for term in tokens(whole):
+        for term in (t for run in _RUN.findall(f"{title}\n{upstream}\n{advice}") if run.isascii() for t in _ascii_terms(run)):
             word_notes[term].add(i)
-        for string in _cjk_strings(normalize(f"{note.title}\n{note.advice}")):
-            string_notes[string].add(i)
+        prose.append(f"{title}\n{advice}")
+    string_notes: dict[str, set[int]] = {}
     candidates = []
     for word, with_word in upstream_notes.items():
         if len(with_word) < MIN_NOTES or (word,) in known_english:
@@ -279,7 +278,8 @@ def derive(notes: Iterable[NoteText], glossary: Glossary | None = None) -> list[
             share = min(both / len(with_word), both / len(with_string))
             if share < MIN_SHARE:
                 continue
-            a, b = word_notes[word], string_notes[string]
+            # A CJK string is inside a note's CJK run wherever its text has it (never empty: titles have it).
+            a, b = word_notes[word], string_notes.get(string) or string_notes.setdefault(string, {i for i, t in enumerate(prose) if string in t})
             dice = 2 * len(a & b) / (len(a) + len(b))
             if dice < MIN_DICE:
                 continue

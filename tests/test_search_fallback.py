@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 
 import pytest
 
@@ -332,6 +333,16 @@ def test_an_english_word_the_notes_write_is_translated_too():
     assert pairs.translations(f"{n.title}\n{n.advice}" for n in notes)["event"] == ["事件"]
     assert any("event" in n.upstream.lower() for n in notes)
     assert pairs.translate(notes, glossary.load())["event"] == ["事件"]
+
+
+def test_the_words_a_note_s_facts_keep_are_counted_not_cut_again(site):
+    # A note read in this build or another volume's carries its cut (facts' words): the hub counts it.
+    assert pairs.note_words([NoteText("o/r", "整数点积", "", "", words="事件 点积")]) == {"事件": 1, "点积": 1}
+    assert pairs.note_words([NoteText("o/r", "整数点积", "", "")]) == {"整数": 1, "点积": 1}
+    # The fixture site's facts have each note's words, as cutting its title and advice gives them.
+    env = pickle.loads((site / "_build/doctrees/environment.pickle").read_bytes())
+    texts = pairs.texts(env)
+    assert texts and all(t.words == pairs.dictionary_words(f"{t.title}\n{t.advice}") and t.words for t in texts.values())
 
 
 def test_an_english_word_the_notes_write_finds_them_first_then_the_chinese(page):

@@ -46,4 +46,4 @@ def setup(app: Sphinx) -> dict:
     setup_site(app)
     setup_book(app)
     setup_search(app)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 18}
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 19}

@@ -60,6 +60,7 @@ class NoteFacts:
     advice: str = ""  # plain text, lines joined by newlines
     follow_ups: tuple[FollowUpFacts, ...] = ()  # the items of the 待跟进 box
     upstream: str = ""  # the upstream English title ("" when the note has none)
+    words: str = ""  # the dictionary's words of its title and advice (search/pairs.py), cut once, when it is read
 
     @property
     def sort_key(self) -> tuple:
@@ -79,11 +80,15 @@ class Facts(state.Collector[NoteFacts]):
         found = store.get(env.docname)
         if found is None:
             return
+        from ..search.pairs import dictionary_words  # the search's own reading of the note, kept with its facts
+
         title = next(iter(doctree.findall(nodes.title)), None)
+        advice = "\n".join(text for p in advice_paragraphs(doctree) if (text := p.astext().strip()))
         store[env.docname] = replace(
             found,
             title=tuple(freeze(c) for c in title.children) if title is not None else (),
-            advice="\n".join(text for p in advice_paragraphs(doctree) if (text := p.astext().strip())),
+            advice=advice,
+            words=dictionary_words(f"{title.astext() if title is not None else ''}\n{advice}"),
             follow_ups=tuple(follow_up_items(doctree)),
             upstream=field_text(doctree, contract.UPSTREAM_FIELD),
         )

@@ -121,12 +121,13 @@ class NoteText:
     title: str  # the page title (Chinese, often with English words and identifiers)
     upstream: str  # the upstream English title ("" when the note has none)
     advice: str  # the advice's paragraphs
+    words: str | None = None  # its title's and advice's :func:`dictionary_words`, when its facts have them
 
 
 def texts(env) -> dict[str, NoteText]:
     """Every note's words, by docname (from :class:`..facts.notes.Facts`)."""
     return {
-        d: NoteText(repo=f.repo, title=plain_text(f.title), upstream=f.upstream, advice=f.advice)
+        d: NoteText(repo=f.repo, title=plain_text(f.title), upstream=f.upstream, advice=f.advice, words=f.words)
         for d, f in present(env).items()
         if contract.is_note_docname(d)
     }
@@ -423,18 +424,16 @@ def segment(run: str, headwords: Container[str], longest: int = HEADWORD_LONGEST
     return forward if cost(forward) < cost(backward) else backward
 
 
-def corpus_words(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry]] | None = None) -> dict[str, int]:
-    """The dictionary's headwords in ``texts`` (:func:`segment`): {word: how many texts have it}."""
+def dictionary_words(text: str, headwords: dict[str, list[DictionaryEntry]] | None = None) -> str:
+    """The dictionary's headwords of two characters or more in ``text`` (:func:`segment`),
+    sorted and space-separated: what a note's facts keep of its title and advice."""
     headwords = dictionary() if headwords is None else headwords
-    longest = min(HEADWORD_LONGEST, max(map(len, headwords), default=0))
-    counts: dict[str, int] = defaultdict(int)
-    for text in texts:
-        found = set()
-        for run in _CJK_RUN.findall(normalize(text)):
-            found.update(w for w in segment(run, headwords, longest) if len(w) >= 2)
-        for word in found:
-            counts[word] += 1
-    return dict(counts)
+    return " ".join(sorted({w for run in _CJK_RUN.findall(normalize(text)) for w in segment(run, headwords) if len(w) >= 2}))
+
+
+def corpus_words(texts: Iterable[str], headwords: dict[str, list[DictionaryEntry]] | None = None) -> dict[str, int]:
+    """The dictionary's headwords in ``texts`` (:func:`dictionary_words`): {word: how many texts have it}."""
+    return dict(Counter(w for text in texts for w in dictionary_words(text, headwords).split()))
 
 
 def gloss_words(entry: DictionaryEntry, folded: bool = True) -> list[tuple[str, tuple[int, int, int]]]:
@@ -509,8 +508,9 @@ def translations(
 
 def note_words(notes: Iterable[NoteText]) -> dict[str, int]:
     """The dictionary's words in the notes' titles and advice (:func:`corpus_words`):
-    cut once per build, for both directions of the dictionary."""
-    return corpus_words(f"{note.title}\n{note.advice}" for note in notes)
+    cut when a note is read (its facts keep them), for both directions of the dictionary."""
+    cut = (note.words if note.words is not None else dictionary_words(f"{note.title}\n{note.advice}") for note in notes)
+    return dict(Counter(w for words in cut for w in words.split()))
 
 
 def translate(notes: Iterable[NoteText], glossary: Glossary | None = None, found: dict[str, int] | None = None) -> dict[str, list[str]]:

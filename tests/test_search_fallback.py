@@ -14,7 +14,7 @@ import pickle
 
 import pytest
 
-from prnotes.sphinxext.search import glossary, pairs, split
+from prnotes.sphinxext.search import glossary, pairs, publish, split
 from prnotes.sphinxext.search.pairs import NoteText
 from prnotes.sphinxext.search.tokens import tokens
 from prnotes.sphinxext.search.publish import ENTRY, SEARCH_DIR
@@ -341,7 +341,7 @@ def test_the_words_a_note_s_facts_keep_are_counted_not_cut_again(site):
     assert pairs.note_words([NoteText("o/r", "整数点积", "", "")]) == {"整数": 1, "点积": 1}
     # The fixture site's facts have each note's words, as cutting its title and advice gives them.
     env = pickle.loads((site / "_build/doctrees/environment.pickle").read_bytes())
-    texts = pairs.texts(env)
+    texts = publish.note_texts(env)
     assert texts and all(t.words == pairs.dictionary_words(f"{t.title}\n{t.advice}") and t.words for t in texts.values())
 
 

@@ -105,9 +105,6 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from importlib import resources
 
-from ... import contract
-from ..facts.frozen import plain_text
-from ..facts.notes import present
 from .glossary import Glossary, phrase_units
 from .tokens import _CAMEL, _RUN, CJK, STOPWORDS, _ascii_terms, fold, normalize, tokens
 
@@ -122,15 +119,6 @@ class NoteText:
     upstream: str  # the upstream English title ("" when the note has none)
     advice: str  # the advice's paragraphs
     words: str | None = None  # its title's and advice's :func:`dictionary_words`, when its facts have them
-
-
-def texts(env) -> dict[str, NoteText]:
-    """Every note's words, by docname (from :class:`..facts.notes.Facts`)."""
-    return {
-        d: NoteText(repo=f.repo, title=plain_text(f.title), upstream=f.upstream, advice=f.advice, words=f.words)
-        for d, f in present(env).items()
-        if contract.is_note_docname(d)
-    }
 
 
 MIN_NOTES = 3  # notes whose titles hold both, for a pair from parallel titles

@@ -36,7 +36,8 @@ from ...model.classify import VERDICT_BY_SLUG, VERDICTS
 from ... import contract
 from .. import _internals
 from ..facts.buildtime import facts as build_facts, label
-from ..facts.notes import Facts
+from ..facts.frozen import plain_text
+from ..facts.notes import Facts, present
 from . import fragments, glossary, pairs, scripts, split
 from .language import Utf8JavaScriptIndex
 from .language import LANG
@@ -105,6 +106,15 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
+def note_texts(env) -> dict[str, pairs.NoteText]:
+    """Every note's words, as the pairs read them, by docname (from :class:`..facts.notes.Facts`)."""
+    return {
+        d: pairs.NoteText(repo=f.repo, title=plain_text(f.title), upstream=f.upstream, advice=f.advice, words=f.words)
+        for d, f in present(env).items()
+        if contract.is_note_docname(d)
+    }
+
+
 def publish(app: Sphinx, exception: Exception | None) -> None:
     """On ``build-finished``: bring ``_search/`` up to date with the whole index."""
     if exception is not None or not ours(app):
@@ -129,7 +139,7 @@ def publish(app: Sphinx, exception: Exception | None) -> None:
             if text is not None:
                 texts[docname] = text.decode("utf-8", "replace")
     notes = note_rows(app.env)
-    corpus = pairs.texts(app.env)
+    corpus = note_texts(app.env)
     links = pairs.links(pairs.derive(corpus.values(), glossary.load()))
     terms = data["terms"].keys() | data["titleterms"].keys()
     ordered = [corpus[d] for d in sorted(corpus)]

@@ -5,6 +5,7 @@ the section on note pages, and what a new digest makes a build do."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import pytest
 from bs4 import BeautifulSoup
@@ -180,6 +181,8 @@ def test_the_model_s_terms_and_lists_are_the_one_build_s(corpus):
     notes = load(proj).notes
     stored = similarnotes.Terms.of(app.env)
     assert {n.docname: similar.note_terms(n.title, n.body, (s.name for s in n.symbols)) for n in notes} == {d: t for d, (_, t) in stored.items()}
+    # The conversion keeps each note's terms with its analysis, so that the link map need not cut them again.
+    assert all(n.terms and dict(sorted(Counter(n.terms.split("\n")).items())) == stored[n.docname][1] for n in notes)
     found = {d: v for d, v in similar.lists_of(notes).items() if v}
     assert found and found == {d: v for d, v in similarnotes.lists(app.env).items() if v}
 

@@ -295,7 +295,8 @@ def lists_of(notes: Iterable) -> dict[str, tuple[str, ...]]:
     archive) from their own text: what one build of them shows, for the builds of the archive
     in volumes, each of which holds some of them (docs/volumes.md)."""
     notes = list(notes)
-    index = Index({n.docname: note_terms(n.title, n.body, (s.name for s in n.symbols)) for n in notes})
+    # Each note's terms as the conversion kept them (the entry's Analysis), else cut now.
+    index = Index({n.docname: dict(sorted(Counter(n.terms.split("\n")).items())) if n.terms else note_terms(n.title, n.body, (s.name for s in n.symbols)) for n in notes})
     cited = citations((n.docname, n.repo, n.number, [(r.repo, r.number) for r in n.mentions]) for n in notes)
     subsystem_of = {n.docname: n.subsystem for n in notes}
     picks = {d: index.pick(d, subsystem_of, cited=cited.get(d, ())) for d in sorted(index.notes)}

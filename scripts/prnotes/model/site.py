@@ -21,6 +21,7 @@ from ..diagnostics import Diagnostic, InputError, place
 from .followups import FollowUp, follow_ups_in
 from ..parse.seeds import MAX_PR_NUMBER, NEAR_NUMBER_RE, PrInfo, RawEntry, SeedFile
 from ..parse.refs import Inline, Ref, Text, segment
+from .similar import note_terms
 from .symbols import Symbol, symbols_in, sort_key as symbol_sort_key
 from .taxonomy import Taxonomy
 
@@ -51,6 +52,7 @@ class Note:
     # Hex digits of its page name's hash, without a PR number (contract.NotePages): more
     # than 12 when an earlier note's name is what 12 would give.
     page_digits: int = contract.NOTE_HASH_DIGITS
+    terms: str = ""  # its 相似笔记 terms, as its Analysis keeps them
 
     @property
     def subsystem_slug(self) -> str:
@@ -289,6 +291,7 @@ class Analysis:
     cites: Cited | None = None
     # Only words of its body filed it (no prefix, code or title word said anything).
     by_body: bool = False
+    terms: str = ""  # its 相似笔记 terms (model/similar.py), one a line, each as often as it counts
 
 
 def archive_aliases(repos: set[str] | frozenset[str], taxonomy: Taxonomy) -> tuple[tuple[str, str], ...]:
@@ -314,6 +317,7 @@ def analyse(
     pieces = segment(body, repo, taxonomy.aliases if aliases is None else aliases)
     # Titles keep code spans, but references in a heading stay plain text.
     title_pieces = tuple(Text(p.text) if isinstance(p, Ref) and not p.code else p for p in segment(title, repo))
+    symbols = tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key))
     return Analysis(
         subsystem=taxonomy.subsystem_key(repo, filing.subsystem),
         matched=filing.matched,
@@ -324,8 +328,9 @@ def analyse(
         pieces=pieces,
         title_pieces=title_pieces,
         follow_ups=follow_ups_in(pieces),
-        symbols=tuple(sorted(symbols_in(title_pieces) | symbols_in(pieces), key=symbol_sort_key)),
+        symbols=symbols,
         cites=cited(title, upstream, body, repo_words(repo), repo),
+        terms="\n".join(t for t, n in note_terms(title, body, (s.name for s in symbols)).items() for _ in range(n)),
         by_body=filing.matched and not any(e.strong for e in filing.evidence),
     )
 
@@ -505,6 +510,7 @@ def build_site(
                     symbols=found.symbols,
                     secondary=found.secondary,
                     page_digits=digits,
+                    terms=found.terms,
                 )
             )
         digests.append(Digest(seed.path, len(digests) + 1, repo, digest_doc, tuple(members)))

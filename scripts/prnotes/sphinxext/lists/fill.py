@@ -490,9 +490,9 @@ class Builder:
         method = getattr(self, f"build_{query.kind}")
         items = method(query)
         if query.kind == "today":
-            lead, rest = self.today_lead(), self.today_rest()
+            lead, rest = self.today_lead(), self._rest(stream.newest_day(self.env), "今日另有 {} 篇，在这一天的各期摘要里")
         elif query.kind == "week":
-            lead, rest = self.week_lead(query), self.week_rest(query)
+            lead, rest = self.week_lead(query), self._rest(self.the_week(query), "这一周另有 {} 篇，在这一周的各期摘要里")
         else:
             lead, rest = [], []
         if not items:
@@ -607,21 +607,14 @@ class Builder:
         para.extend(splice.joined(weeks, " · "))
         return para
 
-    def week_rest(self, query: ListQuery) -> list[nodes.Node]:
-        """On a week of more notes than a page shows: how many more, and where they are."""
-        return self._rest(self.the_week(query), "这一周另有 {} 篇，在这一周的各期摘要里")
-
     def build_unread(self, query: ListQuery) -> list[nodes.list_item]:
         window = {number for number, _ in readmarks.digest_counts(self.env)}
         return [self.note_item(d, self.facts[d], query.show) for d in stream.walk(self.env) if self.facts[d].digest_number in window]
 
-    def today_rest(self) -> list[nodes.Node]:
-        """On a day of more notes than 今日 shows: how many more, and where they are."""
-        return self._rest(stream.newest_day(self.env), "今日另有 {} 篇，在这一天的各期摘要里")
-
     def _rest(self, span, says: str) -> list[nodes.Node]:
-        """The notes of a day or week past the ones shown: ``says`` with their
-        count, and where they are (the digests above, or 摘要归档)."""
+        """The notes of a day or week past the ones shown (on a day or week of more
+        notes than a page shows): ``says`` with their count, and where they are
+        (the digests above, or 摘要归档)."""
         more = len(span.notes) - stream.TODAY_SHOWN if span else 0
         if more <= 0:
             return []

@@ -255,7 +255,8 @@ def derive(notes: Iterable[NoteText], glossary: Glossary | None = None) -> list[
         for term in (t for run in _RUN.findall(f"{title}\n{upstream}\n{advice}") if run.isascii() for t in _ascii_terms(run)):
             word_notes[term].add(i)
         prose.append(f"{title}\n{advice}")
-    string_notes: dict[str, set[int]] = {}
+    # The notes that have a string of the titles, looked for when a pair needs it (inside a CJK run wherever the text has it).
+    string_notes = functools.cache(lambda string: {i for i, text in enumerate(prose) if string in text})
     candidates = []
     for word, with_word in upstream_notes.items():
         if len(with_word) < MIN_NOTES or (word,) in known_english:
@@ -267,8 +268,7 @@ def derive(notes: Iterable[NoteText], glossary: Glossary | None = None) -> list[
             share = min(both / len(with_word), both / len(with_string))
             if share < MIN_SHARE:
                 continue
-            # A CJK string is inside a note's CJK run wherever its text has it (never empty: titles have it).
-            a, b = word_notes[word], string_notes.get(string) or string_notes.setdefault(string, {i for i, t in enumerate(prose) if string in t})
+            a, b = word_notes[word], string_notes(string)
             dice = 2 * len(a & b) / (len(a) + len(b))
             if dice < MIN_DICE:
                 continue
